@@ -275,18 +275,14 @@ export class ReadonlyMapView<K, V> implements ReadonlyMap<K, V> {
 
 /**
  * The enablement maps of a {@link ToolFilterResult}: a read-only map from id to enabled,
- * answering from the catalog index's id → position map and one byte per entry.
+ * answering from the catalog index's id → position table and one byte per entry.
  */
 class EnablementView implements ReadonlyMap<string, boolean> {
-    readonly #positions: ReadonlyMap<string, number>;
+    readonly #positions: NameTable;
     readonly #ids: readonly string[];
     readonly #enabled: Uint8Array;
 
-    constructor(
-        positions: ReadonlyMap<string, number>,
-        ids: readonly string[],
-        enabled: Uint8Array
-    ) {
+    constructor(positions: NameTable, ids: readonly string[], enabled: Uint8Array) {
         this.#positions = positions;
         this.#ids = ids;
         this.#enabled = enabled;
@@ -298,12 +294,12 @@ class EnablementView implements ReadonlyMap<string, boolean> {
     }
 
     get(id: string): boolean | undefined {
-        const position = this.#positions.get(id);
-        return position === undefined ? undefined : this.#enabled[position] === 1;
+        const position = this.#positions.find(id);
+        return position === -1 ? undefined : this.#enabled[position] === 1;
     }
 
     has(id: string): boolean {
-        return this.#positions.has(id);
+        return this.#positions.find(id) !== -1;
     }
 
     forEach(
@@ -344,39 +340,217 @@ class EnablementView implements ReadonlyMap<string, boolean> {
     }
 }
 
+/**
+ * A hash table from name to position: open addressing with linear probing in a single
+ * `Int32Array` whose slots hold 1 + a position (0 = empty), the names themselves staying in the
+ * caller's position-indexed array. Several positions may share a name (reference names); they
+ * then sit on one probe chain in insertion order, so {@link NameTable.collect} lists them in
+ * catalog order.
+ *
+ * Why not a `Map`: a catalog of 100,000 tools would need several 100,000-entry maps per call,
+ * each rehashed as it grows and traced by the garbage collector, which made large catalogs
+ * markedly slower than linear. This table is sized once, holds no pointers and is several
+ * times smaller. Names are compared with `===`, so `__proto__` or `constructor` are just names.
+ */
+class NameTable {
+    readonly #names: readonly (string | undefined)[];
+    /**
+     * Each slot is 0 (empty) or `1 + position` in the low bits with the name's hash in the
+     * remaining high bits, which spares most string comparisons at four bytes a slot.
+     */
+    readonly #slots: Int32Array;
+    /** Slot count - 1 (a power of two - 1). */
+    readonly #mask: number;
+    /** Low bits holding `1 + position`; the others hold hash bits. */
+    readonly #positionMask: number;
+
+    /**
+     * @param names - Name of each position; positions are added with {@link NameTable.add} or
+     *   {@link NameTable.addUnique}. The array may still grow, but an added position's name
+     *   must not change.
+     * @param capacity - How many positions will be added at most.
+     */
+    constructor(names: readonly (string | undefined)[], capacity: number) {
+        // At most half full, so probe chains stay short.
+        let size = 8;
+        while (size < capacity * 2) {
+            size *= 2;
+        }
+        let positionMask = 1;
+        while (positionMask <= capacity) {
+            positionMask = positionMask * 2 + 1;
+        }
+        this.#names = names;
+        this.#slots = new Int32Array(size);
+        this.#mask = size - 1;
+        this.#positionMask = positionMask;
+    }
+
+    /**
+     * Adds `position` under its name unless another position already has that name.
+     *
+     * @returns The position already holding the name, or -1 when `position` was added.
+     */
+    addUnique(position: number): number {
+        const name = this.#names[position]!;
+        const hash = hashName(name);
+        const tag = hash & ~this.#positionMask;
+        const slots = this.#slots;
+        let slot = hash & this.#mask;
+        for (let entry = slots[slot]!; entry !== 0; entry = slots[slot]!) {
+            if ((entry & ~this.#positionMask) === tag) {
+                const other = (entry & this.#positionMask) - 1;
+                if (this.#names[other] === name) {
+                    return other;
+                }
+            }
+            slot = (slot + 1) & this.#mask;
+        }
+        slots[slot] = tag | (position + 1);
+        return -1;
+    }
+
+    /** Adds `position` under its name, after any positions already sharing it. */
+    add(position: number): void {
+        const hash = hashName(this.#names[position]!);
+        const slots = this.#slots;
+        let slot = hash & this.#mask;
+        while (slots[slot] !== 0) {
+            slot = (slot + 1) & this.#mask;
+        }
+        slots[slot] = (hash & ~this.#positionMask) | (position + 1);
+    }
+
+    /** @returns The first position added under `name`, or -1. */
+    find(name: string): number {
+        const hash = hashName(name);
+        const tag = hash & ~this.#positionMask;
+        const slots = this.#slots;
+        let slot = hash & this.#mask;
+        for (let entry = slots[slot]!; entry !== 0; entry = slots[slot]!) {
+            if ((entry & ~this.#positionMask) === tag) {
+                const position = (entry & this.#positionMask) - 1;
+                if (this.#names[position] === name) {
+                    return position;
+                }
+            }
+            slot = (slot + 1) & this.#mask;
+        }
+        return -1;
+    }
+
+    /** Appends to `into` every position added under `name`, in the order they were added. */
+    collect(name: string, into: number[]): void {
+        const hash = hashName(name);
+        const tag = hash & ~this.#positionMask;
+        const slots = this.#slots;
+        let slot = hash & this.#mask;
+        for (let entry = slots[slot]!; entry !== 0; entry = slots[slot]!) {
+            if ((entry & ~this.#positionMask) === tag) {
+                const position = (entry & this.#positionMask) - 1;
+                if (this.#names[position] === name) {
+                    into.push(position);
+                }
+            }
+            slot = (slot + 1) & this.#mask;
+        }
+    }
+}
+
+/**
+ * Tool reference names when only a few of them will ever be looked up: for each watched name,
+ * the tools whose `toolReferenceName` it is. {@link resolveToolFilter} watches just the
+ * identifiers of the call when given a plain catalog, instead of building a table of every
+ * tool's reference name; names it does not watch are reported as matching no tool.
+ */
+class WatchedNames {
+    /** Watched names; the first occurrence of a name is its canonical index. */
+    readonly #table: NameTable;
+    /** 1 + the first tool with the canonical index's name as reference name; 0 = none yet. */
+    readonly #first: Int32Array;
+    /** Further tools sharing a reference name (rare), by canonical index. */
+    #more: Map<number, number[]> | undefined;
+
+    /** @param names - The only names {@link WatchedNames.collect} will be asked about. */
+    constructor(names: readonly string[]) {
+        this.#table = new NameTable(names, names.length);
+        for (let index = 0; index < names.length; index++) {
+            this.#table.addUnique(index);
+        }
+        this.#first = new Int32Array(names.length);
+    }
+
+    /** Records that the tool at `position` has reference name `name`, if that name is watched. */
+    note(name: string, position: number): void {
+        const watched = this.#table.find(name);
+        if (watched === -1) {
+            return;
+        }
+        if (this.#first[watched] === 0) {
+            this.#first[watched] = position + 1;
+            return;
+        }
+        this.#more ??= new Map();
+        const more = this.#more.get(watched);
+        if (more === undefined) {
+            this.#more.set(watched, [position]);
+        } else {
+            more.push(position);
+        }
+    }
+
+    /** Appends to `into` the tools noted under `name`, in the order they were noted. */
+    collect(name: string, into: number[]): void {
+        const watched = this.#table.find(name);
+        if (watched === -1 || this.#first[watched] === 0) {
+            return;
+        }
+        into.push(this.#first[watched]! - 1);
+        const more = this.#more?.get(watched);
+        if (more !== undefined) {
+            into.push(...more);
+        }
+    }
+}
+
+/**
+ * 32-bit FNV-1a hash of a string's UTF-16 code units. Any string may be looked up (not only
+ * valid names), so it must not assume anything about the characters.
+ */
+function hashName(name: string): number {
+    let hash = 0x811c9dc5;
+    for (let index = 0; index < name.length; index++) {
+        hash = Math.imul(hash ^ name.charCodeAt(index), 0x01000193);
+    }
+    return hash;
+}
+
 /** Catalog data in the shape the resolver works on: everything addressed by position. */
 interface CatalogData {
     readonly toolIds: readonly string[];
     readonly toolSetIds: readonly string[];
-    readonly toolById: Map<string, number>;
-    /** A single position, or several when tools share the name (rare; avoids an array each). */
-    readonly toolsByReferenceName: Map<string, number | number[]>;
-    readonly toolSetById: Map<string, number>;
-    readonly toolSetsByReferenceName: Map<string, number | number[]>;
+    readonly toolById: NameTable;
+    /** Several tools may share a reference name. */
+    readonly toolsByReferenceName: NameTable | WatchedNames;
+    readonly toolSetById: NameTable;
+    readonly toolSetsByReferenceName: NameTable;
     /**
      * Members of toolset t (catalog-present, de-duplicated, in listed order) are the tool
      * positions memberList[memberStart[t]] up to memberList[memberStart[t + 1]]. Two flat arrays
      * instead of an array per toolset keep large catalogs cheap to build and to collect.
      */
     readonly memberStart: Int32Array;
-    readonly memberList: readonly number[];
+    readonly memberList: Int32Array;
     /** Frozen member id arrays, built on first use by a resolution and then shared. */
     readonly memberIdsCache: (readonly string[] | undefined)[];
     readonly warnings: readonly ToolFilterWarning[];
 }
 
-/** An identifier's match in positions rather than ids; `targets` is never empty. */
-type Match =
-    | {
-          readonly kind: "toolSet";
-          readonly matchedBy: "id" | "referenceName";
-          readonly targets: readonly number[];
-      }
-    | {
-          readonly kind: "tool";
-          readonly matchedBy: "id" | "toolReferenceName";
-          readonly targets: readonly number[];
-      };
+/**
+ * Which kind of name an identifier matched. The positions it matched (toolsets for the first
+ * two, tools for the others) are collected separately, so a lookup allocates nothing.
+ */
+type MatchKind = "toolSetId" | "toolSetReferenceName" | "toolId" | "toolReferenceName";
 
 // Lets resolveToolFilter reach an index's data without making it part of the public surface.
 let catalogDataOf: (index: ToolCatalogIndex) => CatalogData;
@@ -387,8 +561,8 @@ let catalogDataOf: (index: ToolCatalogIndex) => CatalogData;
  * when given a plain catalog; build it once with {@link ToolCatalogIndex.fromCatalog} to reuse
  * it across calls or to inspect how identifiers resolve.
  *
- * All names are kept in `Map`s, so identifiers such as `__proto__` or `constructor` are just
- * names.
+ * Names are looked up in hash tables of strings (not object properties), so identifiers such as
+ * `__proto__` or `constructor` are just names.
  *
  * @example
  * ```typescript
@@ -450,8 +624,14 @@ export class ToolCatalogIndex {
      * @returns What the identifier names; see {@link ResolvedIdentifier}.
      */
     resolve(identifier: string): ResolvedIdentifier {
-        const match = lookup(this.#data, identifier);
-        return match === undefined ? UNKNOWN_RESOLUTION : toResolvedIdentifier(this.#data, match);
+        if (typeof identifier !== "string") {
+            return UNKNOWN_RESOLUTION;
+        }
+        const targets: number[] = [];
+        const match = lookup(this.#data, identifier, targets);
+        return match === undefined
+            ? UNKNOWN_RESOLUTION
+            : toResolvedIdentifier(this.#data, match, targets);
     }
 
     /**
@@ -460,67 +640,93 @@ export class ToolCatalogIndex {
      *   there is no such toolset.
      */
     toolSetMembers(toolSetId: string): readonly string[] | undefined {
-        const position = this.#data.toolSetById.get(toolSetId);
-        return position === undefined ? undefined : memberIdsOf(this.#data, position);
+        const position = this.#data.toolSetById.find(toolSetId);
+        return position === -1 ? undefined : memberIdsOf(this.#data, position);
     }
 }
 
 const UNKNOWN_RESOLUTION: ResolvedIdentifier = Object.freeze({ kind: "unknown" });
 
-function lookup(data: CatalogData, identifier: string): Match | undefined {
-    let position = data.toolSetById.get(identifier);
-    if (position !== undefined) {
-        return { kind: "toolSet", matchedBy: "id", targets: [position] };
+/**
+ * Resolves `identifier` (see {@link ResolvedIdentifier} for the order).
+ *
+ * @param targets - Cleared, then filled with the matched positions; never empty on a match.
+ * @returns What matched, or `undefined` for nothing.
+ */
+function lookup(data: CatalogData, identifier: string, targets: number[]): MatchKind | undefined {
+    targets.length = 0;
+    let position = data.toolSetById.find(identifier);
+    if (position !== -1) {
+        targets.push(position);
+        return "toolSetId";
     }
-    let positions = data.toolSetsByReferenceName.get(identifier);
-    if (positions !== undefined) {
-        return {
-            kind: "toolSet",
-            matchedBy: "referenceName",
-            targets: typeof positions === "number" ? [positions] : positions,
-        };
+    data.toolSetsByReferenceName.collect(identifier, targets);
+    if (targets.length > 0) {
+        return "toolSetReferenceName";
     }
-    position = data.toolById.get(identifier);
-    if (position !== undefined) {
-        return { kind: "tool", matchedBy: "id", targets: [position] };
+    position = data.toolById.find(identifier);
+    if (position !== -1) {
+        targets.push(position);
+        return "toolId";
     }
-    positions = data.toolsByReferenceName.get(identifier);
-    if (positions !== undefined) {
-        return {
-            kind: "tool",
-            matchedBy: "toolReferenceName",
-            targets: typeof positions === "number" ? [positions] : positions,
-        };
-    }
-    return undefined;
+    data.toolsByReferenceName.collect(identifier, targets);
+    return targets.length > 0 ? "toolReferenceName" : undefined;
 }
 
-function toResolvedIdentifier(data: CatalogData, match: Match): ResolvedIdentifier {
-    if (match.kind === "tool") {
+function isToolSetMatch(match: MatchKind): match is "toolSetId" | "toolSetReferenceName" {
+    return match === "toolSetId" || match === "toolSetReferenceName";
+}
+
+function toResolvedIdentifier(
+    data: CatalogData,
+    match: MatchKind,
+    targets: readonly number[]
+): ResolvedIdentifier {
+    if (match === "toolId" || match === "toolReferenceName") {
         return Object.freeze({
             kind: "tool",
-            matchedBy: match.matchedBy,
-            toolIds: Object.freeze(match.targets.map((position) => data.toolIds[position]!)),
+            matchedBy: match === "toolId" ? "id" : "toolReferenceName",
+            toolIds: Object.freeze(idsAt(data.toolIds, targets)),
         });
     }
-    const toolSetIds = Object.freeze(match.targets.map((position) => data.toolSetIds[position]!));
+    const toolSetIds = Object.freeze(idsAt(data.toolSetIds, targets));
     let toolIds: readonly string[];
-    if (match.targets.length === 1) {
+    if (targets.length === 1) {
         // The common case hands out the cached array: no per-lookup copy of the members.
-        toolIds = memberIdsOf(data, match.targets[0]!);
+        toolIds = memberIdsOf(data, targets[0]!);
     } else {
         const seen = new Set<string>();
-        for (const position of match.targets) {
+        for (const position of targets) {
             for (const id of memberIdsOf(data, position)) {
                 seen.add(id);
             }
         }
         toolIds = Object.freeze([...seen]);
     }
-    return Object.freeze({ kind: "toolSet", matchedBy: match.matchedBy, toolSetIds, toolIds });
+    return Object.freeze({
+        kind: "toolSet",
+        matchedBy: match === "toolSetId" ? "id" : "referenceName",
+        toolSetIds,
+        toolIds,
+    });
 }
 
-function buildCatalogData(catalog: ToolCatalog): CatalogData {
+/** `positions.map((position) => ids[position])`, without a closure per call. */
+function idsAt(ids: readonly string[], positions: readonly number[]): string[] {
+    const result = new Array<string>(positions.length);
+    for (let index = 0; index < positions.length; index++) {
+        result[index] = ids[positions[index]!]!;
+    }
+    return result;
+}
+
+/**
+ * Validates `catalog` and builds its {@link CatalogData}.
+ *
+ * @param watched - When given, tool reference names are only noted for these names (see
+ *   {@link WatchedNames}) instead of all being indexed.
+ */
+function buildCatalogData(catalog: ToolCatalog, watched?: WatchedNames): CatalogData {
     if (!isObject(catalog)) {
         throw catalogError(
             `Invalid tool catalog '${formatValue(catalog)}': expected an object such as { tools: [{ id: "view" }], toolSets: [] }.`,
@@ -536,9 +742,17 @@ function buildCatalogData(catalog: ToolCatalog): CatalogData {
             tools
         );
     }
-    const toolIds: string[] = [];
-    const toolById = new Map<string, number>();
-    const toolsByReferenceName = new Map<string, number | number[]>();
+    // Pre-sized: growing by push would allocate about three times the final size.
+    const toolIds = new Array<string>(tools.length);
+    const toolById = new NameTable(toolIds, tools.length);
+    let toolReferenceNames: (string | undefined)[] | undefined;
+    let toolsByReferenceName: NameTable | WatchedNames;
+    if (watched === undefined) {
+        toolReferenceNames = new Array<string | undefined>(tools.length);
+        toolsByReferenceName = new NameTable(toolReferenceNames, tools.length);
+    } else {
+        toolsByReferenceName = watched;
+    }
     for (let position = 0; position < tools.length; position++) {
         const tool: unknown = tools[position];
         if (!isObject(tool) || !isName(tool.id)) {
@@ -549,8 +763,9 @@ function buildCatalogData(catalog: ToolCatalog): CatalogData {
             );
         }
         const id = tool.id;
-        const earlier = toolById.get(id);
-        if (earlier !== undefined) {
+        toolIds[position] = id;
+        const earlier = toolById.addUnique(position);
+        if (earlier !== -1) {
             throw catalogError(
                 `Invalid tool catalog: duplicate tool id '${id}' at tools[${earlier}] and tools[${position}]. Tool ids must be unique; remove or rename one of them.`,
                 position,
@@ -566,10 +781,13 @@ function buildCatalogData(catalog: ToolCatalog): CatalogData {
                     referenceName
                 );
             }
-            appendTo(toolsByReferenceName, referenceName, position);
+            if (toolReferenceNames === undefined) {
+                (toolsByReferenceName as WatchedNames).note(referenceName, position);
+            } else {
+                toolReferenceNames[position] = referenceName;
+                (toolsByReferenceName as NameTable).add(position);
+            }
         }
-        toolById.set(id, position);
-        toolIds.push(id);
     }
 
     const rawToolSets: unknown = catalog.toolSets;
@@ -582,10 +800,13 @@ function buildCatalogData(catalog: ToolCatalog): CatalogData {
     }
     const toolSets: readonly unknown[] = Array.isArray(rawToolSets) ? rawToolSets : [];
     const toolSetIds: string[] = [];
-    const toolSetById = new Map<string, number>();
-    const toolSetsByReferenceName = new Map<string, number | number[]>();
+    const toolSetReferenceNames: string[] = [];
+    const toolSetById = new NameTable(toolSetIds, toolSets.length);
+    const toolSetsByReferenceName = new NameTable(toolSetReferenceNames, toolSets.length);
     const memberStart = new Int32Array(toolSets.length + 1);
-    const memberList: number[] = [];
+    // Grown by doubling; members are usually about as many as tools.
+    let memberList = new Int32Array(Math.max(16, toolIds.length));
+    let memberCount = 0;
     const warnings: ToolFilterWarning[] = [];
     // lastToolSet[tool] = 1 + the toolset that last listed the tool: an O(1) duplicate-member
     // check without allocating a Set per toolset.
@@ -605,8 +826,9 @@ function buildCatalogData(catalog: ToolCatalog): CatalogData {
             );
         }
         const id = toolSet.id;
-        const earlier = toolSetById.get(id);
-        if (earlier !== undefined) {
+        toolSetIds.push(id);
+        const earlier = toolSetById.addUnique(position);
+        if (earlier !== -1) {
             throw catalogError(
                 `Invalid tool catalog: duplicate toolset id '${id}' at toolSets[${earlier}] and toolSets[${position}]. Toolset ids must be unique; remove or rename one of them.`,
                 position,
@@ -623,8 +845,8 @@ function buildCatalogData(catalog: ToolCatalog): CatalogData {
                     memberId
                 );
             }
-            const tool = toolById.get(memberId);
-            if (tool === undefined) {
+            const tool = toolById.find(memberId);
+            if (tool === -1) {
                 // Tools vary by model and host, so a toolset defined ahead of time may list one
                 // that is absent; skipping it keeps the rest of the toolset usable.
                 warnings.push(
@@ -641,12 +863,16 @@ function buildCatalogData(catalog: ToolCatalog): CatalogData {
                 continue;
             }
             lastToolSet[tool] = position + 1;
-            memberList.push(tool);
+            if (memberCount === memberList.length) {
+                const grown = new Int32Array(memberList.length * 2);
+                grown.set(memberList);
+                memberList = grown;
+            }
+            memberList[memberCount++] = tool;
         }
-        memberStart[position + 1] = memberList.length;
-        toolSetById.set(id, position);
-        appendTo(toolSetsByReferenceName, toolSet.referenceName, position);
-        toolSetIds.push(id);
+        memberStart[position + 1] = memberCount;
+        toolSetReferenceNames.push(toolSet.referenceName);
+        toolSetsByReferenceName.add(position);
     }
 
     return {
@@ -663,23 +889,13 @@ function buildCatalogData(catalog: ToolCatalog): CatalogData {
     };
 }
 
-function appendTo(map: Map<string, number | number[]>, key: string, position: number): void {
-    const positions = map.get(key);
-    if (positions === undefined) {
-        map.set(key, position);
-    } else if (typeof positions === "number") {
-        map.set(key, [positions, position]);
-    } else {
-        positions.push(position);
-    }
-}
-
 function memberIdsOf(data: CatalogData, toolSet: number): readonly string[] {
     let ids = data.memberIdsCache[toolSet];
     if (ids === undefined) {
-        const list: string[] = [];
-        for (let m = data.memberStart[toolSet]!; m < data.memberStart[toolSet + 1]!; m++) {
-            list.push(data.toolIds[data.memberList[m]!]!);
+        const start = data.memberStart[toolSet]!;
+        const list = new Array<string>(data.memberStart[toolSet + 1]! - start);
+        for (let index = 0; index < list.length; index++) {
+            list[index] = data.toolIds[data.memberList[start + index]!]!;
         }
         ids = Object.freeze(list);
         data.memberIdsCache[toolSet] = ids;
@@ -783,7 +999,9 @@ export function resolveToolFilter(
         );
     }
     const data =
-        catalog instanceof ToolCatalogIndex ? catalogDataOf(catalog) : buildCatalogData(catalog);
+        catalog instanceof ToolCatalogIndex
+            ? catalogDataOf(catalog)
+            : buildCatalogData(catalog, watchIdentifiers(includeTools, excludeTools));
 
     const warnings: ToolFilterWarning[] = [];
     const warn = (warning: ToolFilterWarning): void => {
@@ -802,6 +1020,8 @@ export function resolveToolFilter(
     // NO_TOOLS_ENABLED.
     let includeReached = 0;
 
+    // Positions an identifier matched; reused by every lookup of this call.
+    const targets: number[] = [];
     const apply = (
         option: ToolFilterOptionName,
         identifiers: readonly string[],
@@ -809,12 +1029,12 @@ export function resolveToolFilter(
         toolSetFlag: number
     ): number => {
         let reached = 0;
-        const seen = new Set<string>();
+        const seen = new NameTable(identifiers, identifiers.length);
         // Expand each toolset once per option even when several identifiers name it.
         const expanded = new Uint8Array(data.toolSetIds.length);
         for (let index = 0; index < identifiers.length; index++) {
             const identifier = identifiers[index]!;
-            if (seen.has(identifier)) {
+            if (seen.addUnique(index) !== -1) {
                 warn({
                     code: "DUPLICATE_IDENTIFIER",
                     message: `Duplicate ${option} identifier '${identifier}' at index ${index}: it is already listed, so the repeat has no effect. Remove it.`,
@@ -823,8 +1043,7 @@ export function resolveToolFilter(
                 });
                 continue;
             }
-            seen.add(identifier);
-            const match = lookup(data, identifier);
+            const match = lookup(data, identifier, targets);
             if (match === undefined) {
                 unknownIdentifiers.push(Object.freeze({ option, identifier }));
                 resolutions.push(
@@ -838,25 +1057,24 @@ export function resolveToolFilter(
                 });
                 continue;
             }
-            resolutions.push(
-                Object.freeze({ option, identifier, resolution: toResolvedIdentifier(data, match) })
-            );
-            if (match.targets.length > 1) {
+            const resolution = toResolvedIdentifier(data, match, targets);
+            resolutions.push(Object.freeze({ option, identifier, resolution }));
+            if (targets.length > 1) {
                 warn({
                     code: "AMBIGUOUS_IDENTIFIER",
-                    message: ambiguousIdentifierMessage(data, option, identifier, match),
+                    message: ambiguousIdentifierMessage(data, option, identifier, match, targets),
                     option,
                     identifier,
                 });
             }
-            if (match.kind === "tool") {
-                for (const tool of match.targets) {
+            if (!isToolSetMatch(match)) {
+                for (const tool of targets) {
                     flags[tool]! |= directFlag;
                 }
-                reached += match.targets.length;
+                reached += targets.length;
                 continue;
             }
-            for (const toolSet of match.targets) {
+            for (const toolSet of targets) {
                 if (expanded[toolSet] === 1) {
                     continue;
                 }
@@ -899,12 +1117,19 @@ export function resolveToolFilter(
           ? "blacklist"
           : "default";
 
-    const enabledTools: string[] = [];
     const toolEnabled = new Uint8Array(data.toolIds.length);
+    let enabledCount = 0;
     for (let tool = 0; tool < data.toolIds.length; tool++) {
         if (isEnabled(flags[tool]!, hasInclude)) {
             toolEnabled[tool] = 1;
-            enabledTools.push(data.toolIds[tool]!);
+            enabledCount++;
+        }
+    }
+    // Pre-sized: growing by push would allocate about three times the final size.
+    const enabledTools = new Array<string>(enabledCount);
+    for (let tool = 0, next = 0; next < enabledCount; tool++) {
+        if (toolEnabled[tool] === 1) {
+            enabledTools[next++] = data.toolIds[tool]!;
         }
     }
 
@@ -926,7 +1151,7 @@ export function resolveToolFilter(
     return Object.freeze({
         mode,
         enabledTools: Object.freeze(enabledTools),
-        // Views over the index's id → position maps: no per-call map of every tool id, which
+        // Views over the index's id → position tables: no per-call map of every tool id, which
         // would dominate the cost on large catalogs.
         toolEnablement: new EnablementView(data.toolById, data.toolIds, toolEnabled),
         toolSetEnablement: new EnablementView(data.toolSetById, data.toolSetIds, toolSetEnabled),
@@ -934,6 +1159,27 @@ export function resolveToolFilter(
         resolutions: Object.freeze(resolutions),
         warnings: Object.freeze(warnings),
     });
+}
+
+/**
+ * The tool reference names a call can ask about: its identifiers and, for the "did you mean"
+ * hint of unknown ones, their trimmed forms.
+ */
+function watchIdentifiers(
+    includeTools: readonly string[] | undefined,
+    excludeTools: readonly string[] | undefined
+): WatchedNames {
+    const names: string[] = [];
+    for (const identifiers of [includeTools, excludeTools]) {
+        for (const identifier of identifiers ?? []) {
+            names.push(identifier);
+            const trimmed = identifier.trim();
+            if (trimmed !== identifier) {
+                names.push(trimmed);
+            }
+        }
+    }
+    return new WatchedNames(names);
 }
 
 /** Applies the documented precedence (see {@link resolveToolFilter}) to one tool's flags. */
@@ -1046,7 +1292,7 @@ function unknownIdentifierMessage(
 ): string {
     let message = `Unknown ${option} identifier '${identifier}': it matches no toolset id, toolset reference name, tool id or tool reference name, so it is ignored.`;
     const trimmed = identifier.trim();
-    if (trimmed !== identifier && lookup(data, trimmed) !== undefined) {
+    if (trimmed !== identifier && lookup(data, trimmed, []) !== undefined) {
         // Stray whitespace is the one typo we can detect for free.
         return `${message} Did you mean '${trimmed}'? Identifiers are matched exactly.`;
     }
@@ -1058,12 +1304,12 @@ function ambiguousIdentifierMessage(
     data: CatalogData,
     option: ToolFilterOptionName,
     identifier: string,
-    match: Match
+    match: MatchKind,
+    targets: readonly number[]
 ): string {
-    const ids = match.kind === "tool" ? data.toolIds : data.toolSetIds;
-    const what = match.kind === "tool" ? "tools" : "toolsets";
-    const names = formatList(match.targets.map((position) => ids[position]!));
-    return `Ambiguous ${option} identifier '${identifier}': it is the reference name of ${match.targets.length} ${what} (${names}), so it applies to all of them. Use ${match.kind === "tool" ? "a tool id" : "a toolset id"} to name just one.`;
+    const toolSets = isToolSetMatch(match);
+    const names = formatList(idsAt(toolSets ? data.toolSetIds : data.toolIds, targets));
+    return `Ambiguous ${option} identifier '${identifier}': it is the reference name of ${targets.length} ${toolSets ? "toolsets" : "tools"} (${names}), so it applies to all of them. Use ${toolSets ? "a toolset id" : "a tool id"} to name just one.`;
 }
 
 function noToolsEnabledError(
