@@ -1,0 +1,203 @@
+// Builds the patch-package patch for @github/copilot-sdk from src/.
+//
+// Steps: compile src/ twice (ESM with declarations, CJS), lay the compiled modules into a copy of
+// the pristine SDK's dist/, apply the anchored edits of sdkEdits.mjs, and render the difference
+// in the git-diff format patch-package reads. The pristine SDK is the npm alias
+// `copilot-sdk-unpatched`, an untouched install of the same version.
+
+import { execFileSync } from "node:child_process";
+import {
+    cpSync,
+    existsSync,
+    mkdirSync,
+    mkdtempSync,
+    readFileSync,
+    readdirSync,
+    rmSync,
+    writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { EXPORTS_MODULE, applyEdits, sdkFileEdits } from "./sdkEdits.mjs";
+
+/** The project root. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+/** The patched package. */
+export const PACKAGE_NAME = "@github/copilot-sdk";
+/** The untouched copy of the same version, installed through an npm alias. */
+export const PRISTINE_ALIAS = "copilot-sdk-unpatched";
+
+/** @returns {string} the exact SDK version this project pins */
+export function pinnedVersion() {
+    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    const version = manifest.dependencies?.[PACKAGE_NAME];
+    if (!/^\d+\.\d+\.\d+$/.test(version ?? "")) {
+        throw new Error(
+            `package.json must pin ${PACKAGE_NAME} to an exact version, found '${version}'.`
+        );
+    }
+    return version;
+}
+
+/** @returns {string} the patch file path for the pinned version */
+export function patchFilePath(version = pinnedVersion()) {
+    return join(ROOT, "patches", `${PACKAGE_NAME.replace("/", "+")}+${version}.patch`);
+}
+
+/** @returns {string} directory of the pristine SDK, checked to be the pinned version */
+export function pristineDir(version = pinnedVersion()) {
+    const dir = join(ROOT, "node_modules", PRISTINE_ALIAS);
+    const manifestPath = join(dir, "package.json");
+    if (!existsSync(manifestPath)) {
+        throw new Error(`${PRISTINE_ALIAS} is not installed: run 'npm install' first.`);
+    }
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+    if (manifest.name !== PACKAGE_NAME || manifest.version !== version) {
+        throw new Error(
+            `node_modules/${PRISTINE_ALIAS} holds ${manifest.name}@${manifest.version}, but the patch targets ` +
+                `${PACKAGE_NAME}@${version}. Point the alias in package.json at npm:${PACKAGE_NAME}@${version} and run 'npm install'.`
+        );
+    }
+    return dir;
+}
+
+function runTsc(project) {
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    execFileSync(process.execPath, [tsc, "-p", join(ROOT, project)], {
+        cwd: ROOT,
+        stdio: "inherit",
+    });
+}
+
+function listFiles(dir, base = dir) {
+    const out = [];
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) out.push(...listFiles(full, base));
+        else out.push(relative(base, full));
+    }
+    return out.sort();
+}
+
+/** Compiles src/ into build/patch/{esm,cjs}; returns the compiled file lists. */
+export function compileSources() {
+    rmSync(join(ROOT, "build", "patch"), { recursive: true, force: true });
+    runTsc("tsconfig.patch-esm.json");
+    runTsc("tsconfig.patch-cjs.json");
+    return {
+        esm: listFiles(join(ROOT, "build", "patch", "esm")),
+        cjs: listFiles(join(ROOT, "build", "patch", "cjs")),
+    };
+}
+
+/** Where a compiled src file lands inside the SDK's dist folder. */
+function targetName(compiled) {
+    return compiled.replace(/^index\./, `${EXPORTS_MODULE}.`);
+}
+
+/**
+ * Builds the patched tree of every file the patch touches.
+ *
+ * @returns {Promise<{ files: Map<string, { before: string | null, after: string }> }>} keyed by
+ *   the path inside the package; `before` is null for new files.
+ */
+export async function buildPatchedFiles() {
+    const pristine = pristineDir();
+    const compiled = compileSources();
+    const files = new Map();
+    const addNew = (packagePath, text) => {
+        if (existsSync(join(pristine, packagePath))) {
+            throw new Error(
+                `src/ compiles to ${packagePath}, which ${PACKAGE_NAME} already ships: rename the source module.`
+            );
+        }
+        files.set(packagePath, { before: null, after: text });
+    };
+    for (const file of compiled.esm) {
+        const text = readFileSync(join(ROOT, "build", "patch", "esm", file), "utf8");
+        addNew(`dist/${targetName(file)}`, text);
+    }
+    for (const file of compiled.cjs) {
+        const text = readFileSync(join(ROOT, "build", "patch", "cjs", file), "utf8");
+        addNew(`dist/cjs/${targetName(file)}`, text);
+    }
+
+    const exportsUrl = pathToFileURL(join(ROOT, "build", "patch", "esm", "index.js")).href;
+    const runtimeExportNames = Object.keys(await import(exportsUrl)).sort();
+    const upstreamIndex = await import(pathToFileURL(join(pristine, "dist", "index.js")).href);
+    const clashes = runtimeExportNames.filter((name) => name in upstreamIndex);
+    if (clashes.length > 0) {
+        throw new Error(
+            `src/index.ts exports ${clashes.map((n) => `'${n}'`).join(", ")}, which ${PACKAGE_NAME} already exports: rename them.`
+        );
+    }
+
+    for (const [packagePath, edits] of Object.entries(sdkFileEdits(runtimeExportNames))) {
+        const before = readFileSync(join(pristine, packagePath), "utf8");
+        files.set(packagePath, { before, after: applyEdits(packagePath, before, edits) });
+    }
+    return { files };
+}
+
+/**
+ * Renders the patch text in the format patch-package writes (git diff, paths under node_modules).
+ *
+ * @param {Map<string, { before: string | null, after: string }>} files
+ * @returns {string}
+ */
+export function renderPatch(files) {
+    const work = mkdtempSync(join(tmpdir(), "sdk-patch-"));
+    try {
+        const prefix = join("node_modules", ...PACKAGE_NAME.split("/"));
+        for (const [packagePath, { before, after }] of files) {
+            if (before !== null) writeText(join(work, "a", prefix, packagePath), before);
+            writeText(join(work, "b", prefix, packagePath), after);
+        }
+        mkdirSync(join(work, "a", prefix), { recursive: true });
+        let diff;
+        try {
+            diff = execFileSync(
+                "git",
+                [
+                    "-c",
+                    "core.quotepath=off",
+                    "-c",
+                    "diff.noprefix=false",
+                    "diff",
+                    "--no-index",
+                    "--no-color",
+                    "--no-ext-diff",
+                    "--no-renames",
+                    "--diff-algorithm=myers",
+                    "a",
+                    "b",
+                ],
+                { cwd: work, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }
+            );
+        } catch (error) {
+            // git diff --no-index exits 1 when the trees differ, which they always do here.
+            if (error.status !== 1) throw error;
+            diff = error.stdout;
+        }
+        // git names each side after its folder (a/a/..., b/b/..., a/b/... for a new file);
+        // patch-package expects a/node_modules/... and b/node_modules/... in the header lines.
+        return diff.replace(
+            /^(diff --git |--- |\+\+\+ )(.*)$/gm,
+            (_line, head, paths) =>
+                head + paths.replace(/(^| )([ab])\/[ab]\/node_modules\//g, "$1$2/node_modules/")
+        );
+    } finally {
+        rmSync(work, { recursive: true, force: true });
+    }
+}
+
+function writeText(path, text) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+}
+
+/** Copies a directory tree (used to lay a clean SDK into a scratch project). */
+export function copyTree(from, to) {
+    cpSync(from, to, { recursive: true });
+}

@@ -1,0 +1,144 @@
+import { createServer, type Server, type Socket } from "node:net";
+import {
+    createMessageConnection,
+    ResponseError,
+    ErrorCodes,
+    type MessageConnection,
+} from "vscode-jsonrpc/node.js";
+import { SocketMessageReader, SocketMessageWriter } from "vscode-jsonrpc/node.js";
+
+/** One JSON-RPC request the fake runtime received. */
+export interface RecordedRpcRequest {
+    readonly method: string;
+    readonly params: Record<string, unknown>;
+}
+
+/** How the fake runtime answers `tools.list`. */
+export type ToolListBehaviour =
+    | { readonly kind: "list"; readonly names: readonly string[] }
+    | { readonly kind: "method-not-found" }
+    | { readonly kind: "fail"; readonly message: string };
+
+/** Options of {@link startFakeRuntime}. */
+export interface FakeRuntimeOptions {
+    /** Answer to `tools.list`; defaults to a small Claude-style listing. */
+    readonly toolList?: ToolListBehaviour;
+}
+
+/** A fake Copilot runtime on 127.0.0.1 that speaks the SDK's JSON-RPC and records requests. */
+export interface FakeRuntime {
+    /** `127.0.0.1:<port>`, for `RuntimeConnection.forUri`. */
+    readonly url: string;
+    /** Every request received, in order, across connections. */
+    readonly requests: RecordedRpcRequest[];
+    /** The params of every request of one method. */
+    paramsOf(method: string): Record<string, unknown>[];
+    /** Changes the `tools.list` answer for later requests. */
+    setToolList(behaviour: ToolListBehaviour): void;
+    /** Closes every connection and the server. */
+    close(): Promise<void>;
+}
+
+/** The listing the fake runtime gives by default: Claude-family names of runtime 1.0.14. */
+export const FAKE_LISTED_TOOLS: readonly string[] = [
+    "bash",
+    "read_bash",
+    "write_bash",
+    "stop_bash",
+    "list_bash",
+    "view",
+    "create",
+    "edit",
+    "glob",
+    "grep",
+    "web_fetch",
+    "task",
+    "read_agent",
+    "write_agent",
+    "list_agents",
+];
+
+/**
+ * Starts the fake runtime. It answers the handshake (`connect`), `tools.list`,
+ * `session.create`/`session.resume` (echoing the session id), `session.detach`, and acknowledges
+ * anything else, so
+ * a real `CopilotClient` connected with `RuntimeConnection.forUri(runtime.url)` can construct
+ * sessions against it.
+ *
+ * @param options - see {@link FakeRuntimeOptions}
+ * @returns the running fake runtime
+ */
+export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promise<FakeRuntime> {
+    const requests: RecordedRpcRequest[] = [];
+    const connections = new Set<MessageConnection>();
+    const sockets = new Set<Socket>();
+    let toolList: ToolListBehaviour = options.toolList ?? {
+        kind: "list",
+        names: FAKE_LISTED_TOOLS,
+    };
+
+    const answer = (method: string, params: Record<string, unknown>): unknown => {
+        switch (method) {
+            case "connect":
+            case "ping":
+                return { protocolVersion: 3, message: "pong", timestamp: Date.now() };
+            case "tools.list":
+                if (toolList.kind === "method-not-found") {
+                    throw new ResponseError(
+                        ErrorCodes.MethodNotFound,
+                        "Unhandled method tools.list"
+                    );
+                }
+                if (toolList.kind === "fail") throw new ResponseError(-32000, toolList.message);
+                return {
+                    tools: toolList.names.map((name) => ({
+                        name,
+                        description: `built-in ${name}`,
+                    })),
+                };
+            case "session.create":
+                return { sessionId: params.sessionId ?? "fake-session", workspacePath: undefined };
+            case "session.resume":
+                return { sessionId: params.sessionId, workspacePath: undefined };
+            case "session.detach":
+                return { success: true };
+            default:
+                return {};
+        }
+    };
+
+    const server: Server = createServer((socket) => {
+        sockets.add(socket);
+        socket.on("close", () => sockets.delete(socket));
+        const connection = createMessageConnection(
+            new SocketMessageReader(socket),
+            new SocketMessageWriter(socket)
+        );
+        connections.add(connection);
+        connection.onRequest((method: string, params: unknown) => {
+            const recorded = (params ?? {}) as Record<string, unknown>;
+            requests.push({ method, params: recorded });
+            return answer(method, recorded);
+        });
+        connection.onNotification(() => {});
+        connection.onClose(() => connections.delete(connection));
+        connection.listen();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    if (address === null || typeof address === "string") throw new Error("no TCP address");
+
+    return {
+        url: `127.0.0.1:${address.port}`,
+        requests,
+        paramsOf: (method) => requests.filter((r) => r.method === method).map((r) => r.params),
+        setToolList: (behaviour) => {
+            toolList = behaviour;
+        },
+        close: async () => {
+            for (const connection of connections) connection.dispose();
+            for (const socket of sockets) socket.destroy();
+            await new Promise<void>((resolve) => server.close(() => resolve()));
+        },
+    };
+}
