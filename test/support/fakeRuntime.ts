@@ -59,6 +59,50 @@ export const FAKE_LISTED_TOOLS: readonly string[] = [
 ];
 
 /**
+ * The fake runtime's answers, shared by the TCP server of {@link startFakeRuntime} and the stdio
+ * process of `fakeRuntimeProcess.ts`: the handshake (`connect`), `tools.list`,
+ * `session.create`/`session.resume` (echoing the session id), `session.detach`, and an empty
+ * result for anything else.
+ *
+ * @param toolList - returns the current `tools.list` behaviour
+ * @returns a function from method and params to the result (throws JSON-RPC errors)
+ */
+export function createFakeRuntimeResponder(
+    toolList: () => ToolListBehaviour
+): (method: string, params: Record<string, unknown>) => unknown {
+    return (method: string, params: Record<string, unknown>): unknown => {
+        switch (method) {
+            case "connect":
+            case "ping":
+                return { protocolVersion: 3, message: "pong", timestamp: Date.now() };
+            case "tools.list": {
+                const behaviour = toolList();
+                if (behaviour.kind === "method-not-found") {
+                    throw new ResponseError(
+                        ErrorCodes.MethodNotFound,
+                        "Unhandled method tools.list"
+                    );
+                }
+                if (behaviour.kind === "fail") throw new ResponseError(-32000, behaviour.message);
+                const tools = behaviour.names.map((name) => ({
+                    name,
+                    description: `built-in ${name}`,
+                }));
+                return { tools };
+            }
+            case "session.create":
+                return { sessionId: params.sessionId ?? "fake-session", workspacePath: undefined };
+            case "session.resume":
+                return { sessionId: params.sessionId, workspacePath: undefined };
+            case "session.detach":
+                return { success: true };
+            default:
+                return {};
+        }
+    };
+}
+
+/**
  * Starts the fake runtime. It answers the handshake (`connect`), `tools.list`,
  * `session.create`/`session.resume` (echoing the session id), `session.detach`, and acknowledges
  * anything else, so
@@ -77,38 +121,12 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         names: FAKE_LISTED_TOOLS,
     };
 
-    const answer = (method: string, params: Record<string, unknown>): unknown => {
-        switch (method) {
-            case "connect":
-            case "ping":
-                return { protocolVersion: 3, message: "pong", timestamp: Date.now() };
-            case "tools.list":
-                if (toolList.kind === "method-not-found") {
-                    throw new ResponseError(
-                        ErrorCodes.MethodNotFound,
-                        "Unhandled method tools.list"
-                    );
-                }
-                if (toolList.kind === "fail") throw new ResponseError(-32000, toolList.message);
-                return {
-                    tools: toolList.names.map((name) => ({
-                        name,
-                        description: `built-in ${name}`,
-                    })),
-                };
-            case "session.create":
-                return { sessionId: params.sessionId ?? "fake-session", workspacePath: undefined };
-            case "session.resume":
-                return { sessionId: params.sessionId, workspacePath: undefined };
-            case "session.detach":
-                return { success: true };
-            default:
-                return {};
-        }
-    };
+    const answer = createFakeRuntimeResponder(() => toolList);
 
     const server: Server = createServer((socket) => {
         sockets.add(socket);
+        // Answer at once: without this, Nagle and delayed ACKs add ~40 ms to each round trip.
+        socket.setNoDelay(true);
         socket.on("close", () => sockets.delete(socket));
         const connection = createMessageConnection(
             new SocketMessageReader(socket),
