@@ -1,0 +1,191 @@
+import { describe, expect, it } from "vitest";
+import {
+    createSessionToolState,
+    prepareSessionTools,
+    type SessionToolHost,
+} from "../../src/sessionToolSetup.js";
+import { composeBuiltInToolCatalog } from "../../src/builtInToolCatalog.js";
+import { SessionToolError } from "../../src/sessionToolError.js";
+import type { SessionToolWarning } from "../../src/sessionToolWarning.js";
+import {
+    ALL_BUILT_IN_TOOL_NAMES,
+    DEFAULT_MODEL_TOOL_NAMES_BY_MODEL,
+    UNHONOURED_OVERRIDE_TOOL_NAMES,
+} from "../../src/builtInToolNames.generated.js";
+
+const handler = async (): Promise<string> => "ok";
+const LISTED = ["bash", "read_bash", "stop_bash", "view", "edit", "create", "glob", "grep"];
+
+function host(
+    listing: () => Promise<{ tools: { name: string }[] }> = async () => ({
+        tools: LISTED.map((name) => ({ name })),
+    }),
+    options: Record<string, unknown> = {}
+): SessionToolHost & { warnings: SessionToolWarning[]; listings: unknown[] } {
+    const warnings: SessionToolWarning[] = [];
+    const listings: unknown[] = [];
+    return {
+        warnings,
+        listings,
+        sessionToolState: createSessionToolState({
+            onToolWarning: (w: SessionToolWarning) => warnings.push(w),
+            ...options,
+        }),
+        start: async () => {},
+        rpc: {
+            tools: {
+                list: (params) => {
+                    listings.push(params);
+                    return listing();
+                },
+            },
+        },
+    };
+}
+
+async function prepare(config: Record<string, unknown>, client = host()) {
+    return prepareSessionTools(client, { model: "claude-sonnet-4.5", ...config }, "createSession");
+}
+
+describe("prepareSessionTools", () => {
+    it("passes custom tools without a collision through unchanged (seed: no collision)", async () => {
+        const tools = [{ name: "myTool", handler }];
+        const { config, resolution } = await prepare({ tools });
+        expect((config as { tools: unknown[] }).tools).toEqual(tools);
+        expect(resolution?.overriddenBuiltInTools).toEqual([]);
+        expect(resolution?.enabledTools).toEqual([...LISTED, "myTool"]);
+    });
+
+    it("replaces the built-in by the custom tool of the same name (seed: one collision)", async () => {
+        const { config, resolution } = await prepare({ tools: [{ name: "edit", handler }] });
+        expect((config as { tools: unknown[] }).tools).toEqual([
+            { name: "edit", handler, overridesBuiltInTool: true },
+        ]);
+        expect(resolution?.enabledTools.filter((name) => name === "edit")).toHaveLength(1);
+        expect(resolution?.overriddenBuiltInTools).toEqual(["edit"]);
+    });
+
+    it("replaces every colliding built-in (seed: several collisions)", async () => {
+        const { resolution } = await prepare({
+            tools: [
+                { name: "edit", handler },
+                { name: "bash", handler },
+                { name: "mine", handler },
+            ],
+        });
+        expect(resolution?.overriddenBuiltInTools).toEqual(["edit", "bash"]);
+        expect(resolution?.wire.tools).toEqual(["edit", "bash", "mine"]);
+    });
+
+    it("never modifies the caller's config", async () => {
+        const tool = Object.freeze({ name: "view", handler });
+        const config = Object.freeze({
+            model: "claude-sonnet-4.5",
+            tools: Object.freeze([tool]),
+            includeTools: Object.freeze(["read"]),
+        });
+        const prepared = await prepareSessionTools(host(), config, "createSession");
+        expect(prepared.config).not.toBe(config);
+        expect(config.tools[0]).toBe(tool);
+        expect(tool).not.toHaveProperty("overridesBuiltInTool");
+    });
+
+    it("exposes a deeply frozen resolution with read-only maps", async () => {
+        const { resolution } = await prepare({ excludeTools: ["web"] });
+        expect(Object.isFrozen(resolution)).toBe(true);
+        expect(Object.isFrozen(resolution?.enabledTools)).toBe(true);
+        expect(Object.isFrozen(resolution?.wire)).toBe(true);
+        expect("set" in (resolution?.toolEnablement ?? {})).toBe(false);
+    });
+
+    it("reports a built-in named through builtin: when a custom tool overrides it", async () => {
+        const client = host();
+        const { config } = await prepare(
+            { tools: [{ name: "view", handler }], includeTools: ["builtin:view"] },
+            client
+        );
+        expect((config as { availableTools: string[] }).availableTools).toEqual(["custom:view"]);
+        expect(client.warnings.map((w) => w.code)).toContain("OVERRIDDEN_BUILT_IN_IDENTIFIER");
+    });
+
+    it("evaluates the runtime's own availableTools patterns for the resolution", async () => {
+        const { config, resolution } = await prepare({
+            tools: [{ name: "lint", handler }],
+            availableTools: ["builtin:view", "custom:*"],
+        });
+        expect((config as { availableTools: string[] }).availableTools).toEqual([
+            "builtin:view",
+            "custom:*",
+        ]);
+        expect(resolution?.mode).toBe("runtime");
+        expect(resolution?.enabledTools).toEqual(["view", "lint"]);
+    });
+
+    it("asks the runtime for its catalog once per client and model", async () => {
+        const client = host();
+        await prepare({}, client);
+        await prepare({}, client);
+        await prepareSessionTools(client, { model: "gpt-4o" }, "resumeSession");
+        expect(client.listings).toEqual([{ model: "claude-sonnet-4.5" }, { model: "gpt-4o" }]);
+    });
+
+    it("asks again after a transient listing failure, using the pinned names meanwhile", async () => {
+        let fail = true;
+        const client = host(async () => {
+            if (fail) throw new Error("busy");
+            return { tools: LISTED.map((name) => ({ name })) };
+        });
+        const first = await prepare({}, client);
+        expect(first.resolution?.builtInCatalogSource).toBe("pinned");
+        expect(first.resolution?.enabledTools).toEqual(
+            DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["claude-sonnet-4.5"]
+        );
+        expect(client.warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK"]);
+        fail = false;
+        const second = await prepare({}, client);
+        expect(second.resolution?.builtInCatalogSource).toBe("runtime");
+    });
+
+    it("refuses mixing includeTools with excludedTools and says which to use", async () => {
+        const error = await prepare({
+            excludeTools: ["web"],
+            excludedTools: ["builtin:bash"],
+        }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(SessionToolError);
+        expect((error as SessionToolError).code).toBe("CONFLICTING_TOOL_FILTERS");
+        expect((error as Error).message).toContain("Use one vocabulary");
+    });
+
+    it("passes a config that is not an object through for the SDK to reject", async () => {
+        const prepared = await prepareSessionTools(host(), undefined, "createSession");
+        expect(prepared).toEqual({ config: undefined, resolution: undefined });
+    });
+
+    it("rejects an onToolWarning that is not a function", () => {
+        expect(() => createSessionToolState({ onToolWarning: "log" })).toThrow(
+            /Invalid onToolWarning 'log'/
+        );
+    });
+});
+
+describe("composeBuiltInToolCatalog", () => {
+    it("reserves every pinned built-in name besides the listed ones", () => {
+        const catalog = composeBuiltInToolCatalog(["view", "future_tool"], "gpt-4o", "runtime");
+        expect(catalog.offered).toEqual(["view", "future_tool"]);
+        for (const name of [...ALL_BUILT_IN_TOOL_NAMES, "future_tool"]) {
+            expect(catalog.reserved.has(name)).toBe(true);
+        }
+        for (const name of UNHONOURED_OVERRIDE_TOOL_NAMES) {
+            expect(catalog.unhonoured.has(name)).toBe(true);
+        }
+    });
+
+    it("falls back to the pinned default set of the model's family", () => {
+        expect(composeBuiltInToolCatalog(undefined, "gpt-5", "pinned").offered).toEqual(
+            DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["gpt-4o"]
+        );
+        expect(composeBuiltInToolCatalog(undefined, "claude-opus-4", "pinned").offered).toEqual(
+            DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["claude-sonnet-4.5"]
+        );
+    });
+});
