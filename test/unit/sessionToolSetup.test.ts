@@ -44,23 +44,22 @@ function host(
 }
 
 async function prepare(config: Record<string, unknown>, client = host()) {
-    return prepareSessionTools(client, { model: "claude-sonnet-4.5", ...config }, "createSession");
+    const full: Record<string, unknown> = { model: "claude-sonnet-4.5", ...config };
+    return prepareSessionTools(client, full, "createSession");
 }
 
 describe("prepareSessionTools", () => {
     it("passes custom tools without a collision through unchanged (seed: no collision)", async () => {
         const tools = [{ name: "myTool", handler }];
         const { config, resolution } = await prepare({ tools });
-        expect((config as { tools: unknown[] }).tools).toEqual(tools);
+        expect(config.tools).toEqual(tools);
         expect(resolution?.overriddenBuiltInTools).toEqual([]);
         expect(resolution?.enabledTools).toEqual([...LISTED, "myTool"]);
     });
 
     it("replaces the built-in by the custom tool of the same name (seed: one collision)", async () => {
         const { config, resolution } = await prepare({ tools: [{ name: "edit", handler }] });
-        expect((config as { tools: unknown[] }).tools).toEqual([
-            { name: "edit", handler, overridesBuiltInTool: true },
-        ]);
+        expect(config.tools).toEqual([{ name: "edit", handler, overridesBuiltInTool: true }]);
         expect(resolution?.enabledTools.filter((name) => name === "edit")).toHaveLength(1);
         expect(resolution?.overriddenBuiltInTools).toEqual(["edit"]);
     });
@@ -104,7 +103,7 @@ describe("prepareSessionTools", () => {
             { tools: [{ name: "view", handler }], includeTools: ["builtin:view"] },
             client
         );
-        expect((config as { availableTools: string[] }).availableTools).toEqual(["custom:view"]);
+        expect(config.availableTools).toEqual(["custom:view"]);
         expect(client.warnings.map((w) => w.code)).toContain("OVERRIDDEN_BUILT_IN_IDENTIFIER");
     });
 
@@ -113,10 +112,7 @@ describe("prepareSessionTools", () => {
             tools: [{ name: "lint", handler }],
             availableTools: ["builtin:view", "custom:*"],
         });
-        expect((config as { availableTools: string[] }).availableTools).toEqual([
-            "builtin:view",
-            "custom:*",
-        ]);
+        expect(config.availableTools).toEqual(["builtin:view", "custom:*"]);
         expect(resolution?.mode).toBe("runtime");
         expect(resolution?.enabledTools).toEqual(["view", "lint"]);
     });
