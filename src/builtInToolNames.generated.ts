@@ -167,7 +167,6 @@ export const ALL_BUILT_IN_TOOL_NAMES: readonly string[] = [
  * run (the built-in still runs, or the session cannot be created).
  */
 export const UNHONOURED_OVERRIDE_TOOL_NAMES: readonly string[] = [
-    "apply_patch",
     "catalog_search",
     "extensions_reload",
     "get_context_remaining",
@@ -185,7 +184,6 @@ export const UNHONOURED_OVERRIDE_TOOL_NAMES: readonly string[] = [
     "session_history",
     "stop_powershell",
     "store_memory",
-    "tool_search_tool",
     "vote_memory",
 ];
 
@@ -258,5 +256,5 @@ export const CONDITIONAL_BUILT_IN_TOOL_NAMES: Readonly<Record<string, readonly s
     manageScheduleEnabled: ["manage_schedule"],
     enableSessionStore: ["session_store_sql"],
     skillDirectories: ["skill"],
-    "toolSearch (deferral active)": [],
+    "toolSearch (deferral active)": ["tool_search_tool"],
 };

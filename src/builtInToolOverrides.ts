@@ -63,8 +63,7 @@ export function resolveBuiltInToolOverrides<T extends CustomToolLike>(
     names: ReservedToolNames,
     policy: BuiltInToolCollisionPolicy
 ): BuiltInToolOverrides<T> {
-    const foldedReserved = new Map<string, string>();
-    for (const name of names.reserved) foldedReserved.set(name.toLowerCase(), name);
+    const foldedReserved = foldedNames(names.reserved);
 
     const refusedExplicitly: string[] = [];
     const refusedByPolicy: string[] = [];
@@ -134,6 +133,20 @@ export function resolveBuiltInToolOverrides<T extends CustomToolLike>(
         caseOnlyMatches: Object.freeze(caseOnlyMatches),
         needlessFlags: Object.freeze(needlessFlags),
     });
+}
+
+const foldedCache = new WeakMap<ReadonlySet<string>, ReadonlyMap<string, string>>();
+
+/** Lower-cased name to name; a catalog's reserved set is shared by its sessions, so cache it. */
+function foldedNames(reserved: ReadonlySet<string>): ReadonlyMap<string, string> {
+    let folded = foldedCache.get(reserved);
+    if (folded === undefined) {
+        const map = new Map<string, string>();
+        for (const name of reserved) map.set(name.toLowerCase(), name);
+        foldedCache.set(reserved, map);
+        folded = map;
+    }
+    return folded;
 }
 
 function list(names: readonly string[]): string {

@@ -76,42 +76,42 @@ export function validateCustomTools(tools: unknown): readonly CustomToolLike[] {
             offenders.push(`tools[${index}]`);
             return;
         }
-        const label = `Custom tool ${quoteValue(name)} (tools[${index}])`;
+        const where = `(tools[${index}])`;
         const before = problems.length;
         if (!TOOL_NAME_PATTERN.test(name)) {
             problems.push(
-                `${label} has an invalid name: tool names must match ${TOOL_NAME_PATTERN} ` +
+                `Custom tool ${quoteValue(name)} ${where} has an invalid name: tool names must match ${TOOL_NAME_PATTERN} ` +
                     `(letters, digits, '_' and '-', 1 to 64 characters)${name.length > 64 ? `; this one has ${name.length}` : ""}`
             );
         } else if (PROTOTYPE_TOOL_NAMES.has(name)) {
             problems.push(
-                `${label} uses a name that JavaScript objects inherit, which the runtime cannot key tools by; rename it, e.g. 'my_${name.replace(/^_+|_+$/g, "")}'`
+                `Custom tool ${quoteValue(name)} ${where} uses a name that JavaScript objects inherit, which the runtime cannot key tools by; rename it, e.g. 'my_${name.replace(/^_+|_+$/g, "")}'`
             );
         }
         const override = candidate.overridesBuiltInTool;
         if (override !== undefined && typeof override !== "boolean") {
             problems.push(
-                `${label} has overridesBuiltInTool ${quoteValue(override)}; use true, false, or leave it out`
+                `Custom tool ${quoteValue(name)} ${where} has overridesBuiltInTool ${quoteValue(override)}; use true, false, or leave it out`
             );
         }
         const declarationOnly = candidate.declarationOnly;
         if (declarationOnly !== undefined && typeof declarationOnly !== "boolean") {
             problems.push(
-                `${label} has declarationOnly ${quoteValue(declarationOnly)}; use true or leave it out`
+                `Custom tool ${quoteValue(name)} ${where} has declarationOnly ${quoteValue(declarationOnly)}; use true or leave it out`
             );
         }
         const handler = candidate.handler;
         if (declarationOnly === true) {
             if (handler !== undefined) {
                 problems.push(
-                    `${label} is declarationOnly but also has a handler; remove one of the two`
+                    `Custom tool ${quoteValue(name)} ${where} is declarationOnly but also has a handler; remove one of the two`
                 );
             }
         } else if (typeof handler !== "function") {
             problems.push(
                 handler === undefined
-                    ? `${label} has no handler, so a call to it would reach no code; pass handler: async (args) => ..., or set declarationOnly: true if your app answers its calls itself`
-                    : `${label} has handler ${quoteValue(handler)}; a handler must be a function`
+                    ? `Custom tool ${quoteValue(name)} ${where} has no handler, so a call to it would reach no code; pass handler: async (args) => ..., or set declarationOnly: true if your app answers its calls itself`
+                    : `Custom tool ${quoteValue(name)} ${where} has handler ${quoteValue(handler)}; a handler must be a function`
             );
         }
         if (problems.length > before) offenders.push(name);
