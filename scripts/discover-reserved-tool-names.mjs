@@ -1,0 +1,607 @@
+#!/usr/bin/env node
+/**
+ * Measures which tool names the bundled Copilot runtime treats as built-in, and
+ * regenerates src/builtInToolNames.generated.ts.
+ *
+ * Usage: node scripts/discover-reserved-tool-names.mjs [--out <file>] [--quiet] [--full]
+ *
+ * It drives the UNPATCHED SDK ("copilot-sdk-unpatched", an npm alias of
+ * @github/copilot-sdk) and its platform runtime, fully offline: sessions point at a
+ * tiny OpenAI-compatible mock on 127.0.0.1 (node:http, below). Steps:
+ *
+ * 1. Candidates: every identifier-like string (/^[a-z][a-z0-9_]{1,40}$/) in the
+ *    runtime binary and its bundled JS, plus the names of `tools.list`,
+ *    `session.rpc.tools.getBuiltinDescriptors` and every probed session's tool set.
+ * 2. Offered sets: for each probed configuration (two model families, and the
+ *    options that switch on extra built-ins), the names the session offers the model
+ *    (from `getCurrentMetadata`; for the plain sessions also from a real model
+ *    request to the mock).
+ * 3. Conflicts: custom tools without `overridesBuiltInTool` are registered in
+ *    batches; `createSession` rejects names the runtime forbids outright, and
+ *    `session.rpc.tools.initializeAndValidate()` (the same check `send` runs) reports
+ *    one conflicting name at a time, which is removed before retrying.
+ * 4. Shadowing: in a plain session, custom tools (no flag) that do not conflict are
+ *    executed through `session.rpc.tools.execute` (the runtime's own dispatch path,
+ *    the same as a model tool call); names whose custom handler does not run are
+ *    dispatched to a hidden built-in. Candidates containing digits are skipped unless
+ *    --full is given (no built-in name has one). Names the execute path cannot reach
+ *    (it answers "Tool '<name>' does not exist") are checked through the model instead.
+ * 5. Overrides: every built-in name found is registered with
+ *    `overridesBuiltInTool: true` in a session that offers it (else a plain one), and the
+ *    mock model calls it; names whose custom handler still does not run are "unhonoured".
+ *
+ * Deterministic (sorted output), takes about 2.5 minutes on 2 cores, cleans up its temp dirs and
+ * runtime process.
+ */
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { availableParallelism, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CopilotClient, approveAll } from "copilot-sdk-unpatched";
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const outFile = resolve(
+    args.includes("--out")
+        ? args[args.indexOf("--out") + 1]
+        : join(projectRoot, "src/builtInToolNames.generated.ts")
+);
+const quiet = args.includes("--quiet");
+/** Also execute-scan candidates containing digits (no built-in name has any; ~25% slower). */
+const full = args.includes("--full");
+/** Debugging: restrict the candidates to a comma-separated list (output is then partial). */
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1].split(",") : undefined;
+const log = (...parts) => {
+    if (!quiet) console.error(...parts);
+};
+
+const NAME = /^[a-z][a-z0-9_]{1,40}$/;
+/** Custom tools per session in the conflict scan (validation is cheap). */
+const CONFLICT_BATCH = 1000;
+/** Custom tools per session in the execute scan (execution slows with many tools). */
+const EXECUTE_BATCH = 50;
+/** Concurrent `tools.execute` calls per session. */
+const CONCURRENCY = 8;
+/** Runtime processes used in parallel for the long scans. */
+const CLIENTS = Math.max(1, Math.min(2, availableParallelism()));
+/** Not a secret: the runtime masks the provider key in tool output, so keep it unusual. */
+const API_KEY = "mock-provider-key-8f3a";
+const CONFLICT = /External tool "([^"]+)" conflicts with a built-in tool/;
+const FORBIDDEN = /reserved (\S+) built-in/;
+
+// ---------------------------------------------------------------- runtime package
+const require = createRequire(join(projectRoot, "package.json"));
+/** The directory of the nearest package.json with a name above `file` (skips dist/cjs's). */
+function packageRoot(file) {
+    let dir = dirname(file);
+    while (
+        !existsSync(join(dir, "package.json")) ||
+        !JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name
+    ) {
+        dir = dirname(dir);
+    }
+    return dir;
+}
+const sdkDir = packageRoot(require.resolve("copilot-sdk-unpatched"));
+const sdkVersion = JSON.parse(readFileSync(join(sdkDir, "package.json"), "utf8")).version;
+const platform = `${process.platform}-${process.arch}`;
+const runtimeDir = dirname(
+    createRequire(join(sdkDir, "package.json")).resolve(
+        `@github/copilot-sdk-${platform}/package.json`
+    )
+);
+const runtimeVersion = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")).version;
+
+/** Identifier-like tokens (maximal [a-z0-9_] runs, from their first letter) in a file. */
+function tokensOf(file) {
+    const buf = readFileSync(file);
+    const out = new Set();
+    let start = -1;
+    for (let i = 0; i <= buf.length; i++) {
+        const c = i < buf.length ? buf[i] : 0;
+        const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
+        if (word) {
+            if (start < 0 && c >= 97 && c <= 122) start = i;
+        } else if (start >= 0) {
+            const token = buf.toString("latin1", start, i);
+            if (NAME.test(token)) out.add(token);
+            start = -1;
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- mock model
+/**
+ * Minimal OpenAI-compatible /chat/completions: records bodies; answers a user turn with a
+ * call to `mock.toolCall` when set, anything else with "ok".
+ */
+async function startMock() {
+    const requests = [];
+    const mock = { toolCall: undefined };
+    const server = createServer((req, res) => {
+        let body = "";
+        req.on("data", (chunk) => (body += chunk));
+        req.on("end", () => {
+            if (req.method !== "POST" || !req.url.endsWith("/chat/completions")) {
+                res.writeHead(404, { "content-type": "application/json" });
+                res.end('{"error":{"message":"not found"}}');
+                return;
+            }
+            const json = JSON.parse(body);
+            requests.push(json);
+            const base = { id: "c1", created: 0, model: json.model };
+            const call = json.messages.at(-1)?.role === "user" ? mock.toolCall : undefined;
+            const message = call
+                ? {
+                      role: "assistant",
+                      content: null,
+                      tool_calls: [
+                          {
+                              index: 0,
+                              id: `call_${requests.length}`,
+                              type: "function",
+                              function: { name: call, arguments: "{}" },
+                          },
+                      ],
+                  }
+                : { role: "assistant", content: "ok" };
+            const finish_reason = call ? "tool_calls" : "stop";
+            if (!json.stream) {
+                res.writeHead(200, { "content-type": "application/json" });
+                res.end(
+                    JSON.stringify({
+                        ...base,
+                        object: "chat.completion",
+                        choices: [{ index: 0, message, finish_reason }],
+                    })
+                );
+                return;
+            }
+            res.writeHead(200, { "content-type": "text/event-stream" });
+            const chunk = (choices) =>
+                `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices })}\n\n`;
+            res.end(
+                chunk([{ index: 0, delta: message, finish_reason: null }]) +
+                    chunk([{ index: 0, delta: {}, finish_reason }]) +
+                    "data: [DONE]\n\n"
+            );
+        });
+    });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    return Object.assign(mock, {
+        baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
+        requests,
+        close: () =>
+            new Promise((r) => {
+                server.closeAllConnections();
+                server.close(() => r());
+            }),
+    });
+}
+
+const toolNameOf = (t) => t.function?.name ?? t.custom?.name ?? t.name;
+const sorted = (names) => [...new Set(names)].sort();
+
+// ---------------------------------------------------------------- main
+const tempRoot = mkdtempSync(join(tmpdir(), "reserved-tool-names-"));
+const baseDirectory = join(tempRoot, "base");
+const workingDirectory = join(tempRoot, "work");
+const skillDir = join(tempRoot, "skills");
+mkdirSync(workingDirectory, { recursive: true });
+mkdirSync(join(skillDir, "probe"), { recursive: true });
+writeFileSync(
+    join(skillDir, "probe/SKILL.md"),
+    "---\nname: probe\ndescription: Probe skill\n---\nNothing to do.\n"
+);
+
+const MODELS = { openai: "gpt-4o", other: "claude-sonnet-4.5" };
+/**
+ * More models whose default tool set is recorded (no conflict scans). The runtime picks tools
+ * per model id; `UNLISTED_MODEL` is an id it cannot know, so its set is the runtime's fallback,
+ * recorded under the key "*".
+ */
+const UNLISTED_MODEL = "unlisted-model-id";
+const SURVEYED_MODELS = ["gpt-4.1", "gpt-5", "gpt-5-codex", "o3", "gemini-2.5-pro", UNLISTED_MODEL];
+const userInput = async () => ({ answer: "no", wasFreeform: true });
+/** Probed configurations; `extra` names what the option switches on. */
+const CONFIGS = [
+    { label: "default", model: MODELS.openai },
+    { label: "default", model: MODELS.other },
+    { label: "onUserInputRequest", model: MODELS.openai, opts: { onUserInputRequest: userInput } },
+    {
+        label: "mode plan + onExitPlanModeRequest",
+        model: MODELS.openai,
+        mode: "plan",
+        opts: { onExitPlanModeRequest: async () => ({ approved: true }) },
+    },
+    { label: "mode autopilot", model: MODELS.openai, mode: "autopilot" },
+    { label: "manageScheduleEnabled", model: MODELS.openai, opts: { manageScheduleEnabled: true } },
+    { label: "enableSessionStore", model: MODELS.openai, opts: { enableSessionStore: true } },
+    { label: "skillDirectories", model: MODELS.openai, opts: { skillDirectories: [skillDir] } },
+    ...SURVEYED_MODELS.map((model) => ({ label: "model", model })),
+    {
+        label: "toolSearch (deferral active)",
+        model: MODELS.other,
+        opts: { toolSearch: { enabled: true, deferThreshold: 1 } },
+        filler: 2,
+    },
+];
+
+const t0 = performance.now();
+const mock = await startMock();
+const clients = Array.from(
+    { length: CLIENTS },
+    (_, i) => new CopilotClient({ baseDirectory: join(baseDirectory, String(i)) })
+);
+const client = clients[0];
+let exitCode = 0;
+try {
+    await Promise.all(clients.map((c) => c.start()));
+    const provider = { type: "openai", baseUrl: mock.baseUrl, apiKey: API_KEY };
+
+    /** Creates a session for `config` with `tools`, in the config's mode. */
+    async function open(config, tools = [], on = client) {
+        const filler = Array.from({ length: config.filler ?? 0 }, (_, i) => ({
+            name: `zz_probe_filler_${i}`,
+            description: "filler",
+            handler: async () => "filler",
+        }));
+        const session = await on.createSession({
+            model: config.model,
+            provider,
+            workingDirectory,
+            onPermissionRequest: approveAll,
+            ...config.opts,
+            tools: [...filler, ...tools],
+        });
+        if (config.mode) await session.rpc.mode.set({ mode: config.mode });
+        return session;
+    }
+    const close = (session) => session?.disconnect().catch(() => {});
+    /** Runs `work(chunk, client)` over `size`-name chunks of `names`, one worker per client. */
+    async function overChunks(names, size, work) {
+        const chunks = [];
+        for (let i = 0; i < names.length; i += size) chunks.push(names.slice(i, i + size));
+        let next = 0;
+        await Promise.all(
+            clients.map(async (on) => {
+                while (next < chunks.length) await work(chunks[next++], on);
+            })
+        );
+    }
+
+    // 1+2. candidates and offered sets
+    const candidates = new Set([
+        ...tokensOf(join(runtimeDir, "prebuilds", platform, "runtime.node")),
+        ...tokensOf(join(runtimeDir, "copilot-sdk/index.js")),
+    ]);
+    const listed = (await client.rpc.tools.list({})).tools.map((t) => t.name);
+    listed.forEach((n) => candidates.add(n));
+    const offered = new Map(); // "label|model" -> names
+    const modelSees = {};
+    for (const config of CONFIGS) {
+        const session = await open(config);
+        try {
+            // some built-ins (tool_search_tool) join only at send time: send, then read both
+            // the model's request and the session's tool metadata
+            // (autopilot never goes idle on "ok" answers: take the first request, then abort)
+            const before = mock.requests.length;
+            await session.send({ prompt: "hello" });
+            for (let i = 0; i < 600 && mock.requests.length <= before; i++) {
+                await new Promise((r) => setTimeout(r, 50));
+            }
+            await session.abort().catch(() => {});
+            const seen = (mock.requests[before]?.tools ?? []).map(toolNameOf);
+            if (config.label === "model") {
+                modelSees[config.model === UNLISTED_MODEL ? "*" : config.model] = sorted(seen);
+            }
+            if (config.label === "default") {
+                modelSees[config.model] = sorted(seen);
+                (await session.rpc.tools.getBuiltinDescriptors({})).tools.forEach((t) =>
+                    candidates.add(t.name)
+                );
+            }
+            const meta = (await session.rpc.tools.getCurrentMetadata()).tools ?? [];
+            const names = [...seen, ...meta.map((t) => t.name)].filter(
+                (n) => !n.startsWith("zz_probe_")
+            );
+            names.forEach((n) => candidates.add(n));
+            offered.set(`${config.label}|${config.model}`, sorted(names));
+        } finally {
+            await close(session);
+        }
+    }
+    const candidateList = [...candidates]
+        .filter((n) => NAME.test(n) && (only === undefined || only.includes(n)))
+        .sort();
+    log(`${candidateList.length} candidates, offered sets measured`);
+
+    // 3. conflicts (group testing)
+    const conflicting = new Map(); // name -> config labels
+    const forbidden = new Set();
+    const odd = [];
+    async function conflictScan(config, names) {
+        const tag = `${config.label}|${config.model}`;
+        const tryBatch = async (batch, on) => {
+            const tools = batch.map((name) => ({ name, description: "probe" }));
+            let session;
+            try {
+                session = await open(config, tools, on);
+            } catch (e) {
+                const m = FORBIDDEN.exec(e.message);
+                return m ? { forbidden: m[1] } : { error: e.message };
+            }
+            try {
+                await session.rpc.tools.initializeAndValidate();
+                return {};
+            } catch (e) {
+                const m = CONFLICT.exec(e.message);
+                return m ? { conflict: m[1] } : { error: e.message };
+            } finally {
+                await close(session);
+            }
+        };
+        const run = async (batch, on) => {
+            while (batch.length > 0) {
+                const r = await tryBatch(batch, on);
+                const hit = r.conflict ?? r.forbidden;
+                if (hit !== undefined && batch.includes(hit)) {
+                    if (r.forbidden) forbidden.add(hit);
+                    else conflicting.set(hit, [...(conflicting.get(hit) ?? []), tag]);
+                    batch = batch.filter((n) => n !== hit);
+                } else if (r.error !== undefined || hit !== undefined) {
+                    if (batch.length === 1) {
+                        odd.push(`${tag}: ${batch[0]}: ${r.error ?? hit}`);
+                        return;
+                    }
+                    const half = batch.length >> 1;
+                    await run(batch.slice(0, half), on);
+                    await run(batch.slice(half), on);
+                    return;
+                } else {
+                    return;
+                }
+            }
+        };
+        await overChunks(names, CONFLICT_BATCH, run);
+    }
+    // full candidate scan on the two plain sessions, offered names on every config
+    for (const config of CONFIGS.filter((c) => c.label === "default")) {
+        await conflictScan(config, candidateList);
+    }
+    for (const config of CONFIGS.filter((c) => c.label !== "default" && c.label !== "model")) {
+        await conflictScan(config, offered.get(`${config.label}|${config.model}`));
+    }
+    log(`phase 3 done at ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(`conflicts: ${sorted(conflicting.keys()).join(" ")}; forbidden: ${sorted(forbidden)}`);
+
+    // 4. shadowed names: no conflict, yet executing runs a built-in
+    /** Executes `name` with empty arguments (a string for free-form tools like apply_patch). */
+    async function execute(session, name) {
+        try {
+            return await session.rpc.tools.execute({ name, arguments: {} });
+        } catch (e) {
+            if (!/Expected string parameter 'arguments'/.test(e.message)) throw e;
+            return await session.rpc.tools.execute({ name, arguments: "" });
+        }
+    }
+    const inconclusive = new Set();
+    /**
+     * Model path: the mock calls `name`; resolves true once the custom handler runs, false
+     * when the turn ends (or 15 s pass) without it.
+     */
+    async function runsCustomViaModel(config, name, flag) {
+        let ranCustom;
+        const ran = new Promise((r) => (ranCustom = r));
+        const tool = {
+            name,
+            description: "probe",
+            parameters: { type: "object", properties: {} },
+            overridesBuiltInTool: flag || undefined,
+            skipPermission: true,
+            handler: async () => {
+                ranCustom(true);
+                return "probe handler ran";
+            },
+        };
+        let session;
+        let timer;
+        try {
+            session = await open(config, [tool]);
+            mock.toolCall = name;
+            const ended = new Promise((r) => {
+                session.on((e) => {
+                    if (e.type === "session.idle" || e.type === "session.error") r(false);
+                });
+                timer = setTimeout(() => r(false), 15_000);
+            });
+            const sent = session.send({ prompt: "call the tool" }).then(() => ended);
+            return await Promise.race([ran, sent]);
+        } catch (e) {
+            odd.push(`model path ${name}: ${e.message}`);
+            return false;
+        } finally {
+            clearTimeout(timer);
+            mock.toolCall = undefined;
+            await close(session);
+        }
+    }
+    async function executeAll(config, names, flag) {
+        const ran = new Set();
+        const notRun = new Set();
+        await overChunks(names, EXECUTE_BATCH, async (batch, on) => {
+            const session = await open(
+                config,
+                batch.map((name) => ({
+                    name,
+                    description: "probe",
+                    parameters: { type: "object", properties: {} },
+                    overridesBuiltInTool: flag || undefined,
+                    skipPermission: true,
+                    handler: async () => {
+                        ran.add(name);
+                        return "probe handler ran";
+                    },
+                })),
+                on
+            );
+            try {
+                await session.rpc.tools.initializeAndValidate();
+                let next = 0;
+                const worker = async () => {
+                    while (next < batch.length) {
+                        const name = batch[next++];
+                        let result;
+                        try {
+                            result = await execute(session, name);
+                        } catch (e) {
+                            odd.push(`execute ${name}: ${e.message}`);
+                        }
+                        if (ran.has(name)) continue;
+                        // the execute path does not reach every tool (e.g. tool_search_tool)
+                        if (/^Tool '.*' does not exist/.test(result?.textResultForLlm ?? "")) {
+                            inconclusive.add(name);
+                        } else {
+                            notRun.add(name);
+                        }
+                    }
+                };
+                await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+            } finally {
+                await close(session);
+            }
+        });
+        return notRun;
+    }
+    const shadowed = new Map(); // name -> models
+    for (const config of CONFIGS.filter((c) => c.label === "default")) {
+        const tag = `default|${config.model}`;
+        const free = candidateList.filter(
+            (n) => !forbidden.has(n) && !(conflicting.get(n) ?? []).includes(tag)
+        );
+        // the full scan runs on the first model; the other re-checks the built-ins found so far
+        const names =
+            config.model === MODELS.openai
+                ? free.filter((n) => full || !/[0-9]/.test(n))
+                : free.filter((n) => conflicting.has(n) || shadowed.has(n) || listed.includes(n));
+        for (const name of await executeAll(config, names, false)) {
+            shadowed.set(name, [...(shadowed.get(name) ?? []), config.model]);
+        }
+    }
+    // names the execute path cannot reach: check through the model, in a config offering them
+    const configOffering = (name) =>
+        CONFIGS.find((c) => offered.get(`${c.label}|${c.model}`).includes(name));
+    for (const name of sorted(inconclusive)) {
+        const config = configOffering(name) ?? CONFIGS[0];
+        if (!(await runsCustomViaModel(config, name, false))) {
+            shadowed.set(name, [...(shadowed.get(name) ?? []), config.model]);
+        }
+    }
+    log(`phase 4 done at ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(`shadowed: ${sorted(shadowed.keys()).join(" ")}`);
+
+    // 5. overrides honoured?
+    const unhonoured = new Set(forbidden);
+    const builtIns = sorted([...conflicting.keys(), ...shadowed.keys()]);
+    for (const name of builtIns) {
+        // prefer a configuration that offers the built-in; else one where the name is shadowed
+        const config =
+            configOffering(name) ??
+            CONFIGS.find((c) => c.label === "default" && c.model === shadowed.get(name)[0]);
+        const t = performance.now();
+        if (!(await runsCustomViaModel(config, name, true))) unhonoured.add(name);
+        log(
+            `  override ${name} (${config.label}, ${config.model}): ${unhonoured.has(name) ? "built-in ran" : "custom ran"} ${(performance.now() - t).toFixed(0)} ms`
+        );
+    }
+    log(`unhonoured: ${sorted(unhonoured).join(" ")}`);
+    if (odd.length > 0) log(`unexpected results:\n  ${odd.join("\n  ")}`);
+
+    // ------------------------------------------------------------ output
+    const reserved = sorted([...conflicting.keys(), ...forbidden]);
+    const byModel = Object.fromEntries(Object.entries(modelSees).sort());
+    const conditional = {};
+    for (const config of CONFIGS.filter((c) => c.label !== "default" && c.label !== "model")) {
+        const base = offered.get(`default|${config.model}`);
+        conditional[config.label] = offered
+            .get(`${config.label}|${config.model}`)
+            .filter((n) => !base.includes(n));
+    }
+    const arr = (names) =>
+        `[${sorted(names)
+            .map((n) => JSON.stringify(n))
+            .join(", ")}]`;
+    const rec = (obj) =>
+        `{${Object.entries(obj)
+            .map(([k, v]) => `${JSON.stringify(k)}: ${arr(v)}`)
+            .join(", ")}}`;
+    const source = `// GENERATED FILE - do not edit by hand.
+// Regenerate with: node scripts/discover-reserved-tool-names.mjs
+// Measured against the unmodified runtime @github/copilot-sdk-${platform}@${runtimeVersion}
+// (SDK ${sdkVersion}) on ${platform}, offline, with an OpenAI-compatible mock model.
+
+/** Runtime (and SDK) version these lists were measured against. */
+export const RUNTIME_TOOL_NAMES_VERSION = ${JSON.stringify(runtimeVersion)};
+
+/**
+ * Every name a custom tool without \`overridesBuiltInTool: true\` conflicts with in at least
+ * one probed configuration (the session then fails with 'External tool "<name>" conflicts
+ * with a built-in tool of the same name'), plus names no custom tool may use at all
+ * ({@link FORBIDDEN_CUSTOM_TOOL_NAMES}). A name conflicts only while the session offers that
+ * built-in, which depends on the model and on session options.
+ */
+export const RESERVED_BUILT_IN_TOOL_NAMES: readonly string[] = ${arr(reserved)};
+
+/**
+ * Names \`createSession\` rejects for any custom tool, even with \`overridesBuiltInTool: true\`
+ * ("External tools cannot define the reserved <name> built-in").
+ */
+export const FORBIDDEN_CUSTOM_TOOL_NAMES: readonly string[] = ${arr(forbidden)};
+
+/**
+ * Names of built-ins that a custom tool WITHOUT \`overridesBuiltInTool\` silently shadows in
+ * at least one probed configuration: no error, the model sees the custom definition, but a
+ * call runs the runtime's built-in implementation instead of the custom handler.
+ */
+export const SHADOWED_BUILT_IN_TOOL_NAMES: readonly string[] = ${arr(shadowed.keys())};
+
+/**
+ * Every name the runtime has a built-in implementation for, as far as measured:
+ * {@link RESERVED_BUILT_IN_TOOL_NAMES} and {@link SHADOWED_BUILT_IN_TOOL_NAMES}.
+ */
+export const ALL_BUILT_IN_TOOL_NAMES: readonly string[] = ${arr([...reserved, ...shadowed.keys()])};
+
+/**
+ * Built-in names for which \`overridesBuiltInTool: true\` does NOT make the custom handler
+ * run (the built-in still runs, or the session cannot be created).
+ */
+export const UNHONOURED_OVERRIDE_TOOL_NAMES: readonly string[] = ${arr(unhonoured)};
+
+/**
+ * Names the model receives in a default session (no custom tools, no optional handlers),
+ * by model id; "*" is what the runtime offers a model id it does not know.
+ */
+export const DEFAULT_MODEL_TOOL_NAMES_BY_MODEL: Readonly<Record<string, readonly string[]>> = ${rec(byModel)};
+
+/** Union of {@link DEFAULT_MODEL_TOOL_NAMES_BY_MODEL} over the measured models. */
+export const DEFAULT_MODEL_TOOL_NAMES: readonly string[] = ${arr(Object.values(byModel).flat())};
+
+/** Built-ins a session option or mode adds to the default set (measured per option). */
+export const CONDITIONAL_BUILT_IN_TOOL_NAMES: Readonly<Record<string, readonly string[]>> = ${rec(conditional)};
+`;
+    const prettier = await import("prettier");
+    const options = (await prettier.resolveConfig(join(projectRoot, "src", "x.ts"))) ?? {};
+    writeFileSync(outFile, await prettier.format(source, { ...options, filepath: outFile }));
+    log(`wrote ${outFile} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+} catch (error) {
+    console.error(error);
+    exitCode = 1;
+} finally {
+    await Promise.all(clients.map((c) => c.stop().catch(() => {})));
+    await mock.close();
+    rmSync(tempRoot, { recursive: true, force: true });
+}
+process.exit(exitCode);

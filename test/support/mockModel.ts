@@ -1,0 +1,306 @@
+/**
+ * A scriptable, OpenAI-compatible model server for end-to-end tests and demos.
+ *
+ * The Copilot runtime, configured with
+ * `provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: "x" }`, POSTs its
+ * chat requests to `<baseUrl>/chat/completions`. This module answers them with
+ * msw handlers served on 127.0.0.1 (ephemeral port) by `@mswjs/http-middleware`,
+ * records every request body, and can script one round of tool calling.
+ *
+ * The runtime asks for a plain JSON completion by default and for an SSE stream
+ * (`"stream": true`) when the session is created with `streaming: true`; both are
+ * supported.
+ */
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { createServer } from "@mswjs/http-middleware";
+import { http, HttpResponse, type RequestHandler } from "msw";
+
+/** One tool call the mock model makes. */
+export interface ScriptedToolCall {
+    /** Name of the tool to call, as the model sees it. */
+    name: string;
+    /** Arguments for the call: an object (sent as JSON) or a raw JSON string. Defaults to `{}`. */
+    arguments?: Record<string, unknown> | string;
+}
+
+/** What the mock model answers. Every field is optional. */
+export interface MockModelScript {
+    /**
+     * Tool call(s) answering a turn whose last message is not a tool result (i.e. the
+     * user's turn). A function receives the recorded request and may return `undefined`
+     * to answer with plain text instead. Without it the model never calls tools.
+     */
+    toolCall?:
+        | ScriptedToolCall
+        | ScriptedToolCall[]
+        | ((request: RecordedChatRequest) => ScriptedToolCall | ScriptedToolCall[] | undefined);
+    /** Text of plain answers. Defaults to `"ok"`. */
+    text?: string;
+    /**
+     * Text answering a turn that carries tool results; receives the text of the last
+     * tool result. Defaults to `` (result) => `tool said: ${result}` ``.
+     */
+    toolResultText?: (result: string) => string;
+}
+
+/** A chat message as found in a recorded request (only the fields the mock reads are typed). */
+export interface RecordedChatMessage {
+    /** `"system"`, `"user"`, `"assistant"` or `"tool"`. */
+    role: string;
+    /** A string, an array of content parts, or `null`. */
+    content?: unknown;
+    /** Id of the call a `"tool"` message answers. */
+    tool_call_id?: string;
+    /** Other fields, kept as sent. */
+    [key: string]: unknown;
+}
+
+/**
+ * A tool definition as found in a recorded request: `{ type: "function", function: { name } }`,
+ * or `{ type: "custom", custom: { name } }` for free-form tools such as `apply_patch`.
+ */
+export interface RecordedTool {
+    /** `"function"` or `"custom"`. */
+    type: string;
+    /** Present on function tools. */
+    function?: { name: string; description?: string; parameters?: unknown };
+    /** Present on custom (free-form) tools. */
+    custom?: { name: string; description?: string };
+    /** Other fields, kept as sent. */
+    [key: string]: unknown;
+}
+
+/** The parsed JSON body of one `/chat/completions` request. */
+export interface RecordedChatRequest {
+    /** Model id the runtime asked for. */
+    model: string;
+    /** Conversation sent to the model. */
+    messages: RecordedChatMessage[];
+    /** Tools offered to the model (absent when none). */
+    tools?: RecordedTool[];
+    /** `true` when the runtime asked for an SSE stream. */
+    stream?: boolean;
+    /** Other fields, kept as sent. */
+    [key: string]: unknown;
+}
+
+/** A request to an endpoint other than `/chat/completions`. */
+export interface OtherRequest {
+    /** HTTP method. */
+    method: string;
+    /** Path and query of the request URL. */
+    path: string;
+}
+
+/** A running mock model server. */
+export interface MockModel {
+    /** Base URL to pass as the provider's `baseUrl` (ends in `/v1`). */
+    baseUrl: string;
+    /** Every `/chat/completions` request body, in arrival order. */
+    requests: RecordedChatRequest[];
+    /** Requests to any other endpoint, in arrival order. */
+    otherRequests: OtherRequest[];
+    /** Names of the tools offered in request `i` (function and custom tools alike). */
+    toolNamesOf(i: number): string[];
+    /** The definitions named `name` offered in request `i` (more than one is a duplicate). */
+    toolDefinitionsOf(i: number, name: string): RecordedTool[];
+    /** The tool results (`"tool"` messages) that end request `i`, in order. */
+    toolResultsOf(i: number): RecordedToolResult[];
+    /** Stops the server and drops its open connections; calling it again does nothing. */
+    close(): Promise<void>;
+}
+
+/** One tool result as the runtime sent it back to the model. */
+export interface RecordedToolResult {
+    /** Id of the call it answers (`call_<request>_<index>` for scripted calls). */
+    toolCallId: string | undefined;
+    /** The result text. */
+    text: string;
+}
+
+/** Returns the name of a recorded tool definition, whatever its type. */
+export function toolNameOf(tool: RecordedTool): string {
+    return tool.function?.name ?? tool.custom?.name ?? String(tool["name"]);
+}
+
+/** Returns the description of a recorded tool definition, whatever its type. */
+export function descriptionOf(tool: RecordedTool): string | undefined {
+    return tool.function?.description ?? tool.custom?.description;
+}
+
+/** Returns the text of the last user message of a request (empty when there is none). */
+export function lastUserText(request: RecordedChatRequest): string {
+    const users = request.messages.filter((message) => message.role === "user");
+    return contentText(users[users.length - 1]?.content);
+}
+
+/** Returns the text of a message's content (string, or the text of its content parts). */
+export function contentText(content: unknown): string {
+    if (typeof content === "string") {
+        return content;
+    }
+    if (Array.isArray(content)) {
+        return content
+            .map((part: unknown) =>
+                typeof part === "object" && part !== null && "text" in part
+                    ? String((part as { text: unknown }).text)
+                    : ""
+            )
+            .join("");
+    }
+    return content == null ? "" : JSON.stringify(content);
+}
+
+/** Decides the answer to one request: tool calls, or text. */
+function answerFor(
+    request: RecordedChatRequest,
+    script: MockModelScript
+): { text: string } | { toolCalls: ScriptedToolCall[] } {
+    const last = request.messages[request.messages.length - 1];
+    if (last?.role === "tool") {
+        const format = script.toolResultText ?? ((result: string) => `tool said: ${result}`);
+        return { text: format(contentText(last.content)) };
+    }
+    const scripted =
+        typeof script.toolCall === "function" ? script.toolCall(request) : script.toolCall;
+    if (scripted !== undefined) {
+        const toolCalls = Array.isArray(scripted) ? scripted : [scripted];
+        if (toolCalls.length > 0) {
+            return { toolCalls };
+        }
+    }
+    return { text: script.text ?? "ok" };
+}
+
+/** Converts scripted tool calls to OpenAI `tool_calls` entries. */
+function wireToolCalls(toolCalls: ScriptedToolCall[], requestNumber: number) {
+    return toolCalls.map((call, index) => ({
+        index,
+        id: `call_${requestNumber}_${index}`,
+        type: "function",
+        function: {
+            name: call.name,
+            arguments:
+                typeof call.arguments === "string"
+                    ? call.arguments
+                    : JSON.stringify(call.arguments ?? {}),
+        },
+    }));
+}
+
+/** Builds an SSE response streaming `chunks` as `data:` events, then `data: [DONE]`. */
+function sseResponse(chunks: unknown[]): HttpResponse<ReadableStream<Uint8Array>> {
+    const encoder = new TextEncoder();
+    const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+            for (const chunk of chunks) {
+                controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
+            }
+            controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+            controller.close();
+        },
+    });
+    return new HttpResponse(stream, {
+        headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+    });
+}
+
+/**
+ * Starts a mock OpenAI-compatible model on 127.0.0.1 at an ephemeral port.
+ *
+ * Answers `POST .../chat/completions` per `script` (JSON or SSE, as requested),
+ * `GET .../models` with a one-model list, and anything else with a JSON 404.
+ *
+ * @param script - What the model answers; by default it always answers `"ok"`.
+ * @returns The running server; call {@link MockModel.close} when done.
+ */
+export async function startMockModel(script: MockModelScript = {}): Promise<MockModel> {
+    const requests: RecordedChatRequest[] = [];
+    const otherRequests: OtherRequest[] = [];
+    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+
+    const handlers: RequestHandler[] = [
+        http.post("*/chat/completions", async ({ request }) => {
+            const body = (await request.json()) as RecordedChatRequest;
+            requests.push(body);
+            const answer = answerFor(body, script);
+            const id = `chatcmpl-${requests.length}`;
+            const model = body.model;
+            const created = 0;
+            const toolCalls =
+                "toolCalls" in answer ? wireToolCalls(answer.toolCalls, requests.length) : [];
+            const finishReason = toolCalls.length > 0 ? "tool_calls" : "stop";
+            const message =
+                "text" in answer
+                    ? { role: "assistant", content: answer.text }
+                    : { role: "assistant", content: null, tool_calls: toolCalls };
+
+            if (body.stream !== true) {
+                return HttpResponse.json({
+                    id,
+                    object: "chat.completion",
+                    created,
+                    model,
+                    choices: [{ index: 0, message, finish_reason: finishReason }],
+                    usage,
+                });
+            }
+            const chunk = (choices: unknown[], extra: object = {}) => ({
+                id,
+                object: "chat.completion.chunk",
+                created,
+                model,
+                choices,
+                ...extra,
+            });
+            return sseResponse([
+                chunk([{ index: 0, delta: message, finish_reason: null }]),
+                chunk([{ index: 0, delta: {}, finish_reason: finishReason }]),
+                chunk([], { usage }),
+            ]);
+        }),
+        http.get("*/models", () =>
+            HttpResponse.json({
+                object: "list",
+                data: [{ id: "gpt-4o", object: "model", created: 0, owned_by: "mock-model" }],
+            })
+        ),
+        http.all("*", ({ request }) => {
+            const url = new URL(request.url);
+            otherRequests.push({ method: request.method, path: url.pathname + url.search });
+            return HttpResponse.json({ error: { message: "not found" } }, { status: 404 });
+        }),
+    ];
+
+    const app = createServer(...(handlers as unknown as Parameters<typeof createServer>));
+    const server: Server = await new Promise((resolve, reject) => {
+        const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+        listening.once("error", reject);
+    });
+    const { port } = server.address() as AddressInfo;
+
+    return {
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        requests,
+        otherRequests,
+        toolNamesOf: (i) => (requests[i]?.tools ?? []).map(toolNameOf),
+        toolDefinitionsOf: (i, name) =>
+            (requests[i]?.tools ?? []).filter((tool) => toolNameOf(tool) === name),
+        toolResultsOf: (i) => {
+            const messages = requests[i]?.messages ?? [];
+            let start = messages.length;
+            while (start > 0 && messages[start - 1]?.role === "tool") start--;
+            return messages.slice(start).map((message) => ({
+                toolCallId: message.tool_call_id,
+                text: contentText(message.content),
+            }));
+        },
+        close: () =>
+            new Promise<void>((resolve, reject) => {
+                if (!server.listening) return resolve();
+                server.close((error) => (error ? reject(error) : resolve()));
+                server.closeAllConnections();
+            }),
+    };
+}
