@@ -1,5 +1,6 @@
 import {
     ALL_BUILT_IN_TOOL_NAMES,
+    CONDITIONAL_BUILT_IN_TOOL_NAMES,
     DEFAULT_MODEL_TOOL_NAMES_BY_MODEL,
     FORBIDDEN_CUSTOM_TOOL_NAMES,
     RUNTIME_TOOL_NAMES_VERSION,
@@ -21,7 +22,10 @@ export interface ToolListingHost {
 export interface BuiltInToolCatalog {
     /** The model it was listed for (undefined: the runtime's default). */
     readonly model: string | undefined;
-    /** Built-in tools the runtime offers the model, in the runtime's order. */
+    /**
+     * Built-in tools the runtime offers the model in a session without optional handlers or
+     * modes; {@link offeredBuiltInTools} adds those that session options switch on.
+     */
     readonly offered: readonly string[];
     /** Every name a custom tool collides with for this model. */
     readonly reserved: ReadonlySet<string>;
@@ -90,12 +94,16 @@ async function listBuiltInTools(
 /**
  * Combines the runtime's listing with the pinned names into a catalog.
  *
- * Collisions are decided against every name the runtime reserves for any model (the pinned
- * {@link ALL_BUILT_IN_TOOL_NAMES}, which also holds the built-ins that `tools.list` does not show)
- * together with what the runtime lists now, so a custom tool keeps its override when the session
- * later switches to a model family with other built-ins. The names offered to the model are the
- * listing for the session's model; without a listing, the pinned default set of the nearest
- * measured model stands in.
+ * `tools.list` is the same for every model and is not what the model is offered: it shows
+ * `skill` (offered only with skill directories) and `create`/`edit`/`grep` to models that get
+ * `apply_patch`/`rg` instead, and never `sql`. So the offered set is the pinned, measured default
+ * set of the model (or of the runtime's fallback for unknown ids), plus any listed name the
+ * pinned lists do not know at all (a built-in newer than the measurement).
+ *
+ * Collisions are decided against every built-in name the runtime has for any model or mode
+ * (the pinned {@link ALL_BUILT_IN_TOOL_NAMES}, which holds the built-ins `tools.list` does not
+ * show) together with the listing, so that a custom tool keeps its override when the session
+ * later switches model or mode, and never silently runs a hidden built-in.
  *
  * @param listed - names from `tools.list`, or undefined when unavailable
  * @param model - the model the catalog is for
@@ -107,29 +115,61 @@ export function composeBuiltInToolCatalog(
     model: string | undefined,
     source: "runtime" | "pinned"
 ): BuiltInToolCatalog {
-    const offered = [...new Set(listed ?? pinnedDefaultToolNames(model))];
+    const known = new Set(ALL_BUILT_IN_TOOL_NAMES);
+    const unknownListed = (listed ?? []).filter((name) => !known.has(name));
+    const offered = [...new Set([...pinnedDefaultToolNames(model), ...unknownListed])];
     return Object.freeze({
         model,
         offered: Object.freeze(offered),
-        reserved: new Set([...ALL_BUILT_IN_TOOL_NAMES, ...offered]),
+        reserved: new Set([...ALL_BUILT_IN_TOOL_NAMES, ...(listed ?? [])]),
         unhonoured: new Set([...UNHONOURED_OVERRIDE_TOOL_NAMES, ...FORBIDDEN_CUSTOM_TOOL_NAMES]),
         source,
     });
 }
 
 /**
- * The runtime offers model families different built-ins (GPT models get `apply_patch` and `rg`,
- * Claude models `edit`, `create` and `grep`); pick the measured model of the same family.
+ * Session options that make the runtime offer extra built-ins, keyed like
+ * {@link CONDITIONAL_BUILT_IN_TOOL_NAMES}. Modes (plan, autopilot) are chosen after construction
+ * and cannot be foreseen here.
  */
+const CONDITIONAL_OPTIONS: readonly [string, (config: Record<string, unknown>) => boolean][] = [
+    ["onUserInputRequest", (config) => typeof config.onUserInputRequest === "function"],
+    ["manageScheduleEnabled", (config) => config.manageScheduleEnabled === true],
+    ["enableSessionStore", (config) => config.enableSessionStore === true],
+    [
+        "skillDirectories",
+        (config) => Array.isArray(config.skillDirectories) && config.skillDirectories.length > 0,
+    ],
+];
+
+/**
+ * The built-ins the runtime offers a session: the catalog's default set for the model plus the
+ * tools that the session's options switch on, in a stable order.
+ *
+ * @param catalog - the model's catalog
+ * @param config - the session config
+ * @returns built-in tool names
+ */
+export function offeredBuiltInTools(
+    catalog: BuiltInToolCatalog,
+    config: Record<string, unknown>
+): readonly string[] {
+    const extra: string[] = [];
+    for (const [option, applies] of CONDITIONAL_OPTIONS) {
+        if (applies(config)) extra.push(...(CONDITIONAL_BUILT_IN_TOOL_NAMES[option] ?? []));
+    }
+    if (extra.length === 0) return catalog.offered;
+    return [...new Set([...catalog.offered, ...extra])];
+}
+
+/** The pinned default set of the model, or the runtime's fallback set for unknown models. */
 function pinnedDefaultToolNames(model: string | undefined): readonly string[] {
-    const measured = Object.keys(DEFAULT_MODEL_TOOL_NAMES_BY_MODEL);
-    const family = (name: string): string => /^[a-z]+/i.exec(name)?.[0]?.toLowerCase() ?? "";
-    const match =
-        (model !== undefined && measured.find((name) => name === model)) ||
-        (model !== undefined && measured.find((name) => family(name) === family(model))) ||
-        measured.find((name) => family(name) === "claude") ||
-        measured[0];
-    return match === undefined ? [] : (DEFAULT_MODEL_TOOL_NAMES_BY_MODEL[match] ?? []);
+    return (
+        (model !== undefined ? DEFAULT_MODEL_TOOL_NAMES_BY_MODEL[model] : undefined) ??
+        DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["*"] ??
+        DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["claude-sonnet-4.5"] ??
+        []
+    );
 }
 
 function isMethodNotFound(error: unknown): boolean {

@@ -1,5 +1,6 @@
 import {
     loadBuiltInToolCatalog,
+    offeredBuiltInTools,
     type BuiltInToolCatalog,
     type BuiltInToolCatalogCache,
     type ToolListingHost,
@@ -210,7 +211,8 @@ export async function prepareSessionTools<C>(
 
     const overridden = new Set(overrides.overridden);
     const customNames = overrides.tools.map((tool) => tool.name);
-    const builtInNames = catalog.offered.filter((name) => !overridden.has(name));
+    const offered = offeredBuiltInTools(catalog, source);
+    const builtInNames = offered.filter((name) => !overridden.has(name));
     let resolution: Omit<SessionToolResolution, "warnings" | "wire" | "builtInCatalogSource">;
     let sentTools: readonly CustomToolLike[] = overrides.tools;
     let availableTools: readonly string[] | undefined;
@@ -245,7 +247,7 @@ export async function prepareSessionTools<C>(
         };
     } else {
         const filtered: SessionToolFilterResolution = resolveSessionToolFilter(
-            { builtIns: catalog.offered, custom: customNames, overridden },
+            { builtIns: offered, custom: customNames, overridden },
             source,
             warn
         );

@@ -340,10 +340,9 @@ describe("session construction through the patched CopilotClient (mocked RPC)", 
             expect(params?.availableTools).toBeUndefined();
             expect(params?.excludedTools).toEqual([
                 "builtin:bash",
-                "builtin:read_bash",
-                "builtin:write_bash",
-                "builtin:stop_bash",
                 "builtin:list_bash",
+                "builtin:read_bash",
+                "builtin:stop_bash",
                 "mcp:*",
             ]);
             expect(wireTools(params)).toEqual([{ name: "lint" }]);

@@ -39,23 +39,26 @@ export interface FakeRuntime {
     close(): Promise<void>;
 }
 
-/** The listing the fake runtime gives by default: Claude-family names of runtime 1.0.14. */
+/**
+ * The listing the fake runtime gives by default: what runtime 1.0.14 answers to `tools.list`,
+ * for every model (it is not the set the model is offered; see builtInToolCatalog.ts).
+ */
 export const FAKE_LISTED_TOOLS: readonly string[] = [
     "bash",
     "read_bash",
-    "write_bash",
     "stop_bash",
     "list_bash",
-    "view",
-    "create",
-    "edit",
     "glob",
     "grep",
+    "create",
+    "edit",
+    "skill",
+    "view",
     "web_fetch",
     "task",
     "read_agent",
-    "write_agent",
     "list_agents",
+    "write_agent",
 ];
 
 /**

@@ -4,7 +4,7 @@ import {
     prepareSessionTools,
     type SessionToolHost,
 } from "../../src/sessionToolSetup.js";
-import { composeBuiltInToolCatalog } from "../../src/builtInToolCatalog.js";
+import { composeBuiltInToolCatalog, offeredBuiltInTools } from "../../src/builtInToolCatalog.js";
 import { SessionToolError } from "../../src/sessionToolError.js";
 import type { SessionToolWarning } from "../../src/sessionToolWarning.js";
 import {
@@ -14,7 +14,18 @@ import {
 } from "../../src/builtInToolNames.generated.js";
 
 const handler = async (): Promise<string> => "ok";
-const LISTED = ["bash", "read_bash", "stop_bash", "view", "edit", "create", "glob", "grep"];
+const LISTED = [
+    "bash",
+    "read_bash",
+    "stop_bash",
+    "view",
+    "edit",
+    "create",
+    "glob",
+    "grep",
+    "skill",
+];
+const CLAUDE_DEFAULTS = DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["claude-sonnet-4.5"] ?? [];
 
 function host(
     listing: () => Promise<{ tools: { name: string }[] }> = async () => ({
@@ -54,7 +65,7 @@ describe("prepareSessionTools", () => {
         const { config, resolution } = await prepare({ tools });
         expect(config.tools).toEqual(tools);
         expect(resolution?.overriddenBuiltInTools).toEqual([]);
-        expect(resolution?.enabledTools).toEqual([...LISTED, "myTool"]);
+        expect(resolution?.enabledTools).toEqual([...CLAUDE_DEFAULTS, "myTool"]);
     });
 
     it("replaces the built-in by the custom tool of the same name (seed: one collision)", async () => {
@@ -165,9 +176,20 @@ describe("prepareSessionTools", () => {
 });
 
 describe("composeBuiltInToolCatalog", () => {
+    it("offers the measured default set of the model, not the model-independent listing", () => {
+        const catalog = composeBuiltInToolCatalog(LISTED, "gpt-4o", "runtime");
+        expect(catalog.offered).toEqual(DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["gpt-4o"]);
+        expect(catalog.offered).toContain("apply_patch");
+        expect(catalog.offered).not.toContain("skill");
+    });
+
+    it("offers listed names the pinned lists do not know (built-ins newer than the measurement)", () => {
+        const catalog = composeBuiltInToolCatalog([...LISTED, "future_tool"], "gpt-4o", "runtime");
+        expect(catalog.offered).toContain("future_tool");
+    });
+
     it("reserves every pinned built-in name besides the listed ones", () => {
         const catalog = composeBuiltInToolCatalog(["view", "future_tool"], "gpt-4o", "runtime");
-        expect(catalog.offered).toEqual(["view", "future_tool"]);
         for (const name of [...ALL_BUILT_IN_TOOL_NAMES, "future_tool"]) {
             expect(catalog.reserved.has(name)).toBe(true);
         }
@@ -176,12 +198,18 @@ describe("composeBuiltInToolCatalog", () => {
         }
     });
 
-    it("falls back to the pinned default set of the model's family", () => {
-        expect(composeBuiltInToolCatalog(undefined, "gpt-5", "pinned").offered).toEqual(
-            DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["gpt-4o"]
+    it("uses the runtime's fallback set for a model it does not know", () => {
+        expect(composeBuiltInToolCatalog(undefined, "some-new-model", "pinned").offered).toEqual(
+            DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["*"]
         );
-        expect(composeBuiltInToolCatalog(undefined, "claude-opus-4", "pinned").offered).toEqual(
-            DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["claude-sonnet-4.5"]
-        );
+    });
+
+    it("adds the built-ins that session options switch on", () => {
+        const catalog = composeBuiltInToolCatalog(LISTED, "claude-sonnet-4.5", "runtime");
+        const offered = offeredBuiltInTools(catalog, {
+            onUserInputRequest: () => ({ answer: "", wasFreeform: true }),
+            skillDirectories: ["/skills"],
+        });
+        expect(offered).toEqual([...CLAUDE_DEFAULTS, "ask_user", "skill"]);
     });
 });
