@@ -4,7 +4,7 @@
  * model) in createSession, resumeSession, and resumeSession from a new client; the unpatched
  * SDK, with the same calls, fails on the first send.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CopilotClient, approveAll, type SessionToolWarning } from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 import {
@@ -96,12 +96,13 @@ async function constructSession(
 
 describe("custom tools named like built-ins, patched SDK (real runtime)", () => {
     const { defer, run } = cleanupStack();
-    afterAll(run);
+    afterEach(run);
     let baseDirectory: string;
     let client: CopilotClient;
-    const warnings: SessionToolWarning[] = [];
+    let warnings: SessionToolWarning[];
 
-    beforeAll(() => {
+    beforeEach(() => {
+        warnings = [];
         baseDirectory = temporaryBaseDirectory(defer);
         client = new CopilotClient({ baseDirectory, onToolWarning: (w) => warnings.push(w) });
         defer(() => client.stop());
@@ -149,21 +150,34 @@ describe("custom tools named like built-ins, patched SDK (real runtime)", () => 
         }
     );
 
-    it("reports each automatic override once for the client", () => {
-        const reported = warnings.filter((w) => w.code === "AUTOMATIC_OVERRIDE");
-        expect(reported.map((w) => w.toolName).sort()).toEqual(
-            SCENARIOS.flatMap((scenario) => scenario.toolNames).sort()
-        );
+    it("reports each automatic override once per client, however many sessions use it", async () => {
+        const local = cleanupStack();
+        try {
+            const model = await mockModel(local.defer);
+            const base = {
+                model: CLAUDE_MODEL,
+                provider: providerFor(model),
+                onPermissionRequest: approveAll,
+            };
+            const tools = ["view", "bash"].map(recordingTool);
+            const first = await client.createSession({ ...base, tools });
+            await client.createSession({ ...base, tools });
+            await client.resumeSession(first.sessionId, { ...base, tools });
+            const reported = warnings.filter((w) => w.code === "AUTOMATIC_OVERRIDE");
+            expect(reported.map((w) => w.toolName)).toEqual(["view", "bash"]);
+        } finally {
+            await local.run();
+        }
     });
 });
 
 describe("custom tools named like built-ins, unpatched SDK (control)", () => {
     const { defer, run } = cleanupStack();
-    afterAll(run);
+    afterEach(run);
     let baseDirectory: string;
     let client: UnpatchedClient;
 
-    beforeAll(() => {
+    beforeEach(() => {
         baseDirectory = temporaryBaseDirectory(defer);
         client = new UnpatchedClient({ baseDirectory });
         defer(() => client.stop());
@@ -212,7 +226,7 @@ describe("custom tools named like built-ins, unpatched SDK (control)", () => {
 
 describe("after the suite", () => {
     it("leaves no runtime process, open port or temporary directory behind", async () => {
-        // Runs after the describes above (vitest runs a file's tests in order), whose afterAll
+        // Runs after the describes above (vitest runs a file's tests in order), whose afterEach
         // hooks have stopped their clients by then.
         expect(await leftovers()).toEqual({
             runtimeProcesses: [],

@@ -3,7 +3,7 @@
  * them before the runtime sees a session (no model request, no session state on disk); the
  * unpatched SDK lets some of them through.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CopilotClient, SessionToolError, approveAll } from "@github/copilot-sdk";
@@ -95,12 +95,12 @@ async function refusal(construct: () => Promise<unknown>): Promise<SessionToolEr
 describe("duplicate and invalid custom tool names, patched SDK (real runtime)", () => {
     describe("on a client whose runtime has not started", () => {
         const { defer, run } = cleanupStack();
-        afterAll(run);
+        afterEach(run);
         let baseDirectory: string;
         let client: CopilotClient;
         let model: MockModel;
 
-        beforeAll(async () => {
+        beforeEach(async () => {
             baseDirectory = temporaryBaseDirectory(defer);
             model = await mockModel(defer);
             client = new CopilotClient({ baseDirectory, onToolWarning: () => {} });
@@ -140,14 +140,14 @@ describe("duplicate and invalid custom tool names, patched SDK (real runtime)", 
 
     describe("on resuming a session that exists", () => {
         const { defer, run } = cleanupStack();
-        afterAll(run);
+        afterEach(run);
         let baseDirectory: string;
         let client: CopilotClient;
         let model: MockModel;
         let sessionId: string;
         let eventsFile: string;
 
-        beforeAll(async () => {
+        beforeEach(async () => {
             baseDirectory = temporaryBaseDirectory(defer);
             model = await mockModel(defer);
             client = new CopilotClient({ baseDirectory, onToolWarning: () => {} });
@@ -187,11 +187,11 @@ describe("duplicate and invalid custom tool names, patched SDK (real runtime)", 
 
 describe("duplicate and invalid custom tool names, unpatched SDK (control)", () => {
     const { defer, run } = cleanupStack();
-    afterAll(run);
+    afterEach(run);
     let client: UnpatchedClient;
     let baseDirectory: string;
 
-    beforeAll(() => {
+    beforeEach(() => {
         baseDirectory = temporaryBaseDirectory(defer);
         client = new UnpatchedClient({ baseDirectory });
         defer(() => client.stop());

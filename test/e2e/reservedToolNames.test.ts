@@ -5,7 +5,7 @@
  * silently replaced by the built-in; the unpatched SDK shows the custom definition to the model
  * and runs the built-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CopilotClient, SessionToolError, approveAll } from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 import {
@@ -54,11 +54,11 @@ const RESERVED: readonly [string, string, Outcome][] = (
 
 describe("reserved names that tools.list omits, patched SDK (real runtime)", () => {
     const { defer, run } = cleanupStack();
-    afterAll(run);
+    afterEach(run);
     let baseDirectory: string;
     let client: CopilotClient;
 
-    beforeAll(() => {
+    beforeEach(() => {
         baseDirectory = temporaryBaseDirectory(defer);
         client = new CopilotClient({ baseDirectory, onToolWarning: () => {} });
         defer(() => client.stop());
@@ -111,10 +111,10 @@ describe("reserved names that tools.list omits, patched SDK (real runtime)", () 
 
 describe("reserved names that tools.list omits, unpatched SDK (control)", () => {
     const { defer, run } = cleanupStack();
-    afterAll(run);
+    afterEach(run);
     let client: UnpatchedClient;
 
-    beforeAll(() => {
+    beforeEach(() => {
         client = new UnpatchedClient({ baseDirectory: temporaryBaseDirectory(defer) });
         defer(() => client.stop());
     });

@@ -3,7 +3,7 @@
  * in its first request are exactly `session.toolResolution.enabledTools`, and exactly the list
  * written down for each case.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CopilotClient, approveAll, type SessionToolConfig } from "@github/copilot-sdk";
 import {
     CLAUDE_MODEL,
@@ -172,10 +172,10 @@ const sorted = (names: readonly string[] | undefined): string[] => [...(names ??
 
 describe("includeTools / excludeTools / toolSets on the real runtime", () => {
     const { defer, run } = cleanupStack();
-    afterAll(run);
+    afterEach(run);
     let client: CopilotClient;
 
-    beforeAll(() => {
+    beforeEach(() => {
         client = new CopilotClient({
             baseDirectory: temporaryBaseDirectory(defer),
             onToolWarning: () => {},

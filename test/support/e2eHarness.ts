@@ -71,7 +71,9 @@ export async function mockModel(defer: Defer, script: MockModelScript = {}): Pro
 
 /** The BYOK provider option that points a session at a mock model. */
 export function providerFor(model: MockModel): { type: "openai"; baseUrl: string; apiKey: string } {
-    return { type: "openai", baseUrl: model.baseUrl, apiKey: "x" };
+    // The runtime masks the key wherever it appears in tool output, so make it one that never
+    // occurs by chance (a one-letter key would turn every "x" of a tool result into stars).
+    return { type: "openai", baseUrl: model.baseUrl, apiKey: "mock-provider-key-8f3a" };
 }
 
 /** A custom tool that records its calls and answers with a text naming itself. */
