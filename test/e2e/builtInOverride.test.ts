@@ -5,7 +5,12 @@
  * SDK, with the same calls, fails on the first send.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CopilotClient, approveAll, type SessionToolWarning } from "@github/copilot-sdk";
+import {
+    BuiltInTools,
+    CopilotClient,
+    approveAll,
+    type SessionToolWarning,
+} from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 import {
     CLAUDE_MODEL,
@@ -222,6 +227,49 @@ describe("custom tools named like built-ins, unpatched SDK (control)", () => {
             }
         }
     );
+});
+
+describe("custom tools named like built-ins in empty mode (real runtime)", () => {
+    const { defer, run } = cleanupStack();
+    afterEach(run);
+
+    /** The session config of an app in `mode: "empty"`, which must list its tools. */
+    async function emptyModeConfig() {
+        const model = await mockModel(defer);
+        return {
+            model: CLAUDE_MODEL,
+            provider: providerFor(model),
+            onPermissionRequest: approveAll,
+            includedBuiltinSkills: [],
+            tools: [recordingTool("view")],
+            availableTools: [...BuiltInTools.Isolated.map((name) => `builtin:${name}`), "custom:*"],
+        };
+    }
+
+    it("constructs the session and answers, with the patched SDK", async () => {
+        const config = await emptyModeConfig();
+        const client = new CopilotClient({
+            baseDirectory: temporaryBaseDirectory(defer),
+            mode: "empty",
+            onToolWarning: () => {},
+        });
+        defer(() => client.stop());
+        const session = await client.createSession(config);
+        expect(session.toolResolution?.overriddenBuiltInTools).toEqual(["view"]);
+        expect((await session.sendAndWait({ prompt: "Hello." }))?.data.content).toBe("ok");
+    });
+
+    it("fails inside createSession, after the runtime made the session, with the unpatched SDK", async () => {
+        const config = await emptyModeConfig();
+        const client = new UnpatchedClient({
+            baseDirectory: temporaryBaseDirectory(defer),
+            mode: "empty",
+        });
+        defer(() => client.stop());
+        await expect(client.createSession(config)).rejects.toThrow(
+            /session\.options\.update failed .*External tool "view" conflicts with a built-in tool/
+        );
+    });
 });
 
 describe("after the suite", () => {
