@@ -392,22 +392,11 @@ class NameTable {
      * @returns The position already holding the name, or -1 when `position` was added.
      */
     addUnique(position: number): number {
-        const name = this.#names[position]!;
-        const hash = hashName(name);
-        const tag = hash & ~this.#positionMask;
-        const slots = this.#slots;
-        let slot = hash & this.#mask;
-        for (let entry = slots[slot]!; entry !== 0; entry = slots[slot]!) {
-            if ((entry & ~this.#positionMask) === tag) {
-                const other = (entry & this.#positionMask) - 1;
-                if (this.#names[other] === name) {
-                    return other;
-                }
-            }
-            slot = (slot + 1) & this.#mask;
+        const existing = this.find(this.#names[position]!);
+        if (existing === -1) {
+            this.add(position);
         }
-        slots[slot] = tag | (position + 1);
-        return -1;
+        return existing;
     }
 
     /** Adds `position` under its name, after any positions already sharing it. */
