@@ -265,10 +265,15 @@ export async function prepareSessionTools<C>(
         }
         resolution = {
             mode: filter.mode,
-            enabledTools: filter.enabledTools.filter((id) => !passThrough.has(id)),
-            toolEnablement: new Map(
-                [...filter.toolEnablement].filter(([id]) => !passThrough.has(id))
-            ),
+            // The helper's outputs are immutable already; copy only to drop the placeholders.
+            enabledTools:
+                passThrough.size === 0
+                    ? filter.enabledTools
+                    : filter.enabledTools.filter((id) => !passThrough.has(id)),
+            toolEnablement:
+                passThrough.size === 0
+                    ? filter.toolEnablement
+                    : new Map([...filter.toolEnablement].filter(([id]) => !passThrough.has(id))),
             toolSetEnablement,
             toolSets: (filtered.catalog.toolSets ?? []).map(({ referenceName, tools }) => ({
                 name: referenceName,
@@ -342,30 +347,43 @@ function toolSetEnablementOf(
     return enablement;
 }
 
+/**
+ * Makes the resolution deeply immutable, reusing the parts that already are (the filter
+ * helper's frozen arrays and read-only maps), since this runs for every session.
+ */
 function freezeResolution(resolution: SessionToolResolution): SessionToolResolution {
     return Object.freeze({
         ...resolution,
-        enabledTools: Object.freeze([...resolution.enabledTools]),
-        toolEnablement: new ReadonlyMapView(new Map(resolution.toolEnablement)),
-        toolSetEnablement: new ReadonlyMapView(new Map(resolution.toolSetEnablement)),
+        enabledTools: frozenArray(resolution.enabledTools),
+        toolEnablement: readonlyMap(resolution.toolEnablement),
+        toolSetEnablement: readonlyMap(resolution.toolSetEnablement),
         toolSets: Object.freeze(
             resolution.toolSets.map((toolSet) =>
-                Object.freeze({ name: toolSet.name, tools: Object.freeze([...toolSet.tools]) })
+                Object.freeze({ name: toolSet.name, tools: frozenArray(toolSet.tools) })
             )
         ),
-        overriddenBuiltInTools: Object.freeze([...resolution.overriddenBuiltInTools]),
-        passThroughIdentifiers: Object.freeze([...resolution.passThroughIdentifiers]),
+        overriddenBuiltInTools: frozenArray(resolution.overriddenBuiltInTools),
+        passThroughIdentifiers: frozenArray(resolution.passThroughIdentifiers),
         unknownIdentifiers: Object.freeze(
-            resolution.unknownIdentifiers.map((unknown) => Object.freeze({ ...unknown }))
+            resolution.unknownIdentifiers.map((unknown) =>
+                Object.isFrozen(unknown) ? unknown : Object.freeze({ ...unknown })
+            )
         ),
         warnings: Object.freeze([...resolution.warnings]),
         wire: Object.freeze({
             tools: Object.freeze([...resolution.wire.tools]),
             availableTools:
-                resolution.wire.availableTools &&
-                Object.freeze([...resolution.wire.availableTools]),
+                resolution.wire.availableTools && frozenArray(resolution.wire.availableTools),
             excludedTools:
-                resolution.wire.excludedTools && Object.freeze([...resolution.wire.excludedTools]),
+                resolution.wire.excludedTools && frozenArray(resolution.wire.excludedTools),
         }),
     });
+}
+
+function frozenArray<T>(values: readonly T[]): readonly T[] {
+    return Object.isFrozen(values) ? values : Object.freeze([...values]);
+}
+
+function readonlyMap<K, V>(map: ReadonlyMap<K, V>): ReadonlyMap<K, V> {
+    return map instanceof ReadonlyMapView ? map : new ReadonlyMapView(new Map(map));
 }
