@@ -15,7 +15,6 @@ import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 import {
     CLAUDE_MODEL,
     cleanupStack,
-    leftovers,
     mockModel,
     providerFor,
     recordingTool,
@@ -23,6 +22,7 @@ import {
     type Defer,
     type RecordingTool,
 } from "../support/e2eHarness.js";
+import { describeNoLeftovers } from "../support/noLeftovers.js";
 import { lastUserText, type MockModel } from "../support/mockModel.js";
 
 /** The prompt that makes the mock model call the scenario's tools; any other gets "ok". */
@@ -272,14 +272,4 @@ describe("custom tools named like built-ins in empty mode (real runtime)", () =>
     });
 });
 
-describe("after the suite", () => {
-    it("leaves no runtime process, open port or temporary directory behind", async () => {
-        // Runs after the describes above (vitest runs a file's tests in order), whose afterEach
-        // hooks have stopped their clients by then.
-        expect(await leftovers()).toEqual({
-            runtimeProcesses: [],
-            openModels: [],
-            directories: [],
-        });
-    });
-});
+describeNoLeftovers();

@@ -11,7 +11,6 @@ import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 import {
     CLAUDE_MODEL,
     cleanupStack,
-    leftovers,
     mockModel,
     providerFor,
     recordingTool,
@@ -19,6 +18,7 @@ import {
     sessionDirectories,
     temporaryBaseDirectory,
 } from "../support/e2eHarness.js";
+import { describeNoLeftovers } from "../support/noLeftovers.js";
 import type { MockModel } from "../support/mockModel.js";
 
 const handler = async (): Promise<string> => "custom result";
@@ -240,12 +240,4 @@ describe("duplicate and invalid custom tool names, unpatched SDK (control)", () 
     });
 });
 
-describe("after the suite", () => {
-    it("leaves no runtime process, open port or temporary directory behind", async () => {
-        expect(await leftovers()).toEqual({
-            runtimeProcesses: [],
-            openModels: [],
-            directories: [],
-        });
-    });
-});
+describeNoLeftovers();

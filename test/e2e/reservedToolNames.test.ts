@@ -12,13 +12,13 @@ import {
     CLAUDE_MODEL,
     GPT_MODEL,
     cleanupStack,
-    leftovers,
     mockModel,
     providerFor,
     recordingTool,
     sessionDirectories,
     temporaryBaseDirectory,
 } from "../support/e2eHarness.js";
+import { describeNoLeftovers } from "../support/noLeftovers.js";
 import {
     FORBIDDEN_CUSTOM_TOOL_NAMES,
     UNHONOURED_OVERRIDE_TOOL_NAMES,
@@ -152,12 +152,4 @@ describe("reserved names that tools.list omits, unpatched SDK (control)", () => 
     );
 });
 
-describe("after the suite", () => {
-    it("leaves no runtime process, open port or temporary directory behind", async () => {
-        expect(await leftovers()).toEqual({
-            runtimeProcesses: [],
-            openModels: [],
-            directories: [],
-        });
-    });
-});
+describeNoLeftovers();

@@ -9,12 +9,12 @@ import {
     CLAUDE_MODEL,
     GPT_MODEL,
     cleanupStack,
-    leftovers,
     mockModel,
     providerFor,
     recordingTool,
     temporaryBaseDirectory,
 } from "../support/e2eHarness.js";
+import { describeNoLeftovers } from "../support/noLeftovers.js";
 
 interface FilterCase {
     readonly label: string;
@@ -217,12 +217,4 @@ describe("includeTools / excludeTools / toolSets on the real runtime", () => {
     );
 });
 
-describe("after the suite", () => {
-    it("leaves no runtime process, open port or temporary directory behind", async () => {
-        expect(await leftovers()).toEqual({
-            runtimeProcesses: [],
-            openModels: [],
-            directories: [],
-        });
-    });
-});
+describeNoLeftovers();
