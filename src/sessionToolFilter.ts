@@ -223,7 +223,7 @@ export function resolveSessionToolFilter(
         filter,
         catalog,
         passThrough: Object.freeze(passThrough),
-        wire: toWireFilters(filter, builtInSet, customSet, passThrough),
+        wire: toWireFilters(filter, builtInSet, customSet, inventory.overridden, passThrough),
     });
 }
 
@@ -278,6 +278,7 @@ function toWireFilters(
     filter: ToolFilterResult,
     builtIns: ReadonlySet<string>,
     custom: ReadonlySet<string>,
+    overridden: ReadonlySet<string>,
     passThrough: readonly string[]
 ): WireToolFilters {
     const enabledCustomTools = new Set(
@@ -297,6 +298,11 @@ function toWireFilters(
         const excluded = [...builtIns]
             .filter((name) => filter.toolEnablement.get(name) === false)
             .map(qualify);
+        // A custom tool that replaces a built-in and is excluded is not sent, so nothing
+        // overrides the built-in any more: exclude it too, or the model would get it back.
+        for (const name of overridden) {
+            if (!enabledCustomTools.has(name)) excluded.push(`builtin:${name}`);
+        }
         return Object.freeze({
             availableTools: undefined,
             excludedTools: Object.freeze([...excluded, ...disabledPassThrough]),

@@ -96,6 +96,13 @@ const CASES: readonly FilterCase[] = [
         expected: ["view"],
     },
     {
+        label: "an overriding custom tool excluded: no view at all, custom or built-in",
+        model: CLAUDE_MODEL,
+        tools: ["view", "lint"],
+        options: { excludeTools: ["view", "execute", "agent"] },
+        expected: ["create", "edit", "glob", "grep", "sql", "web_fetch", "lint"],
+    },
+    {
         label: "builtin:* excluded, view included directly",
         model: CLAUDE_MODEL,
         tools: ["lint"],

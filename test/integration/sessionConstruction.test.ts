@@ -348,6 +348,20 @@ describe("session construction through the patched CopilotClient (mocked RPC)", 
             expect(wireTools(params)).toEqual([{ name: "lint" }]);
         });
 
+        it("excludes the built-in as well when an overriding custom tool is excluded", async () => {
+            const { runtime, client } = await setUp();
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                tools: [{ name: "view", handler }],
+                excludeTools: ["view"],
+            });
+            const params = runtime.paramsOf("session.create")[0];
+            expect(params?.excludedTools).toEqual(["builtin:view"]);
+            expect(wireTools(params)).toEqual([]);
+            expect(session.toolResolution?.toolEnablement.get("view")).toBe(false);
+        });
+
         it("lets a directly included tool survive the exclusion of its toolset", async () => {
             const { runtime, client } = await setUp();
             await client.createSession({
