@@ -219,7 +219,11 @@ export async function prepareSessionTools<C>(
     let excludedTools: readonly string[] | undefined;
 
     if (runtimeOptions.length > 0) {
-        availableTools = toPatternList(source.availableTools);
+        availableTools = keepOverridesAvailable(
+            toPatternList(source.availableTools),
+            overrides.overridden,
+            warn
+        );
         excludedTools = toPatternList(source.excludedTools);
         const toolEnablement = evaluateRuntimeToolFilter(
             [
@@ -229,6 +233,14 @@ export async function prepareSessionTools<C>(
             availableTools,
             excludedTools
         );
+        // The runtime applies availableTools to built-ins only, although the SDK documents it
+        // for custom tools too ('custom:*'); so custom tools the patterns leave out are not sent.
+        // An override that is not sent no longer replaces its built-in: exclude that as well.
+        sentTools = overrides.tools.filter((tool) => toolEnablement.get(tool.name) === true);
+        const dropped = overrides.overridden.filter((name) => !toolEnablement.get(name));
+        if (dropped.length > 0) {
+            excludedTools = [...(excludedTools ?? []), ...dropped.map((name) => `builtin:${name}`)];
+        }
         const toolSets = buildSessionToolCatalog(
             builtInNames,
             customNames,
@@ -323,6 +335,34 @@ export function attachSessionToolResolution<S extends object>(
         configurable: false,
     });
     return session;
+}
+
+/**
+ * An override is a custom tool, so the runtime's `builtin:` patterns no longer match it: an
+ * allowlist written as `builtin:view` or `builtin:*` would drop the custom `view` and leave no
+ * `view` at all. Each such pattern also allows the overriding custom tool.
+ */
+function keepOverridesAvailable(
+    patterns: readonly string[] | undefined,
+    overridden: readonly string[],
+    warn: (warning: SessionToolWarning) => void
+): readonly string[] | undefined {
+    if (patterns === undefined || overridden.length === 0) return patterns;
+    const result = [...patterns];
+    for (const name of overridden) {
+        const named = patterns.includes(`builtin:${name}`);
+        if (!named && !patterns.includes("builtin:*")) continue;
+        if (!result.includes(`custom:${name}`)) result.push(`custom:${name}`);
+        if (named) {
+            warn({
+                code: "OVERRIDDEN_BUILT_IN_IDENTIFIER",
+                toolName: name,
+                identifier: `builtin:${name}`,
+                message: `availableTools entry 'builtin:${name}' names a built-in that your custom tool '${name}' overrides; 'custom:${name}' is allowed as well, so the model keeps a '${name}'.`,
+            });
+        }
+    }
+    return result;
 }
 
 function toPatternList(value: unknown): readonly string[] | undefined {

@@ -4,7 +4,12 @@
  * written down for each case.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CopilotClient, approveAll, type SessionToolConfig } from "@github/copilot-sdk";
+import {
+    CopilotClient,
+    approveAll,
+    type SessionConfig,
+    type SessionToolConfig,
+} from "@github/copilot-sdk";
 import {
     CLAUDE_MODEL,
     GPT_MODEL,
@@ -21,7 +26,8 @@ interface FilterCase {
     readonly model: string;
     /** Names of custom tools to register. */
     readonly tools?: readonly string[];
-    readonly options: SessionToolConfig;
+    /** The filter options, or the runtime's own patterns (`availableTools`/`excludedTools`). */
+    readonly options: SessionToolConfig | Pick<SessionConfig, "availableTools" | "excludedTools">;
     /** The tool names the model must receive, in any order. */
     readonly expected: readonly string[];
 }
@@ -169,6 +175,36 @@ const CASES: readonly FilterCase[] = [
             "list_agents",
             "write_agent",
             "rg",
+            "glob",
+            "task",
+        ],
+    },
+    {
+        label: "the runtime's availableTools naming the built-in a custom tool overrides",
+        model: CLAUDE_MODEL,
+        tools: ["view"],
+        options: { availableTools: ["builtin:view", "builtin:glob"] },
+        expected: ["view", "glob"],
+    },
+    {
+        label: "the runtime's availableTools 'builtin:*' with an override",
+        model: CLAUDE_MODEL,
+        tools: ["view", "lint"],
+        options: { availableTools: ["builtin:*"] },
+        expected: [
+            "bash",
+            "read_bash",
+            "stop_bash",
+            "list_bash",
+            "view",
+            "create",
+            "edit",
+            "web_fetch",
+            "sql",
+            "read_agent",
+            "list_agents",
+            "write_agent",
+            "grep",
             "glob",
             "task",
         ],

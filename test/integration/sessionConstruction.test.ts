@@ -362,6 +362,61 @@ describe("session construction through the patched CopilotClient (mocked RPC)", 
             expect(session.toolResolution?.toolEnablement.get("view")).toBe(false);
         });
 
+        it("keeps an override available when availableTools names the built-in it replaces", async () => {
+            const { runtime, client, warnings } = await setUp();
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                tools: [
+                    { name: "view", handler },
+                    { name: "bash", handler },
+                ],
+                availableTools: ["builtin:view", "builtin:glob"],
+            });
+            expect(runtime.paramsOf("session.create")[0]?.availableTools).toEqual([
+                "builtin:view",
+                "builtin:glob",
+                "custom:view",
+            ]);
+            expect(session.toolResolution?.enabledTools).toEqual(["glob", "view"]);
+            expect(warnings.map((w) => w.code)).toContain("OVERRIDDEN_BUILT_IN_IDENTIFIER");
+        });
+
+        it("keeps every override available under availableTools 'builtin:*'", async () => {
+            const { runtime, client } = await setUp();
+            await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                tools: [
+                    { name: "view", handler },
+                    { name: "lint", handler },
+                ],
+                availableTools: ["builtin:*"],
+            });
+            const params = runtime.paramsOf("session.create")[0];
+            expect(params?.availableTools).toEqual(["builtin:*", "custom:view"]);
+            // The runtime would offer 'lint' although no pattern allows it; the SDK does not.
+            expect(wireTools(params)).toEqual([{ name: "view", overridesBuiltInTool: true }]);
+        });
+
+        it("excludes the built-in as well when excludedTools removes an overriding custom tool", async () => {
+            const { runtime, client } = await setUp();
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                tools: [
+                    { name: "view", handler },
+                    { name: "lint", handler },
+                ],
+                excludedTools: ["custom:view"],
+            });
+            const params = runtime.paramsOf("session.create")[0];
+            expect(params?.excludedTools).toEqual(["custom:view", "builtin:view"]);
+            expect(wireTools(params)).toEqual([{ name: "lint" }]);
+            expect(session.toolResolution?.mode).toBe("runtime");
+            expect(session.toolResolution?.toolEnablement.get("view")).toBe(false);
+        });
+
         it("lets a directly included tool survive the exclusion of its toolset", async () => {
             const { runtime, client } = await setUp();
             await client.createSession({
