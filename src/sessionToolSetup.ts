@@ -83,7 +83,9 @@ export interface SessionToolResolution {
 
 /** Per-client state of the tool setup, created by the patched `CopilotClient` constructor. */
 export interface SessionToolState {
+    /** The client's `builtInToolCollisions`, defaulted. */
     readonly policy: BuiltInToolCollisionPolicy;
+    /** The client's `onToolWarning`, defaulted to `console.warn` of the message. */
     readonly onWarning: (warning: SessionToolWarning) => void;
     /** Tool names whose automatic override this client has reported already. */
     readonly reportedOverrides: Set<string>;
