@@ -243,12 +243,9 @@ export async function prepareSessionTools<C>(
         if (dropped.length > 0) {
             excludedTools = [...(excludedTools ?? []), ...dropped.map((name) => `builtin:${name}`)];
         }
-        const toolSets = buildSessionToolCatalog(
-            builtInNames,
-            customNames,
-            validateToolSets(source.toolSets),
-            []
-        ).toolSets as readonly ToolCatalogToolSet[];
+        // toolSets cannot accompany availableTools/excludedTools (refused above): defaults only.
+        const toolSets = buildSessionToolCatalog(builtInNames, customNames, [], [])
+            .toolSets as readonly ToolCatalogToolSet[];
         resolution = {
             mode: "runtime",
             enabledTools: [...toolEnablement].filter(([, on]) => on).map(([name]) => name),
