@@ -389,6 +389,20 @@ try {
         }
     }
     const inconclusive = new Set();
+    /** A custom tool named `name` whose handler reports that it ran through `onRun`. */
+    function probeTool(name, flag, onRun) {
+        return {
+            name,
+            description: "probe",
+            parameters: { type: "object", properties: {} },
+            overridesBuiltInTool: flag || undefined,
+            skipPermission: true,
+            handler: async () => {
+                onRun();
+                return "probe handler ran";
+            },
+        };
+    }
     /**
      * Model path: the mock calls `name`; resolves true once the custom handler runs, false
      * when the turn ends (or 15 s pass) without it.
@@ -396,17 +410,7 @@ try {
     async function runsCustomViaModel(config, name, flag) {
         let ranCustom;
         const ran = new Promise((r) => (ranCustom = r));
-        const tool = {
-            name,
-            description: "probe",
-            parameters: { type: "object", properties: {} },
-            overridesBuiltInTool: flag || undefined,
-            skipPermission: true,
-            handler: async () => {
-                ranCustom(true);
-                return "probe handler ran";
-            },
-        };
+        const tool = probeTool(name, flag, () => ranCustom(true));
         let session;
         let timer;
         try {
@@ -435,17 +439,7 @@ try {
         await overChunks(names, EXECUTE_BATCH, async (batch, on) => {
             const session = await open(
                 config,
-                batch.map((name) => ({
-                    name,
-                    description: "probe",
-                    parameters: { type: "object", properties: {} },
-                    overridesBuiltInTool: flag || undefined,
-                    skipPermission: true,
-                    handler: async () => {
-                        ran.add(name);
-                        return "probe handler ran";
-                    },
-                })),
+                batch.map((name) => probeTool(name, flag, () => ran.add(name))),
                 on
             );
             try {
