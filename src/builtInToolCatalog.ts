@@ -1,182 +1,179 @@
-import {
-    ALL_BUILT_IN_TOOL_NAMES,
-    CONDITIONAL_BUILT_IN_TOOL_NAMES,
-    DEFAULT_MODEL_TOOL_NAMES_BY_MODEL,
-    FORBIDDEN_CUSTOM_TOOL_NAMES,
-    RUNTIME_TOOL_NAMES_VERSION,
-    UNHONOURED_OVERRIDE_TOOL_NAMES,
-} from "./builtInToolNames.generated.js";
-import type { SessionToolWarning } from "./sessionToolWarning.js";
+import { MEASURED_BUILT_IN_TOOLS } from "./measuredBuiltInTools.generated.js";
+import type { BuiltInToolCondition, MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
 
-/** The part of `CopilotClient` that lists the runtime's built-in tools. */
-export interface ToolListingHost {
-    start(): Promise<void>;
+/** The part of `CopilotClient` the catalog needs for a runtime it has no measurements of. */
+export interface RuntimeToolHost {
+    getStatus(): Promise<{ version?: string }>;
     readonly rpc: {
         readonly tools: {
-            list(params: { model?: string }): Promise<{ tools: readonly { name: string }[] }>;
+            list(params: Record<string, never>): Promise<{ tools: readonly { name: string }[] }>;
         };
     };
 }
 
-/** The built-in tools of the runtime for one model. */
+/** What the session step knows about the built-in tools of the runtime a client talks to. */
 export interface BuiltInToolCatalog {
-    /** The model it was listed for (undefined: the runtime's default). */
-    readonly model: string | undefined;
-    /**
-     * Built-in tools the runtime offers the model in a session without optional handlers or
-     * modes; {@link offeredBuiltInTools} adds those that session options switch on.
-     */
-    readonly offered: readonly string[];
-    /** Every name a custom tool collides with for this model. */
-    readonly reserved: ReadonlySet<string>;
-    /** Reserved names whose override the runtime ignores or refuses. */
-    readonly unhonoured: ReadonlySet<string>;
-    /** `"runtime"` when listed by `tools.list`, `"pinned"` when the pinned list stood in. */
-    readonly source: "runtime" | "pinned";
+    /** The measurements used: of this runtime's version, or the newest as a stand-in. */
+    readonly measured: MeasuredBuiltInTools;
+    /** `"measured"` when the runtime's own version was measured; `"fallback"` otherwise. */
+    readonly source: "measured" | "fallback";
+    /** Every name with a built-in implementation (measured, plus what `tools.list` showed). */
+    readonly builtIns: ReadonlySet<string>;
+    /** Names a custom tool may not replace. */
+    readonly unsupportedOverrides: ReadonlySet<string>;
+    /** Names a custom tool may replace only while tool search is active. */
+    readonly keptOnlyWithToolSearch: ReadonlySet<string>;
 }
 
-/** Catalogs by model key, shared by all sessions of one client. */
-export type BuiltInToolCatalogCache = Map<string, Promise<BuiltInToolCatalog>>;
+/** How long an unmeasured runtime gets to say its version and list its tools. */
+export const RUNTIME_LISTING_TIMEOUT_MS = 3000;
 
 /**
- * Returns the built-in tool catalog for a model, asking the runtime (`tools.list`) at most once
- * per client and model. The listing is completed with the names the pinned list knows the runtime
- * reserves without listing them. When the runtime cannot list its tools, the pinned list alone
- * is used and a `CATALOG_FALLBACK` warning says so.
+ * Finds the built-in catalog of the client's runtime. A bundled runtime of a measured version
+ * costs no request; for any other runtime the version is asked once per client (`status.get`)
+ * and, when it was not measured, its `tools.list` is added to the newest measurements. A runtime
+ * that does not answer within {@link RUNTIME_LISTING_TIMEOUT_MS} gets the newest measurements,
+ * and `onFallback` says so.
  *
- * @param client - the `CopilotClient` (started here when needed)
- * @param cache - the client's catalog cache
- * @param model - the session's model, if given
- * @param onWarning - receives a `CATALOG_FALLBACK` warning
+ * @param host - the client
+ * @param bundledVersion - the version of the runtime the SDK bundles, when the client uses it
+ * @param onFallback - told why the catalog is a stand-in
  * @returns the catalog
  */
-export function loadBuiltInToolCatalog(
-    client: ToolListingHost,
-    cache: BuiltInToolCatalogCache,
-    model: unknown,
-    onWarning: (warning: SessionToolWarning) => void
+export async function loadBuiltInToolCatalog(
+    host: RuntimeToolHost,
+    bundledVersion: string | undefined,
+    onFallback: (reason: string) => void
 ): Promise<BuiltInToolCatalog> {
-    const modelName = typeof model === "string" && model !== "" ? model : undefined;
-    const key = modelName ?? "";
-    const cached = cache.get(key);
-    if (cached !== undefined) return cached;
-    const pending = listBuiltInTools(client, modelName).then(
-        (listed) => composeBuiltInToolCatalog(listed, modelName, "runtime"),
-        (error: unknown) => {
-            // A runtime that lacks tools.list will not grow it: keep the fallback. Any other
-            // failure may pass, so the next session asks again.
-            if (!isMethodNotFound(error)) cache.delete(key);
-            onWarning({
-                code: "CATALOG_FALLBACK",
-                message: `The runtime could not list its built-in tools (${errorText(error)}); using the names pinned for runtime ${RUNTIME_TOOL_NAMES_VERSION}.`,
-            });
-            return composeBuiltInToolCatalog(undefined, modelName, "pinned");
-        }
-    );
-    cache.set(key, pending);
-    return pending;
-}
-
-async function listBuiltInTools(
-    client: ToolListingHost,
-    model: string | undefined
-): Promise<readonly string[]> {
-    await client.start();
-    const listing = await client.rpc.tools.list(model === undefined ? {} : { model });
-    if (!Array.isArray(listing?.tools)) {
-        throw new Error("tools.list answered without a tools array");
+    const known = bundledVersion === undefined ? undefined : measuredFor(bundledVersion);
+    if (known !== undefined) return catalogOf(known, "measured", []);
+    const newest = MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!;
+    try {
+        const version =
+            bundledVersion ?? (await withTimeout(host.getStatus(), "status.get")).version;
+        const measured = version === undefined ? undefined : measuredFor(version);
+        if (measured !== undefined) return catalogOf(measured, "measured", []);
+        const listed = await withTimeout(host.rpc.tools.list({}), "tools.list");
+        onFallback(
+            `runtime ${version ?? "(unknown version)"} was not measured; using its tools.list and the names measured on runtime ${newest.runtimeVersion}`
+        );
+        return catalogOf(
+            newest,
+            "fallback",
+            listed.tools.map((tool) => tool.name)
+        );
+    } catch (error) {
+        onFallback(
+            `the runtime did not tell its version or tools (${error instanceof Error ? error.message : String(error)}); using the names measured on runtime ${newest.runtimeVersion}`
+        );
+        return catalogOf(newest, "fallback", []);
     }
-    return listing.tools
-        .map((tool) => tool?.name)
-        .filter((name): name is string => typeof name === "string");
 }
 
 /**
- * Combines the runtime's listing with the pinned names into a catalog.
+ * The built-ins a session offers the model at construction: the measured set of its model (the
+ * runtime's set for unknown model ids otherwise) and those its options switch on.
  *
- * `tools.list` is the same for every model and is not what the model is offered: it shows
- * `skill` (offered only with skill directories) and `create`/`edit`/`grep` to models that get
- * `apply_patch`/`rg` instead, and never `sql`. So the offered set is the pinned, measured default
- * set of the model (or of the runtime's fallback for unknown ids), plus any listed name the
- * pinned lists do not know at all (a built-in newer than the measurement).
- *
- * Collisions are decided against every built-in name the runtime has for any model or mode
- * (the pinned {@link ALL_BUILT_IN_TOOL_NAMES}, which holds the built-ins `tools.list` does not
- * show) together with the listing, so that a custom tool keeps its override when the session
- * later switches model or mode, and never silently runs a hidden built-in.
- *
- * @param listed - names from `tools.list`, or undefined when unavailable
- * @param model - the model the catalog is for
- * @param source - where `listed` came from
- * @returns the catalog
- */
-export function composeBuiltInToolCatalog(
-    listed: readonly string[] | undefined,
-    model: string | undefined,
-    source: "runtime" | "pinned"
-): BuiltInToolCatalog {
-    const known = new Set(ALL_BUILT_IN_TOOL_NAMES);
-    const unknownListed = (listed ?? []).filter((name) => !known.has(name));
-    const offered = [...new Set([...pinnedDefaultToolNames(model), ...unknownListed])];
-    return Object.freeze({
-        model,
-        offered: Object.freeze(offered),
-        reserved: new Set([...ALL_BUILT_IN_TOOL_NAMES, ...(listed ?? [])]),
-        unhonoured: new Set([...UNHONOURED_OVERRIDE_TOOL_NAMES, ...FORBIDDEN_CUSTOM_TOOL_NAMES]),
-        source,
-    });
-}
-
-/**
- * Session options that make the runtime offer extra built-ins, keyed like
- * {@link CONDITIONAL_BUILT_IN_TOOL_NAMES}. Modes (plan, autopilot) are chosen after construction
- * and cannot be foreseen here.
- */
-const CONDITIONAL_OPTIONS: readonly [string, (config: Record<string, unknown>) => boolean][] = [
-    ["onUserInputRequest", (config) => typeof config.onUserInputRequest === "function"],
-    ["manageScheduleEnabled", (config) => config.manageScheduleEnabled === true],
-    ["enableSessionStore", (config) => config.enableSessionStore === true],
-    [
-        "skillDirectories",
-        (config) => Array.isArray(config.skillDirectories) && config.skillDirectories.length > 0,
-    ],
-];
-
-/**
- * The built-ins the runtime offers a session: the catalog's default set for the model plus the
- * tools that the session's options switch on, in a stable order.
- *
- * @param catalog - the model's catalog
+ * @param catalog - the runtime's catalog
  * @param config - the session config
- * @returns built-in tool names
+ * @returns built-in names, sorted
  */
-export function offeredBuiltInTools(
+export function offeredBuiltIns(
     catalog: BuiltInToolCatalog,
-    config: Record<string, unknown>
+    config: Readonly<Record<string, unknown>>
 ): readonly string[] {
-    const extra: string[] = [];
-    for (const [option, applies] of CONDITIONAL_OPTIONS) {
-        if (applies(config)) extra.push(...(CONDITIONAL_BUILT_IN_TOOL_NAMES[option] ?? []));
+    const { offeredByModel, offeredByCondition } = catalog.measured;
+    const model = typeof config.model === "string" ? config.model : "";
+    const names = new Set(offeredByModel[model] ?? offeredByModel["*"] ?? []);
+    for (const condition of conditionsOf(config)) {
+        for (const name of offeredByCondition[condition] ?? []) names.add(name);
     }
-    if (extra.length === 0) return catalog.offered;
-    return [...new Set([...catalog.offered, ...extra])];
+    return [...names].sort();
 }
 
-/** The pinned default set of the model, or the runtime's fallback set for unknown models. */
-function pinnedDefaultToolNames(model: string | undefined): readonly string[] {
-    return (
-        (model !== undefined ? DEFAULT_MODEL_TOOL_NAMES_BY_MODEL[model] : undefined) ??
-        DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["*"] ??
-        DEFAULT_MODEL_TOOL_NAMES_BY_MODEL["claude-sonnet-4.5"] ??
-        []
-    );
+/**
+ * The built-ins the runtime adds when the session switches to plan or autopilot mode.
+ *
+ * @param catalog - the runtime's catalog
+ * @returns built-in names by mode
+ */
+export function modeBuiltIns(
+    catalog: BuiltInToolCatalog
+): Readonly<Record<"plan" | "autopilot", readonly string[]>> {
+    const { offeredByCondition } = catalog.measured;
+    return {
+        plan: offeredByCondition.planMode ?? [],
+        autopilot: offeredByCondition.autopilotMode ?? [],
+    };
 }
 
-function isMethodNotFound(error: unknown): boolean {
-    const code = (error as { code?: unknown } | null)?.code;
-    return code === -32601 || /Unhandled method|method not found/i.test(errorText(error));
+/**
+ * Every built-in any measured model family is offered, with those options switch on: what a
+ * toolset may contain, so that a filter still means the same after `setModel`.
+ *
+ * @param catalog - the runtime's catalog
+ * @returns built-in names, sorted
+ */
+export function modelFacingBuiltIns(catalog: BuiltInToolCatalog): readonly string[] {
+    const { offeredByModel, offeredByCondition } = catalog.measured;
+    return [
+        ...new Set([
+            ...Object.values(offeredByModel).flat(),
+            ...Object.values(offeredByCondition).flat(),
+        ]),
+    ].sort();
 }
 
-function errorText(error: unknown): string {
-    return error instanceof Error ? error.message : String(error);
+function conditionsOf(config: Readonly<Record<string, unknown>>): BuiltInToolCondition[] {
+    const conditions: BuiltInToolCondition[] = [];
+    if (typeof config.onUserInputRequest === "function") conditions.push("onUserInputRequest");
+    if (config.manageScheduleEnabled === true) conditions.push("manageScheduleEnabled");
+    if (config.enableSessionStore === true) conditions.push("enableSessionStore");
+    if (Array.isArray(config.skillDirectories) && config.skillDirectories.length > 0) {
+        conditions.push("skillDirectories");
+    }
+    if (isToolSearchActive(config)) conditions.push("toolSearch");
+    return conditions;
+}
+
+/**
+ * Whether the session turns tool search on, the condition under which the runtime keeps a
+ * custom `tool_search_tool`.
+ *
+ * @param config - the session config
+ * @returns true when `toolSearch.enabled` is true
+ */
+export function isToolSearchActive(config: Readonly<Record<string, unknown>>): boolean {
+    const toolSearch = config.toolSearch as { enabled?: unknown } | undefined;
+    return toolSearch?.enabled === true;
+}
+
+function measuredFor(runtimeVersion: string): MeasuredBuiltInTools | undefined {
+    return MEASURED_BUILT_IN_TOOLS.find((entry) => entry.runtimeVersion === runtimeVersion);
+}
+
+function catalogOf(
+    measured: MeasuredBuiltInTools,
+    source: BuiltInToolCatalog["source"],
+    listed: readonly string[]
+): BuiltInToolCatalog {
+    return {
+        measured,
+        source,
+        builtIns: new Set([...measured.builtIns, ...listed]),
+        unsupportedOverrides: new Set(measured.unsupportedOverrides),
+        keptOnlyWithToolSearch: new Set(measured.keptOnlyWithToolSearch),
+    };
+}
+
+function withTimeout<T>(pending: Promise<T>, what: string): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+            () => reject(new Error(`${what} did not answer in ${RUNTIME_LISTING_TIMEOUT_MS} ms`)),
+            RUNTIME_LISTING_TIMEOUT_MS
+        );
+        timer.unref?.();
+    });
+    return Promise.race([pending, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,87 +1,51 @@
+import { quoteValue } from "./formatting.js";
+
+/** How `availableTools` / `excludedTools` entries name a toolset: `toolset:<name>`. */
+export const TOOL_SET_PREFIX = "toolset:";
+
+/** Names a toolset may have. */
+export const TOOL_SET_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
+
 /**
- * A named group of tools that `includeTools` and `excludeTools` can refer to by its name, like
- * the toolsets of VS Code's chat (`edit`, `read`, `search`, ...).
+ * The toolsets every session has, by the names VS Code's chat uses. Members are built-in tools
+ * of every model family the runtime serves (GPT models get `apply_patch` where Claude models get
+ * `edit` and `create`), so a filter keeps its meaning after `session.setModel`. Members a
+ * session's runtime does not offer are simply absent there.
  *
- * @example
- * ```typescript
- * const session = await client.createSession({
- *     tools: [lintTool, formatTool],
- *     toolSets: [{ name: "quality", tools: ["lint", "format"] }],
- *     includeTools: ["read", "quality"],
- *     onPermissionRequest: approveAll,
- * });
- * ```
+ * @experimental
  */
-export interface SessionToolSetDefinition {
-    /** The name `includeTools`/`excludeTools` use; a toolset of the same name replaces a default one. */
-    readonly name: string;
-    /** Names of member tools: built-in tools, custom tools, or both. */
-    readonly tools: readonly string[];
-    /** What the toolset is for (informational). */
-    readonly description?: string;
-}
-
-/** Name of the default toolset that holds every custom tool of the session. */
-export const CUSTOM_TOOL_SET_NAME = "custom";
-
-/** Name of the default toolset that holds every built-in tool of the runtime for the model. */
-export const BUILT_IN_TOOL_SET_NAME = "builtin";
+export const DEFAULT_TOOL_SETS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+    read: Object.freeze(["view", "read_file"]),
+    edit: Object.freeze(["edit", "create", "apply_patch", "str_replace_editor"]),
+    search: Object.freeze(["glob", "grep", "rg"]),
+    execute: Object.freeze([
+        "bash",
+        "read_bash",
+        "write_bash",
+        "stop_bash",
+        "list_bash",
+        "powershell",
+        "read_powershell",
+        "write_powershell",
+        "stop_powershell",
+        "list_powershell",
+    ]),
+    web: Object.freeze(["web_fetch", "web_search"]),
+    agent: Object.freeze(["task", "read_agent", "write_agent", "list_agents"]),
+});
 
 /**
- * The default toolsets, by the reference names users know from VS Code and ask for in the SDK.
- * Members name built-in tools of every model family the runtime serves (it offers, for
- * instance, `apply_patch` to GPT models where Claude models get `edit` and `create`); members the
- * session's runtime does not offer are left out of the toolset for that session. `custom` and
- * `builtin` are filled per session with its custom and built-in tools.
+ * The filter entry that names a toolset, checked; used by `ToolSet.addToolSet`.
+ *
+ * @param name - a toolset name (`"edit"`, or one of `customToolSets`)
+ * @returns `toolset:<name>`
+ * @throws Error when the name is not a valid toolset name
  */
-export const DEFAULT_TOOL_SETS: readonly SessionToolSetDefinition[] = Object.freeze(
-    [
-        {
-            name: "read",
-            description: "Read files",
-            tools: Object.freeze(["view", "read_file"]),
-        },
-        {
-            name: "edit",
-            description: "Create and change files",
-            tools: Object.freeze(["edit", "create", "apply_patch", "write_file"]),
-        },
-        {
-            name: "search",
-            description: "Find files and text",
-            tools: Object.freeze(["glob", "grep", "rg", "search_code"]),
-        },
-        {
-            name: "execute",
-            description: "Run shell commands and manage their sessions",
-            tools: Object.freeze([
-                "bash",
-                "read_bash",
-                "write_bash",
-                "stop_bash",
-                "list_bash",
-                "powershell",
-                "read_powershell",
-                "write_powershell",
-                "stop_powershell",
-                "list_powershell",
-            ]),
-        },
-        {
-            name: "web",
-            description: "Fetch and search the web",
-            tools: Object.freeze(["web_fetch", "web_search"]),
-        },
-        {
-            name: "agent",
-            description: "Delegate to sub-agents",
-            tools: Object.freeze(["task", "read_agent", "write_agent", "list_agents"]),
-        },
-        { name: CUSTOM_TOOL_SET_NAME, description: "Every custom tool of the session", tools: [] },
-        {
-            name: BUILT_IN_TOOL_SET_NAME,
-            description: "Every built-in tool of the runtime",
-            tools: [],
-        },
-    ].map((toolSet) => Object.freeze(toolSet))
-);
+export function toolSetEntry(name: string): string {
+    if (typeof name !== "string" || !TOOL_SET_NAME_PATTERN.test(name)) {
+        throw new Error(
+            `Invalid toolset name ${quoteValue(name)}: use letters, digits, '_' or '-', e.g. 'edit' or a name of customToolSets.`
+        );
+    }
+    return `${TOOL_SET_PREFIX}${name}`;
+}

@@ -1,68 +1,28 @@
-// The public API of the tool customization patch. The patch build compiles this module into the
-// SDK as dist/toolCustomization.js and re-exports it from the package root, so an app imports
+// The public API of the tool customization: re-exported from the SDK's root, so an app imports
 // everything here from "@github/copilot-sdk".
 
 export {
     resolveToolFilter,
-    ToolCatalogIndex,
-    ReadonlyMapView,
+    ToolFilterError,
     type ResolveToolFilterSettings,
-    type ResolvedIdentifier,
-    type IdentifierResolution,
-    type ToolCatalog,
-    type ToolCatalogTool,
-    type ToolCatalogToolSet,
+    type ToolFilterCatalog,
+    type ToolFilterErrorCode,
     type ToolFilterMode,
-    type ToolFilterOptionName,
+    type ToolFilterOptionKey,
     type ToolFilterOptions,
     type ToolFilterResult,
+    type ToolFilterTool,
+    type ToolFilterToolSet,
     type ToolFilterWarning,
     type ToolFilterWarningCode,
     type UnknownToolIdentifier,
 } from "./toolFilter.js";
-export {
-    ToolFilterError,
-    type ToolFilterErrorCode,
-    type ToolFilterErrorDetails,
-    type ToolFilterErrorOption,
-} from "./toolFilterError.js";
-export {
-    resolveChatOpenToolEnablement,
-    type ChatOpenOptions,
-    type ChatOpenToolEnablement,
-    type ChatToolCatalog,
-    type ChatToolData,
-    type ChatToolSetData,
-} from "./chatOpenOptions.js";
-export {
-    DEFAULT_TOOL_SETS,
-    CUSTOM_TOOL_SET_NAME,
-    BUILT_IN_TOOL_SET_NAME,
-    type SessionToolSetDefinition,
-} from "./defaultToolSets.js";
-export {
-    validateCustomTools,
-    TOOL_NAME_PATTERN,
-    PROTOTYPE_TOOL_NAMES,
-    type CustomToolDeclarationOptions,
-    type CustomToolLike,
-} from "./customToolValidation.js";
-export {
-    resolveBuiltInToolOverrides,
-    type BuiltInToolCollisionPolicy,
-    type BuiltInToolOverrides,
-    type ReservedToolNames,
-} from "./builtInToolOverrides.js";
-export { composeBuiltInToolCatalog, type BuiltInToolCatalog } from "./builtInToolCatalog.js";
-export {
-    resolveSessionToolFilter,
-    buildSessionToolCatalog,
-    validateToolSets,
-    type SessionToolConfig,
-    type SessionToolFilterResolution,
-    type SessionToolInventory,
-    type WireToolFilters,
-} from "./sessionToolFilter.js";
-export { type SessionToolClientOptions, type SessionToolResolution } from "./sessionToolSetup.js";
+export { DEFAULT_TOOL_SETS } from "./defaultToolSets.js";
 export { SessionToolError, type SessionToolErrorCode } from "./sessionToolError.js";
 export type { SessionToolWarning, SessionToolWarningCode } from "./sessionToolWarning.js";
+export type { BuiltInToolCollisionPolicy } from "./builtInToolOverrides.js";
+export type {
+    SessionToolClientOptions,
+    SessionToolConfig,
+    SessionToolResolution,
+} from "./sessionToolSetup.js";

@@ -1,27 +1,30 @@
 /**
- * Stable codes of {@link SessionToolError}, one per kind of mistake, so that apps can branch on
- * the code rather than on message text.
+ * Codes of {@link SessionToolError}, one per kind of mistake:
+ * - `INVALID_CUSTOM_TOOL`: a `tools` entry is malformed (not an object, an empty slot, a name
+ *   models refuse, a handler that is not a function, a non-boolean `overridesBuiltInTool`);
+ * - `DUPLICATE_TOOL_NAME`: two custom tools have one name, or names that differ only in case;
+ * - `BUILT_IN_TOOL_COLLISION`: a custom tool has a built-in's name and is not allowed to
+ *   replace it (the client refuses collisions, or the tool sets `overridesBuiltInTool: false`);
+ * - `UNSUPPORTED_OVERRIDE`: the runtime does not let a custom tool replace this built-in;
+ * - `INVALID_TOOL_FILTER`: an `availableTools` / `excludedTools` entry is malformed;
+ * - `INVALID_TOOL_SET`: a `customToolSets` entry is malformed;
+ * - `INVALID_CLIENT_OPTION`: `builtInToolCollisions` or `onToolWarning` has a wrong value.
+ *
+ * @experimental
  */
 export type SessionToolErrorCode =
-    /** A `tools` entry is not a valid custom tool (bad shape, name, flag or handler). */
     | "INVALID_CUSTOM_TOOL"
-    /** Two custom tools have the same name, or names that differ only in case. */
     | "DUPLICATE_TOOL_NAME"
-    /** Custom tools collide with built-ins while collisions are refused. */
     | "BUILT_IN_TOOL_COLLISION"
-    /** A custom tool overrides a built-in whose override this runtime does not honour. */
     | "UNSUPPORTED_OVERRIDE"
-    /** `includeTools`/`excludeTools`/`toolSets` are mixed with `availableTools`/`excludedTools`. */
-    | "CONFLICTING_TOOL_FILTERS"
-    /** A `toolSets` entry is malformed. */
+    | "INVALID_TOOL_FILTER"
     | "INVALID_TOOL_SET"
-    /** A client or session option has a value outside its documented range. */
-    | "INVALID_OPTION";
+    | "INVALID_CLIENT_OPTION";
 
 /**
- * Thrown by `createSession` and `resumeSession` when the session's tools cannot be set up as
- * asked. It is always thrown before anything is created on the runtime, so a caught error leaves
- * no half-made session behind.
+ * Thrown by `createSession` and `resumeSession` (and, for client options, the `CopilotClient`
+ * constructor) when the session's tools cannot be set up as asked. Nothing exists on the runtime
+ * yet when it is thrown, so there is nothing to clean up.
  *
  * @example
  * ```typescript
@@ -33,45 +36,29 @@ export type SessionToolErrorCode =
  *     }
  * }
  * ```
+ * @experimental
  */
 export class SessionToolError extends Error {
     /** What kind of mistake this is. */
     readonly code: SessionToolErrorCode;
-    /** The tool (or toolset) names the error is about, in the order they were found. */
+    /** The tool, toolset or option entries the error is about, in the order found. */
     readonly toolNames: readonly string[];
 
     /**
      * @param code - the kind of mistake
-     * @param message - what is wrong and what to do instead
-     * @param toolNames - the offending tool or toolset names
+     * @param message - what is wrong, quoting the value, and what to do instead
+     * @param toolNames - the offending names
+     * @param options - `cause`: the underlying error, when there is one
      */
-    constructor(code: SessionToolErrorCode, message: string, toolNames: readonly string[] = []) {
-        super(message);
+    constructor(
+        code: SessionToolErrorCode,
+        message: string,
+        toolNames: readonly string[] = [],
+        options?: { cause?: unknown }
+    ) {
+        super(message, options);
         this.name = "SessionToolError";
         this.code = code;
         this.toolNames = Object.freeze([...toolNames]);
     }
-}
-
-/**
- * Quotes a caller-supplied value for an error message: strings in single quotes (with anything
- * unprintable escaped), everything else as JSON-ish text, so the message always shows the value.
- *
- * @param value - any value a caller passed
- * @returns a short printable rendering
- */
-export function quoteValue(value: unknown): string {
-    if (typeof value === "string") {
-        const printable = JSON.stringify(value).slice(1, -1).replace(/'/g, "\\'");
-        return `'${printable.length > 80 ? `${printable.slice(0, 77)}...` : printable}'`;
-    }
-    if (typeof value === "function") return "a function";
-    if (value === undefined) return "undefined";
-    try {
-        const text = JSON.stringify(value);
-        if (text !== undefined) return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-    } catch {
-        // Cyclic or otherwise unprintable: fall through to the type name.
-    }
-    return `a value of type ${typeof value}`;
 }

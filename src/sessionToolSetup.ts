@@ -1,78 +1,99 @@
 import {
     loadBuiltInToolCatalog,
-    offeredBuiltInTools,
+    modeBuiltIns,
+    modelFacingBuiltIns,
+    offeredBuiltIns,
     type BuiltInToolCatalog,
-    type BuiltInToolCatalogCache,
-    type ToolListingHost,
+    type RuntimeToolHost,
 } from "./builtInToolCatalog.js";
 import {
+    DEFAULT_BUILT_IN_TOOL_COLLISIONS,
     resolveBuiltInToolOverrides,
     type BuiltInToolCollisionPolicy,
 } from "./builtInToolOverrides.js";
-import { validateCustomTools, type CustomToolLike } from "./customToolValidation.js";
-import { evaluateRuntimeToolFilter } from "./runtimeToolFilter.js";
-import { SessionToolError, quoteValue } from "./sessionToolError.js";
-import {
-    buildSessionToolCatalog,
-    resolveSessionToolFilter,
-    validateToolSets,
-    type SessionToolConfig,
-    type SessionToolFilterResolution,
-} from "./sessionToolFilter.js";
+import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
+import { formatList, quoteValue } from "./formatting.js";
+import { SessionToolError } from "./sessionToolError.js";
+import { resolveSessionToolFilter } from "./sessionToolFilter.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
-import { ReadonlyMapView, type ToolCatalogToolSet, type ToolFilterMode } from "./toolFilter.js";
+import {
+    MAX_TOOLS_PER_REQUEST,
+    readonlyMap,
+    tooManyToolsWarning,
+    type ToolFilterMode,
+    type UnknownToolIdentifier,
+} from "./toolFilter.js";
 
-export type { BuiltInToolCollisionPolicy } from "./builtInToolOverrides.js";
-export type { CustomToolDeclarationOptions } from "./customToolValidation.js";
-export type { SessionToolConfig } from "./sessionToolFilter.js";
-
-/** Client options that this patch adds to the SDK's `CopilotClientOptions`. */
+/**
+ * Client options of the tool setup (part of `CopilotClientOptions`).
+ *
+ * @experimental
+ */
 export interface SessionToolClientOptions {
     /**
-     * What happens when a custom tool has the name of a built-in tool: `"override"` (default)
-     * replaces the built-in, `"error"` refuses the session unless the tool sets
-     * `overridesBuiltInTool: true`. See {@link BuiltInToolCollisionPolicy}.
+     * What happens when a custom tool has a built-in tool's name and does not set
+     * `overridesBuiltInTool`: `"override"` replaces the built-in, `"error"` refuses the session.
      */
     builtInToolCollisions?: BuiltInToolCollisionPolicy;
-    /**
-     * Receives the warnings of session construction (automatic overrides, unknown filter
-     * identifiers, ...). Defaults to `console.warn` of each warning's message.
-     */
+    /** Receives the warnings of session construction. Default: `console.warn` of the message. */
     onToolWarning?: (warning: SessionToolWarning) => void;
 }
 
 /**
- * How a session's tools were resolved at construction; read it from `session.toolResolution`
- * to show which tools and toolsets are on. Deeply immutable.
+ * Session options of the tool setup (part of `SessionConfigBase`).
+ *
+ * @experimental
+ */
+export interface SessionToolConfig {
+    /**
+     * Named groups of tools that `availableTools` and `excludedTools` refer to as
+     * `toolset:<name>`, next to the default toolsets (`read`, `edit`, `search`, `execute`, `web`,
+     * `agent`); a name of a default toolset replaces it for this session.
+     *
+     * @example
+     * ```typescript
+     * await client.createSession({
+     *     tools: [lint, format],
+     *     customToolSets: { quality: ["lint", "format"] },
+     *     availableTools: ["toolset:read", "toolset:quality"],
+     *     onPermissionRequest: approveAll,
+     * });
+     * ```
+     */
+    customToolSets?: Record<string, string[]>;
+}
+
+/**
+ * How a session's tools were resolved at construction, as `session.toolResolution`. Deeply
+ * immutable.
+ *
+ * @experimental
  */
 export interface SessionToolResolution {
+    /** Which filter options were given: none, `availableTools`, `excludedTools`, or both. */
+    readonly mode: ToolFilterMode;
     /**
-     * Which rule chose the tools: a mode of the tool filter (`"default"`, `"whitelist"`,
-     * `"blacklist"`, `"combined"`) for `includeTools`/`excludeTools`, or `"runtime"` when the
-     * caller used the runtime's `availableTools`/`excludedTools` patterns.
+     * The tools the runtime offers the model at the start: the model's built-ins and those the
+     * session's options switch on, that the filter keeps and no custom tool replaces, then the
+     * custom tools sent.
      */
-    readonly mode: ToolFilterMode | "runtime";
-    /** Names of the enabled tools known at construction, built-ins first, in catalog order. */
     readonly enabledTools: readonly string[];
-    /** Enablement of every known tool, keyed by tool name. */
+    /** Enablement of every tool in {@link enabledTools} and of every filtered-out one, by name. */
     readonly toolEnablement: ReadonlyMap<string, boolean>;
-    /** Enablement of every toolset, keyed by toolset name (`edit`, `custom`, ...). */
+    /** Enablement of every toolset, by toolset name (`edit`, or a name of `customToolSets`). */
     readonly toolSetEnablement: ReadonlyMap<string, boolean>;
-    /** The toolsets of this session with their members present in the catalog. */
-    readonly toolSets: readonly { readonly name: string; readonly tools: readonly string[] }[];
+    /** The toolsets of the session and their members, by toolset name. */
+    readonly toolSets: ReadonlyMap<string, readonly string[]>;
+    /** Built-ins the runtime adds when the session switches to plan or autopilot mode. */
+    readonly modeTools: Readonly<Record<"plan" | "autopilot", readonly string[]>>;
     /** Built-in tools that custom tools of the same name replace. */
     readonly overriddenBuiltInTools: readonly string[];
-    /** Source-qualified identifiers passed on to the runtime's filter (MCP tools, ...). */
-    readonly passThroughIdentifiers: readonly string[];
-    /** Filter identifiers that matched nothing. */
-    readonly unknownIdentifiers: readonly {
-        readonly option: string;
-        readonly identifier: string;
-    }[];
+    /** `availableTools` / `excludedTools` entries that named no known tool or toolset. */
+    readonly unknownIdentifiers: readonly UnknownToolIdentifier[];
     /** Warnings reported while constructing the session. */
     readonly warnings: readonly SessionToolWarning[];
-    /** Where the built-in tool names came from: the runtime's listing or the pinned list. */
-    readonly builtInCatalogSource: BuiltInToolCatalog["source"];
+    /** The runtime version whose measured built-ins were used, and whether they were its own. */
+    readonly runtime: { readonly version: string; readonly catalog: BuiltInToolCatalog["source"] };
     /** What was sent to the runtime. */
     readonly wire: {
         readonly tools: readonly string[];
@@ -81,237 +102,172 @@ export interface SessionToolResolution {
     };
 }
 
-/** Per-client state of the tool setup, created by the patched `CopilotClient` constructor. */
+/** Per-client state of the tool setup, made by the `CopilotClient` constructor. */
 export interface SessionToolState {
-    /** The client's `builtInToolCollisions`, defaulted. */
     readonly policy: BuiltInToolCollisionPolicy;
-    /** The client's `onToolWarning`, defaulted to `console.warn` of the message. */
     readonly onWarning: (warning: SessionToolWarning) => void;
-    /** Tool names whose automatic override this client has reported already. */
+    /** The version of the runtime the SDK bundles, when this client runs it. */
+    readonly bundledRuntimeVersion: string | undefined;
+    /** Names whose automatic override this client has reported already. */
     readonly reportedOverrides: Set<string>;
-    /** Built-in catalogs by model, each listed at most once per client. */
-    readonly catalogs: BuiltInToolCatalogCache;
+    /** The runtime's catalog, looked up once per client. */
+    catalog?: Promise<BuiltInToolCatalog>;
 }
 
-/** The part of `CopilotClient` that the tool setup uses. */
-export interface SessionToolHost extends ToolListingHost {
+/** The part of `CopilotClient` the tool setup uses. */
+export interface SessionToolHost extends RuntimeToolHost {
     sessionToolState?: SessionToolState;
 }
 
-/** A session config after the tool setup, with what to expose on the session. */
+/** The SDK's filter lists after its own normalisation (`ToolSet` to array, `'*'` refused). */
+export interface NormalizedToolFilters {
+    readonly availableTools?: unknown;
+    readonly excludedTools?: unknown;
+}
+
+/** A session config after the tool setup. */
 export interface PreparedSessionTools<C> {
-    /** The config to construct the session with: a new object, the caller's is untouched. */
+    /** A new config: checked tool snapshots and the wire filter lists; the caller's is untouched. */
     readonly config: C;
-    /** The resolution to expose as `session.toolResolution`. */
-    readonly resolution: SessionToolResolution | undefined;
+    /** What to expose as `session.toolResolution`. */
+    readonly resolution: SessionToolResolution;
 }
 
 const COLLISION_POLICIES: ReadonlySet<unknown> = new Set(["override", "error"]);
 
 /**
- * Reads and checks the client options of the tool setup; called by the `CopilotClient`
- * constructor, so a bad option fails there.
+ * Checks the client options of the tool setup; the `CopilotClient` constructor calls it, so a
+ * bad option fails there.
  *
- * @param options - the client options as the caller passed them
+ * @param options - the client options as passed
+ * @param bundledRuntimeVersion - the bundled runtime's version when the client runs it, else
+ *   undefined (a `cliUrl` server or a runtime at `cliPath`)
  * @returns the state the client keeps
- * @throws SessionToolError `INVALID_OPTION`
+ * @throws SessionToolError `INVALID_CLIENT_OPTION`
  */
-export function createSessionToolState(options: unknown): SessionToolState {
+export function createSessionToolState(
+    options: unknown,
+    bundledRuntimeVersion: string | undefined
+): SessionToolState {
     const { builtInToolCollisions, onToolWarning } = (options ?? {}) as SessionToolClientOptions;
     if (builtInToolCollisions !== undefined && !COLLISION_POLICIES.has(builtInToolCollisions)) {
         throw new SessionToolError(
-            "INVALID_OPTION",
-            `Invalid builtInToolCollisions ${quoteValue(builtInToolCollisions)}: use 'override' (custom tools replace built-ins of the same name) or 'error' (refuse such sessions).`
+            "INVALID_CLIENT_OPTION",
+            `Invalid builtInToolCollisions ${quoteValue(builtInToolCollisions)}: use 'override' (a custom tool replaces the built-in of its name) or 'error' (refuse such sessions).`
         );
     }
     if (onToolWarning !== undefined && typeof onToolWarning !== "function") {
         throw new SessionToolError(
-            "INVALID_OPTION",
+            "INVALID_CLIENT_OPTION",
             `Invalid onToolWarning ${quoteValue(onToolWarning)}: pass a function that receives each warning, or leave it out to log with console.warn.`
         );
     }
     return {
-        policy: builtInToolCollisions ?? "override",
+        policy: builtInToolCollisions ?? DEFAULT_BUILT_IN_TOOL_COLLISIONS,
         onWarning: onToolWarning ?? ((warning) => console.warn(warning.message)),
+        bundledRuntimeVersion,
         reportedOverrides: new Set(),
-        catalogs: new Map(),
     };
 }
 
 /**
- * The session-construction step: run by `createSession` and `resumeSession` before anything is
- * sent. It checks the custom tools, lets custom tools override built-ins of the same name,
- * resolves `includeTools`/`excludeTools`/`toolSets`, and returns the config to send, in which
- * every tool name has exactly one definition and only enabled custom tools appear.
+ * The session-construction step of `createSession` and `resumeSession`, run after the SDK's own
+ * option handling and before anything is sent. The config travels one way: custom tools are read
+ * once into snapshots and checked, the runtime's built-in catalog is looked up, overrides are
+ * decided, the filter is resolved, and the wire lists are built.
  *
  * @param client - the `CopilotClient`
- * @param config - the caller's session config (never modified)
- * @param operation - which method runs the step, for messages
- * @returns the config to use and the resolution to expose on the session
- * @throws SessionToolError or ToolFilterError before any session exists on the runtime
+ * @param config - the session config with the SDK's mode defaults (not modified)
+ * @param toolFilters - the SDK's normalised `availableTools` / `excludedTools`
+ * @returns the config to send and the resolution to expose
+ * @throws SessionToolError for every tool problem, before any session exists on the runtime
  */
-export async function prepareSessionTools<C>(
+export async function prepareSessionTools<C extends object>(
     client: SessionToolHost,
     config: C,
-    operation: "createSession" | "resumeSession"
+    toolFilters: NormalizedToolFilters
 ): Promise<PreparedSessionTools<C>> {
-    if (config === null || typeof config !== "object") return { config, resolution: undefined };
-    const source = config as C & SessionToolConfig & Record<string, unknown>;
-    const state = (client.sessionToolState ??= createSessionToolState(undefined));
+    const source = config as C & Readonly<Record<string, unknown>>;
+    const state = (client.sessionToolState ??= createSessionToolState(undefined, undefined));
+    const customTools = snapshotCustomTools(source.tools) ?? [];
 
-    const customTools = validateCustomTools(source.tools);
-    const filterOptions = (["includeTools", "excludeTools", "toolSets"] as const).filter(
-        (key) => source[key] !== undefined
-    );
-    const runtimeOptions = (["availableTools", "excludedTools"] as const).filter(
-        (key) => source[key] !== undefined
-    );
-    if (filterOptions.length > 0 && runtimeOptions.length > 0) {
-        throw new SessionToolError(
-            "CONFLICTING_TOOL_FILTERS",
-            `${operation} got ${filterOptions.join(" and ")} together with ${runtimeOptions.join(" and ")}. ` +
-                "Use one vocabulary: includeTools/excludeTools (tool and toolset names, with 'builtin:', 'custom:' and 'mcp:' names passed through), " +
-                "or the runtime's availableTools/excludedTools patterns, not both."
-        );
-    }
-    validateToolSets(source.toolSets);
-
-    const catalog = await loadBuiltInToolCatalog(client, state.catalogs, source.model, (w) =>
-        state.onWarning(w)
-    );
     const warnings: SessionToolWarning[] = [];
     const warn = (warning: SessionToolWarning): void => {
         const frozen = Object.freeze({ ...warning });
         warnings.push(frozen);
         state.onWarning(frozen);
     };
+    state.catalog ??= loadBuiltInToolCatalog(client, state.bundledRuntimeVersion, (reason) =>
+        warn({
+            code: "CATALOG_FALLBACK",
+            message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
+        })
+    );
+    const catalog = await state.catalog;
 
-    const overrides = resolveBuiltInToolOverrides(customTools, catalog, state.policy);
-    for (const name of overrides.automatic) {
-        if (state.reportedOverrides.has(name)) continue;
-        state.reportedOverrides.add(name);
-        warn({
-            code: "AUTOMATIC_OVERRIDE",
-            toolName: name,
-            message: `Custom tool '${name}' replaces the built-in tool '${name}'. Set overridesBuiltInTool: true on it to make this explicit and silence this warning, or rename it to keep both.`,
-        });
-    }
-    for (const { tool, builtIn } of overrides.caseOnlyMatches) {
-        warn({
-            code: "CASE_ONLY_MATCH",
-            toolName: tool,
-            message: `Custom tool '${tool}' differs from the built-in tool '${builtIn}' only in case; tool names are case-sensitive, so both are offered. Name it '${builtIn}' to replace the built-in, or choose a clearly different name.`,
-        });
-    }
-    for (const name of overrides.needlessFlags) {
-        warn({
-            code: "NEEDLESS_OVERRIDE_FLAG",
-            toolName: name,
-            message: `Custom tool '${name}' sets overridesBuiltInTool: true, but this runtime has no built-in tool '${name}' for the session's model; the flag has no effect.`,
-        });
-    }
+    const overrides = resolveBuiltInToolOverrides(customTools, catalog, state.policy, source);
+    reportOverrideWarnings(overrides, state, warn);
 
     const overridden = new Set(overrides.overridden);
-    const customNames = overrides.tools.map((tool) => tool.name);
-    const offered = offeredBuiltInTools(catalog, source);
-    const builtInNames = offered.filter((name) => !overridden.has(name));
-    let resolution: Omit<SessionToolResolution, "warnings" | "wire" | "builtInCatalogSource">;
-    let sentTools: readonly CustomToolLike[] = overrides.tools;
-    let availableTools: readonly string[] | undefined;
-    let excludedTools: readonly string[] | undefined;
+    const filter = resolveSessionToolFilter(
+        { ...toolFilters, customToolSets: source.customToolSets },
+        {
+            builtIns: modelFacingBuiltIns(catalog),
+            custom: customTools.map((tool) => tool.name),
+            overridden,
+        },
+        warn
+    );
+    const { result } = filter;
+    // Names outside the helper's inventory are kept unless availableTools lists what to keep.
+    const isEnabled = (name: string) =>
+        result.toolEnablement.get(name) ??
+        (result.mode === "default" || result.mode === "blacklist");
+    const sentTools = overrides.tools.filter((tool) => isEnabled(tool.name));
+    const excludedTools = excludeUnsentOverrides(
+        filter.excludedTools,
+        overrides.tools,
+        sentTools,
+        overridden
+    );
 
-    if (runtimeOptions.length > 0) {
-        availableTools = keepOverridesAvailable(
-            toPatternList(source.availableTools),
-            overrides.overridden,
-            warn
-        );
-        excludedTools = toPatternList(source.excludedTools);
-        const toolEnablement = evaluateRuntimeToolFilter(
-            [
-                ...builtInNames.map((name) => ({ name, source: "builtin" as const })),
-                ...customNames.map((name) => ({ name, source: "custom" as const })),
-            ],
-            availableTools,
-            excludedTools
-        );
-        // The runtime applies availableTools to built-ins only, although the SDK documents it
-        // for custom tools too ('custom:*'); so custom tools the patterns leave out are not sent.
-        // An override that is not sent no longer replaces its built-in: exclude that as well.
-        sentTools = overrides.tools.filter((tool) => toolEnablement.get(tool.name) === true);
-        const dropped = overrides.overridden.filter((name) => !toolEnablement.get(name));
-        if (dropped.length > 0) {
-            excludedTools = [...(excludedTools ?? []), ...dropped.map((name) => `builtin:${name}`)];
-        }
-        // toolSets cannot accompany availableTools/excludedTools (refused above): defaults only.
-        const toolSets = buildSessionToolCatalog(builtInNames, customNames, [], [])
-            .toolSets as readonly ToolCatalogToolSet[];
-        resolution = {
-            mode: "runtime",
-            enabledTools: [...toolEnablement].filter(([, on]) => on).map(([name]) => name),
-            toolEnablement,
-            toolSetEnablement: toolSetEnablementOf(toolSets, toolEnablement),
-            toolSets: toolSets.map(({ referenceName, tools }) => ({ name: referenceName, tools })),
-            overriddenBuiltInTools: overrides.overridden,
-            passThroughIdentifiers: [],
-            unknownIdentifiers: [],
-        };
-    } else {
-        const filtered: SessionToolFilterResolution = resolveSessionToolFilter(
-            { builtIns: offered, custom: customNames, overridden },
-            source,
-            warn
-        );
-        const { filter, wire } = filtered;
-        sentTools = overrides.tools.filter((tool) => wire.enabledCustomTools.has(tool.name));
-        availableTools = wire.availableTools;
-        excludedTools = wire.excludedTools;
-        const passThrough = new Set(filtered.passThrough);
-        const toolSetEnablement = new Map<string, boolean>();
-        for (const toolSet of filtered.catalog.toolSets ?? []) {
-            toolSetEnablement.set(
-                toolSet.referenceName,
-                filter.toolSetEnablement.get(toolSet.id) ?? false
-            );
-        }
-        resolution = {
-            mode: filter.mode,
-            // The helper's outputs are immutable already; copy only to drop the placeholders.
-            enabledTools:
-                passThrough.size === 0
-                    ? filter.enabledTools
-                    : filter.enabledTools.filter((id) => !passThrough.has(id)),
-            toolEnablement:
-                passThrough.size === 0
-                    ? filter.toolEnablement
-                    : new Map([...filter.toolEnablement].filter(([id]) => !passThrough.has(id))),
-            toolSetEnablement,
-            toolSets: (filtered.catalog.toolSets ?? []).map(({ referenceName, tools }) => ({
-                name: referenceName,
-                tools,
-            })),
-            overriddenBuiltInTools: overrides.overridden,
-            passThroughIdentifiers: filtered.passThrough,
-            unknownIdentifiers: filter.unknownIdentifiers,
-        };
+    const toolEnablement = new Map<string, boolean>();
+    for (const name of offeredBuiltIns(catalog, source)) {
+        if (!overridden.has(name)) toolEnablement.set(name, isEnabled(name));
     }
+    for (const tool of overrides.tools) toolEnablement.set(tool.name, isEnabled(tool.name));
+    const enabledTools = [...toolEnablement].filter(([, on]) => on).map(([name]) => name);
+    if (enabledTools.length > MAX_TOOLS_PER_REQUEST) warn(tooManyToolsWarning(enabledTools.length));
 
+    const modes = modeBuiltIns(catalog);
     const prepared: Record<string, unknown> = { ...source };
-    if (source.tools !== undefined || sentTools.length > 0) prepared.tools = [...sentTools];
-    if (availableTools !== undefined) prepared.availableTools = [...availableTools];
-    if (excludedTools !== undefined) prepared.excludedTools = [...excludedTools];
-
+    if (source.tools !== undefined && source.tools !== null) prepared.tools = sentTools;
+    prepared.availableTools = filter.availableTools;
+    prepared.excludedTools = excludedTools;
     return {
         config: prepared as C,
-        resolution: freezeResolution({
-            ...resolution,
-            warnings,
-            builtInCatalogSource: catalog.source,
-            wire: {
-                tools: sentTools.map((tool) => tool.name),
-                availableTools,
+        resolution: Object.freeze({
+            mode: result.mode,
+            enabledTools: Object.freeze(enabledTools),
+            toolEnablement: readonlyMap(toolEnablement),
+            toolSetEnablement: result.toolSetEnablement,
+            toolSets: filter.toolSets,
+            modeTools: Object.freeze({
+                plan: Object.freeze(modes.plan.filter(isEnabled)),
+                autopilot: Object.freeze(modes.autopilot.filter(isEnabled)),
+            }),
+            overriddenBuiltInTools: Object.freeze(overrides.overridden),
+            unknownIdentifiers: result.unknownIdentifiers,
+            warnings: Object.freeze(warnings),
+            runtime: Object.freeze({
+                version: catalog.measured.runtimeVersion,
+                catalog: catalog.source,
+            }),
+            wire: Object.freeze({
+                tools: Object.freeze(sentTools.map((tool) => tool.name)),
+                availableTools: filter.availableTools,
                 excludedTools,
-            },
+            }),
         }),
     };
 }
@@ -319,8 +275,8 @@ export async function prepareSessionTools<C>(
 /**
  * Exposes the resolution on the constructed session as the read-only `toolResolution`.
  *
- * @param session - the session `createSession`/`resumeSession` constructed
- * @param prepared - the step's outcome for that session
+ * @param session - the session `createSession` / `resumeSession` constructed
+ * @param prepared - the step's outcome for it
  * @returns the same session
  */
 export function attachSessionToolResolution<S extends object>(
@@ -336,93 +292,47 @@ export function attachSessionToolResolution<S extends object>(
     return session;
 }
 
-/**
- * An override is a custom tool, so the runtime's `builtin:` patterns no longer match it: an
- * allowlist written as `builtin:view` or `builtin:*` would drop the custom `view` and leave no
- * `view` at all. Each such pattern also allows the overriding custom tool.
- */
-function keepOverridesAvailable(
-    patterns: readonly string[] | undefined,
-    overridden: readonly string[],
+function reportOverrideWarnings(
+    overrides: ReturnType<typeof resolveBuiltInToolOverrides>,
+    state: SessionToolState,
     warn: (warning: SessionToolWarning) => void
-): readonly string[] | undefined {
-    if (patterns === undefined || overridden.length === 0) return patterns;
-    const result = [...patterns];
-    for (const name of overridden) {
-        const named = patterns.includes(`builtin:${name}`);
-        if (!named && !patterns.includes("builtin:*")) continue;
-        if (!result.includes(`custom:${name}`)) result.push(`custom:${name}`);
-        if (named) {
-            warn({
-                code: "OVERRIDDEN_BUILT_IN_IDENTIFIER",
-                toolName: name,
-                identifier: `builtin:${name}`,
-                message: `availableTools entry 'builtin:${name}' names a built-in that your custom tool '${name}' overrides; 'custom:${name}' is allowed as well, so the model keeps a '${name}'.`,
-            });
-        }
+): void {
+    const fresh = overrides.automatic.filter((name) => !state.reportedOverrides.has(name));
+    fresh.forEach((name) => state.reportedOverrides.add(name));
+    if (fresh.length > 0) {
+        warn({
+            code: "AUTOMATIC_OVERRIDE",
+            option: "tools",
+            identifiers: Object.freeze(fresh),
+            message: `Custom tools ${formatList(fresh)} replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.`,
+        });
     }
-    return result;
-}
-
-function toPatternList(value: unknown): readonly string[] | undefined {
-    if (value === undefined || value === null) return undefined;
-    const toArray = (value as { toArray?: unknown }).toArray;
-    if (typeof toArray === "function") return (toArray as () => string[]).call(value);
-    return Array.isArray(value) ? [...(value as string[])] : undefined;
-}
-
-function toolSetEnablementOf(
-    toolSets: readonly ToolCatalogToolSet[],
-    toolEnablement: ReadonlyMap<string, boolean>
-): Map<string, boolean> {
-    const enablement = new Map<string, boolean>();
-    for (const { referenceName, tools } of toolSets) {
-        const members = tools.filter((tool) => toolEnablement.has(tool));
-        enablement.set(
-            referenceName,
-            members.length > 0 && members.every((tool) => toolEnablement.get(tool) === true)
-        );
+    if (overrides.caseOnlyMatches.length > 0) {
+        const tools = overrides.caseOnlyMatches.map((match) => match.tool);
+        const builtIns = overrides.caseOnlyMatches.map((match) => match.builtIn);
+        warn({
+            code: "CASE_ONLY_MATCH",
+            option: "tools",
+            identifiers: Object.freeze(tools),
+            message: `Custom tools ${formatList(tools)} differ from the built-ins ${formatList(builtIns)} only in case, so the model gets both. Use the built-in's exact name to replace it, or a clearly different name.`,
+        });
     }
-    return enablement;
 }
 
 /**
- * Makes the resolution deeply immutable, reusing the parts that already are (the filter
- * helper's frozen arrays and read-only maps), since this runs for every session.
+ * An override the filter leaves out is not sent, so it no longer replaces its built-in; the
+ * built-in goes too, so that the name the filter removed is gone entirely.
  */
-function freezeResolution(resolution: SessionToolResolution): SessionToolResolution {
-    return Object.freeze({
-        ...resolution,
-        enabledTools: frozenArray(resolution.enabledTools),
-        toolEnablement: readonlyMap(resolution.toolEnablement),
-        toolSetEnablement: readonlyMap(resolution.toolSetEnablement),
-        toolSets: Object.freeze(
-            resolution.toolSets.map((toolSet) =>
-                Object.freeze({ name: toolSet.name, tools: frozenArray(toolSet.tools) })
-            )
-        ),
-        overriddenBuiltInTools: frozenArray(resolution.overriddenBuiltInTools),
-        passThroughIdentifiers: frozenArray(resolution.passThroughIdentifiers),
-        unknownIdentifiers: Object.freeze(
-            resolution.unknownIdentifiers.map((unknown) =>
-                Object.isFrozen(unknown) ? unknown : Object.freeze({ ...unknown })
-            )
-        ),
-        warnings: Object.freeze([...resolution.warnings]),
-        wire: Object.freeze({
-            tools: Object.freeze([...resolution.wire.tools]),
-            availableTools:
-                resolution.wire.availableTools && frozenArray(resolution.wire.availableTools),
-            excludedTools:
-                resolution.wire.excludedTools && frozenArray(resolution.wire.excludedTools),
-        }),
-    });
-}
-
-function frozenArray<T>(values: readonly T[]): readonly T[] {
-    return Object.isFrozen(values) ? values : Object.freeze([...values]);
-}
-
-function readonlyMap<K, V>(map: ReadonlyMap<K, V>): ReadonlyMap<K, V> {
-    return map instanceof ReadonlyMapView ? map : new ReadonlyMapView(new Map(map));
+function excludeUnsentOverrides(
+    excludedTools: readonly string[] | undefined,
+    tools: readonly CustomToolSnapshot[],
+    sentTools: readonly CustomToolSnapshot[],
+    overridden: ReadonlySet<string>
+): readonly string[] | undefined {
+    const sent = new Set(sentTools.map((tool) => tool.name));
+    const dropped = tools
+        .filter((tool) => overridden.has(tool.name) && !sent.has(tool.name))
+        .map((tool) => `builtin:${tool.name}`);
+    if (dropped.length === 0) return excludedTools;
+    return Object.freeze([...new Set([...(excludedTools ?? []), ...dropped])]);
 }

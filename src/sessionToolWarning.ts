@@ -1,43 +1,32 @@
-import type { ToolFilterOptionName, ToolFilterWarningCode } from "./toolFilter.js";
+import type { ToolFilterWarningCode } from "./toolFilter.js";
 
 /**
- * Codes of the warnings session construction reports; the tool-filter helper's own codes
- * (unknown or duplicate identifiers, ...) pass through unchanged.
+ * Codes of {@link SessionToolWarning}: those of the tool filter (`UNKNOWN_IDENTIFIERS`,
+ * `NO_TOOLS_ENABLED`, `TOO_MANY_TOOLS`) and
+ * - `AUTOMATIC_OVERRIDE`: a custom tool replaces the built-in of its name without setting
+ *   `overridesBuiltInTool: true` (once per client and name);
+ * - `CASE_ONLY_MATCH`: a custom tool's name differs from a built-in's only in case, so both stay;
+ * - `CATALOG_FALLBACK`: the runtime's built-ins were not measured, so a stand-in list is used.
  *
- * - `AUTOMATIC_OVERRIDE`: a custom tool replaces the built-in of the same name without having
- *   set `overridesBuiltInTool: true` (reported once per client and tool name).
- * - `CASE_ONLY_MATCH`: a custom tool's name equals a built-in's only when case is ignored; both
- *   stay, since names are case-sensitive.
- * - `NEEDLESS_OVERRIDE_FLAG`: a custom tool sets `overridesBuiltInTool: true` but no built-in
- *   has its name; the flag has no effect.
- * - `OVERRIDDEN_BUILT_IN_IDENTIFIER`: `includeTools`/`excludeTools` names `builtin:<name>` for a
- *   built-in that a custom tool replaces.
- * - `CATALOG_FALLBACK`: the runtime could not list its tools, so the SDK's pinned list is used.
+ * @experimental
  */
 export type SessionToolWarningCode =
-    | "AUTOMATIC_OVERRIDE"
-    | "CASE_ONLY_MATCH"
-    | "NEEDLESS_OVERRIDE_FLAG"
-    | "OVERRIDDEN_BUILT_IN_IDENTIFIER"
-    | "CATALOG_FALLBACK"
-    | ToolFilterWarningCode;
+    ToolFilterWarningCode | "AUTOMATIC_OVERRIDE" | "CASE_ONLY_MATCH" | "CATALOG_FALLBACK";
 
 /**
- * A problem session construction tells the app about without failing. Delivered to the client
- * option `onToolWarning` (default `console.warn` of the message) and listed in the session's
- * `toolResolution.warnings`.
+ * Something session construction could honour but that is probably not what the app meant. Sent
+ * to the client option `onToolWarning` (default: `console.warn` of the message) and listed in
+ * `session.toolResolution.warnings`.
+ *
+ * @experimental
  */
 export interface SessionToolWarning {
     /** Machine-readable reason. */
     readonly code: SessionToolWarningCode;
     /** What happened and what to do about it. */
     readonly message: string;
-    /** The tool concerned, when there is one. */
-    readonly toolName?: string;
-    /** The filter option concerned, when there is one. */
-    readonly option?: ToolFilterOptionName;
-    /** The filter identifier concerned, when there is one. */
-    readonly identifier?: string;
-    /** The toolset concerned, when there is one. */
-    readonly toolSetId?: string;
+    /** The option concerned (`availableTools`, `excludedTools`, `tools`), when there is one. */
+    readonly option?: string;
+    /** The tool names or filter entries concerned, when there are any. */
+    readonly identifiers?: readonly string[];
 }

@@ -1,9 +1,9 @@
 // The edits the patch makes to files that @github/copilot-sdk already ships.
 //
-// Each edit is anchored on an exact piece of upstream text and must match exactly once: when a
-// new SDK version moves or rewrites an anchor, the build stops and names the edit, instead of
-// producing a patch that silently misses a code path. Everything with logic in it lives in src/;
-// these edits only wire the compiled modules into the SDK's client, index and typings.
+// Each edit is anchored on an exact piece of upstream text and must match exactly once: when an
+// SDK version moves or rewrites an anchor, the build stops and names the edit and the version,
+// instead of producing a patch that silently misses a code path. Everything with logic in it
+// lives in src/; these edits only wire the compiled modules into the SDK.
 
 /** Compiled form of src/index.ts inside the SDK's dist folder (re-exported from the root). */
 export const EXPORTS_MODULE = "toolCustomization";
@@ -11,50 +11,80 @@ export const EXPORTS_MODULE = "toolCustomization";
 /** The module the client calls into (compiled from src/sessionToolSetup.ts). */
 const SETUP_MODULE = "sessionToolSetup";
 
-const createSessionHook = [
-    "  async createSession(config) {",
-    `    const preparedTools = await ${SETUP_MODULE}.prepareSessionTools(this, config, "createSession");`,
-    "    config = preparedTools.config;",
-].join("\n");
+/** The module `ToolSet.addToolSet` calls into (compiled from src/defaultToolSets.ts). */
+const TOOL_SETS_MODULE = "defaultToolSets";
 
-const resumeSessionHook = [
-    "  async resumeSessionInternal(sessionId, config, factories, extensionOptions) {",
-    `    const preparedTools = await ${SETUP_MODULE}.prepareSessionTools(this, config, "resumeSession");`,
-    "    config = preparedTools.config;",
-].join("\n");
+/**
+ * The step runs after the SDK's own option handling: its own checks of the filter lists
+ * (`resolveToolFilterOptions`) come first, and the lists it then sends are the step's.
+ */
+const prepareCall = (configExpression) =>
+    `    const preparedTools = await ${SETUP_MODULE}.prepareSessionTools(this, ${configExpression}, this.resolveToolFilterOptions(config));\n` +
+    "    config = preparedTools.config;\n";
 
 const attachResolution = `    return ${SETUP_MODULE}.attachSessionToolResolution(session, preparedTools);`;
 
 /** Edits shared by the ESM and CJS builds of client.js (esbuild prints both bodies alike). */
-const clientBodyEdits = [
-    {
-        name: "client constructor keeps the tool options",
-        anchor: "      clientInfo: options.clientInfo\n    };\n",
-        replacement:
-            "      clientInfo: options.clientInfo\n    };\n" +
-            `    this.sessionToolState = ${SETUP_MODULE}.createSessionToolState(options);\n`,
-    },
-    {
-        name: "createSession runs the tool setup first",
-        anchor: "  async createSession(config) {",
-        replacement: createSessionHook,
-    },
-    {
-        name: "createSession exposes the tool resolution",
-        anchor: "    return session;\n  }\n  /**\n   * Resumes an existing conversation session",
-        replacement: `${attachResolution}\n  }\n  /**\n   * Resumes an existing conversation session`,
-    },
-    {
-        name: "resumeSession runs the tool setup first",
-        anchor: "  async resumeSessionInternal(sessionId, config, factories, extensionOptions) {",
-        replacement: resumeSessionHook,
-    },
-    {
-        name: "resumeSession exposes the tool resolution",
-        anchor: "    return session;\n  }\n  /**\n   * Sends a ping request",
-        replacement: `${attachResolution}\n  }\n  /**\n   * Sends a ping request`,
-    },
-];
+function clientBodyEdits(cliVersionExpression, sessionClass) {
+    return [
+        {
+            name: "client constructor keeps the tool options",
+            anchor: "      clientInfo: options.clientInfo\n    };\n",
+            replacement:
+                "      clientInfo: options.clientInfo\n    };\n" +
+                `    this.sessionToolState = ${SETUP_MODULE}.createSessionToolState(options, this.isExternalServer || this.resolvedCliPath !== void 0 ? void 0 : ${cliVersionExpression});\n`,
+        },
+        {
+            name: "createSession runs the tool step after its option handling",
+            anchor:
+                "    const toolFilterOptions = this.resolveToolFilterOptions(config);\n" +
+                "    const gitHubTokenProviderRegistrationId = this.registerGitHubTokenProvider(\n" +
+                "      config.gitHubTokenProvider,\n" +
+                "      localSessionId\n",
+            replacement:
+                prepareCall("config") +
+                "    const toolFilterOptions = this.resolveToolFilterOptions(config);\n" +
+                "    const gitHubTokenProviderRegistrationId = this.registerGitHubTokenProvider(\n" +
+                "      config.gitHubTokenProvider,\n" +
+                "      localSessionId\n",
+        },
+        {
+            name: "createSession exposes the tool resolution",
+            anchor: "    return session;\n  }\n  /**\n   * Resumes an existing conversation session",
+            replacement: `${attachResolution}\n  }\n  /**\n   * Resumes an existing conversation session`,
+        },
+        {
+            name: "resumeSession runs the tool step before registering anything",
+            anchor: `      await this.start();\n    }\n    const session = new ${sessionClass}(\n      sessionId,\n`,
+            replacement:
+                "      await this.start();\n    }\n" +
+                prepareCall("{ ...this.configDefaultsForMode(), ...config }") +
+                `    const session = new ${sessionClass}(\n      sessionId,\n`,
+        },
+        {
+            name: "resumeSession exposes the tool resolution",
+            anchor: "    return session;\n  }\n  /**\n   * Sends a ping request",
+            replacement: `${attachResolution}\n  }\n  /**\n   * Sends a ping request`,
+        },
+    ];
+}
+
+const addToolSetMethod =
+    "  /**\n" +
+    "   * Adds a toolset: `toolset:<name>`, a default toolset (`read`, `edit`, `search`, `execute`,\n" +
+    "   * `web`, `agent`) or one of the session's `customToolSets`.\n" +
+    "   */\n" +
+    "  addToolSet(name) {\n" +
+    `    this.items.push(${TOOL_SETS_MODULE}.toolSetEntry(name));\n` +
+    "    return this;\n" +
+    "  }\n";
+
+const toolSetBodyEdit = {
+    name: "ToolSet gains addToolSet",
+    anchor: "  /**\n   * Returns a defensive copy of the accumulated filter strings",
+    replacement:
+        addToolSetMethod + "  /**\n   * Returns a defensive copy of the accumulated filter strings",
+};
 
 /**
  * Returns the edits for the SDK's existing files.
@@ -78,7 +108,7 @@ export function sdkFileEdits(runtimeExportNames) {
                     'import { defaultJoinSessionPermissionHandler } from "./types.js";\n' +
                     `import * as ${SETUP_MODULE} from "./${SETUP_MODULE}.js";\n`,
             },
-            ...clientBodyEdits,
+            ...clientBodyEdits("COPILOT_CLI_VERSION", "CopilotSession"),
         ],
         "dist/cjs/client.js": [
             {
@@ -88,7 +118,46 @@ export function sdkFileEdits(runtimeExportNames) {
                     'var import_types = require("./types.js");\n' +
                     `var ${SETUP_MODULE} = require("./${SETUP_MODULE}.js");\n`,
             },
-            ...clientBodyEdits,
+            ...clientBodyEdits(
+                "import_cliVersion.COPILOT_CLI_VERSION",
+                "import_session.CopilotSession"
+            ),
+        ],
+        "dist/toolSet.js": [
+            {
+                name: "toolSet.js imports the toolset entries",
+                anchor: "const VALID_TOOL_NAME = ",
+                replacement:
+                    `import * as ${TOOL_SETS_MODULE} from "./${TOOL_SETS_MODULE}.js";\n` +
+                    "const VALID_TOOL_NAME = ",
+            },
+            toolSetBodyEdit,
+        ],
+        "dist/cjs/toolSet.js": [
+            {
+                name: "cjs toolSet.js requires the toolset entries",
+                anchor: "module.exports = __toCommonJS(toolSet_exports);\n",
+                replacement:
+                    "module.exports = __toCommonJS(toolSet_exports);\n" +
+                    `var ${TOOL_SETS_MODULE} = require("./${TOOL_SETS_MODULE}.js");\n`,
+            },
+            toolSetBodyEdit,
+        ],
+        "dist/toolSet.d.ts": [
+            {
+                name: "toolSet.d.ts declares addToolSet",
+                anchor: "    /**\n     * Returns a defensive copy of the accumulated filter strings",
+                replacement:
+                    "    /**\n" +
+                    "     * Adds a toolset entry, `toolset:<name>`: a default toolset (`read`, `edit`, `search`,\n" +
+                    "     * `execute`, `web`, `agent`) or a name of the session's `customToolSets`.\n" +
+                    "     *\n" +
+                    "     * @param name The toolset's name.\n" +
+                    "     * @experimental\n" +
+                    "     */\n" +
+                    "    addToolSet(name: string): ToolSet;\n" +
+                    "    /**\n     * Returns a defensive copy of the accumulated filter strings",
+            },
         ],
         "dist/index.js": [
             {
@@ -131,19 +200,13 @@ export function sdkFileEdits(runtimeExportNames) {
                 name: "types.d.ts imports the option types",
                 anchor: "export interface CopilotClientOptions {\n",
                 replacement:
-                    `import type { SessionToolClientOptions, SessionToolConfig, CustomToolDeclarationOptions } from "./${SETUP_MODULE}.js";\n` +
+                    `import type { SessionToolClientOptions, SessionToolConfig } from "./${SETUP_MODULE}.js";\n` +
                     "export interface CopilotClientOptions extends SessionToolClientOptions {\n",
             },
             {
-                name: "SessionConfigBase gains includeTools, excludeTools and toolSets",
+                name: "SessionConfigBase gains customToolSets",
                 anchor: "export interface SessionConfigBase {\n",
                 replacement: "export interface SessionConfigBase extends SessionToolConfig {\n",
-            },
-            {
-                name: "Tool gains declarationOnly",
-                anchor: "export interface Tool<TArgs = unknown> {\n",
-                replacement:
-                    "export interface Tool<TArgs = unknown> extends CustomToolDeclarationOptions {\n",
             },
         ],
         "dist/session.d.ts": [
@@ -153,9 +216,11 @@ export function sdkFileEdits(runtimeExportNames) {
                 replacement:
                     "export declare class CopilotSession {\n    readonly sessionId: string;\n" +
                     "    /**\n" +
-                    "     * How this session's tools were resolved at construction: which tools and toolsets\n" +
-                    "     * are enabled, which custom tools override built-ins, and what went to the runtime.\n" +
+                    "     * How this session's tools were resolved at construction: the tools and toolsets\n" +
+                    "     * enabled, the built-ins custom tools replace, and what went to the runtime.\n" +
                     "     * Undefined for sessions that createSession or resumeSession did not construct.\n" +
+                    "     *\n" +
+                    "     * @experimental\n" +
                     "     */\n" +
                     `    readonly toolResolution: import("./${SETUP_MODULE}.js").SessionToolResolution | undefined;\n`,
             },
@@ -169,16 +234,17 @@ export function sdkFileEdits(runtimeExportNames) {
  * @param {string} path path inside the package, for messages
  * @param {string} text the upstream file text
  * @param {{name: string, anchor: string, replacement: string}[]} edits
+ * @param {string} [version] the SDK version being patched, for messages
  * @returns {string} the edited text
  */
-export function applyEdits(path, text, edits) {
+export function applyEdits(path, text, edits, version = "this version") {
     let result = text;
     for (const edit of edits) {
         const first = result.indexOf(edit.anchor);
         if (first === -1 || result.indexOf(edit.anchor, first + 1) !== -1) {
-            const count = first === -1 ? 0 : "more than one";
+            const count = first === -1 ? "no match" : "more than one match";
             throw new Error(
-                `Patch edit '${edit.name}' expects its anchor exactly once in ${path} but found ${count}. ` +
+                `Patch edit '${edit.name}' expects its anchor exactly once in ${path} of @github/copilot-sdk ${version}, but found ${count}. ` +
                     "The SDK changed here: update the anchor in scripts/lib/sdkEdits.mjs (see CONTRIBUTING.md)."
             );
         }

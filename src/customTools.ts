@@ -1,0 +1,117 @@
+import { formatList, quoteValue } from "./formatting.js";
+import { SessionToolError } from "./sessionToolError.js";
+
+/**
+ * A custom tool as read once at the start of session construction: what is checked is what is
+ * sent and registered, even if the caller's object would answer differently on a later read.
+ */
+export interface CustomToolSnapshot {
+    readonly name: string;
+    readonly handler?: unknown;
+    readonly overridesBuiltInTool?: boolean;
+    readonly [field: string]: unknown;
+}
+
+/** Names models accept for a function tool. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Fields the SDK reads from a tool; read once each, even where they are getters. */
+const TOOL_FIELDS = [
+    "name",
+    "description",
+    "parameters",
+    "handler",
+    "overridesBuiltInTool",
+    "skipPermission",
+    "defer",
+    "metadata",
+    "isTerminal",
+] as const;
+
+/**
+ * Reads the session's `tools` into frozen snapshots and checks them: each entry an object with
+ * a valid name, a function (or no) handler and a boolean (or no) `overridesBuiltInTool`, and no
+ * two names equal when case is ignored. A tool without a handler is a declaration whose calls
+ * the app answers itself, as the SDK documents.
+ *
+ * @param tools - the `tools` option as given (not modified)
+ * @returns the snapshots, or undefined when `tools` was not given
+ * @throws SessionToolError `INVALID_CUSTOM_TOOL` or `DUPLICATE_TOOL_NAME`
+ */
+export function snapshotCustomTools(tools: unknown): readonly CustomToolSnapshot[] | undefined {
+    if (tools === undefined || tools === null) return undefined;
+    if (!Array.isArray(tools)) {
+        throw invalid(
+            `Invalid tools ${quoteValue(tools)}: pass an array of tools, e.g. [defineTool("lint", { ... })].`
+        );
+    }
+    const snapshots: CustomToolSnapshot[] = [];
+    for (let position = 0; position < tools.length; position++) {
+        if (!(position in tools)) {
+            throw invalid(
+                `tools[${position}] is an empty slot of a sparse array: pass a tool at every position.`
+            );
+        }
+        snapshots.push(snapshotOf(tools[position], position));
+    }
+    rejectDuplicates(snapshots);
+    return Object.freeze(snapshots);
+}
+
+function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
+    if (tool === null || typeof tool !== "object") {
+        throw invalid(
+            `tools[${position}] is ${quoteValue(tool)}, not a tool: pass an object with a name (see defineTool).`
+        );
+    }
+    const snapshot: Record<string, unknown> = { ...tool };
+    for (const field of TOOL_FIELDS) {
+        if (!Object.prototype.hasOwnProperty.call(snapshot, field) && field in tool) {
+            snapshot[field] = (tool as Record<string, unknown>)[field];
+        }
+    }
+    const { name, handler, overridesBuiltInTool } = snapshot;
+    if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
+        throw invalid(
+            `Invalid tool name ${quoteValue(name)} at tools[${position}]: use 1 to 64 letters, digits, '_' or '-', as models require.`,
+            typeof name === "string" ? [name] : []
+        );
+    }
+    if (handler !== undefined && typeof handler !== "function") {
+        throw invalid(
+            `Custom tool '${name}' has handler ${quoteValue(handler)}: pass a function, or leave handler out to answer its calls yourself.`,
+            [name]
+        );
+    }
+    if (overridesBuiltInTool !== undefined && typeof overridesBuiltInTool !== "boolean") {
+        throw invalid(
+            `Custom tool '${name}' has overridesBuiltInTool ${quoteValue(overridesBuiltInTool)}: use true or false, or leave it out.`,
+            [name]
+        );
+    }
+    return Object.freeze(snapshot) as CustomToolSnapshot;
+}
+
+function rejectDuplicates(snapshots: readonly CustomToolSnapshot[]): void {
+    const byFoldedName = new Map<string, string[]>();
+    for (const { name } of snapshots) {
+        const folded = name.toLowerCase();
+        const same = byFoldedName.get(folded);
+        if (same === undefined) byFoldedName.set(folded, [name]);
+        else same.push(name);
+    }
+    const duplicated = [...byFoldedName.values()].filter((names) => names.length > 1);
+    if (duplicated.length === 0) return;
+    const names = duplicated.flat();
+    throw new SessionToolError(
+        "DUPLICATE_TOOL_NAME",
+        `Custom tool names must be unique, also when case is ignored; these repeat: ${duplicated
+            .map((group) => formatList(group))
+            .join("; ")}. Rename or remove all but one of each.`,
+        names
+    );
+}
+
+function invalid(message: string, names: readonly string[] = []): SessionToolError {
+    return new SessionToolError("INVALID_CUSTOM_TOOL", message, names);
+}

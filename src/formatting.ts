@@ -1,0 +1,48 @@
+/**
+ * Quotes a caller-supplied value for a message: strings in single quotes (unprintable characters
+ * escaped, long ones shortened), anything else as short JSON-like text, so a message always shows
+ * the offending value.
+ *
+ * @param value - any value a caller passed
+ * @returns a short printable rendering
+ */
+export function quoteValue(value: unknown): string {
+    if (typeof value === "string") {
+        return `'${shorten(JSON.stringify(value).slice(1, -1).replace(/'/g, "\\'"))}'`;
+    }
+    if (typeof value === "function") return "a function";
+    if (value === undefined) return "undefined";
+    if (typeof value === "bigint") return `${value}n`;
+    try {
+        const text = JSON.stringify(value);
+        if (text !== undefined) return shorten(text);
+    } catch {
+        // Cyclic or otherwise unprintable: fall back to the type below.
+    }
+    return `a value of type ${typeof value}`;
+}
+
+/**
+ * Renders a list of names for a message, quoted and comma-separated, cut off once the text
+ * passes `maxLength` characters with a count of what was left out.
+ *
+ * @param names - the names to list
+ * @param maxLength - how long the listed part may grow before the rest is counted instead
+ * @returns for example `'a', 'b' and 3 more`
+ */
+export function formatList(names: readonly string[], maxLength = 240): string {
+    let text = "";
+    let shown = 0;
+    for (const name of names) {
+        const item = quoteValue(name);
+        if (shown > 0 && text.length + item.length > maxLength) break;
+        text += shown === 0 ? item : `, ${item}`;
+        shown++;
+    }
+    const rest = names.length - shown;
+    return rest === 0 ? text : `${text} and ${rest.toLocaleString("en-US")} more`;
+}
+
+function shorten(text: string): string {
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

@@ -1,0 +1,46 @@
+/**
+ * What `npm run discover:tool-names` measured about one runtime version's built-in tools. The
+ * data lives in `measuredBuiltInTools.generated.ts`, one entry per runtime version; nothing in
+ * it is written by hand.
+ */
+export interface MeasuredBuiltInTools {
+    /** The runtime version (`status.get`'s `version`, e.g. `"1.0.85"`), the lookup key. */
+    readonly runtimeVersion: string;
+    /** The `@github/copilot-sdk` version that bundles this runtime. */
+    readonly sdkVersion: string;
+    /**
+     * Every name the runtime has a built-in implementation for, as far as measured: the names a
+     * custom tool without the override flag conflicts with, shadows, or may not use at all.
+     */
+    readonly builtIns: readonly string[];
+    /**
+     * Names whose override the runtime does not honour: with `overridesBuiltInTool: true` the
+     * built-in still answers, the tool is dropped or refused, or the probe was inconclusive.
+     */
+    readonly unsupportedOverrides: readonly string[];
+    /**
+     * Names the runtime keeps as a custom tool only while tool search is active
+     * (`toolSearch.enabled` and more tools than its deferral threshold); elsewhere it drops them.
+     */
+    readonly keptOnlyWithToolSearch: readonly string[];
+    /**
+     * The built-ins the model is offered in a default session, by model id; `"*"` is the
+     * runtime's set for a model id it does not know.
+     */
+    readonly offeredByModel: Readonly<Record<string, readonly string[]>>;
+    /**
+     * Built-ins a session option or mode adds to the default set, keyed by
+     * {@link BuiltInToolCondition}.
+     */
+    readonly offeredByCondition: Readonly<Partial<Record<BuiltInToolCondition, readonly string[]>>>;
+}
+
+/** The session options and modes that switch on extra built-ins. */
+export type BuiltInToolCondition =
+    | "onUserInputRequest"
+    | "planMode"
+    | "autopilotMode"
+    | "manageScheduleEnabled"
+    | "enableSessionStore"
+    | "skillDirectories"
+    | "toolSearch";

@@ -1,0 +1,53 @@
+/**
+ * Finds the known name a mistyped one was most likely meant to be: the same name in another
+ * case, else the closest name at most two edits away (insertions, deletions, substitutions and
+ * swaps of neighbours), else nothing.
+ *
+ * @param name - the unknown name
+ * @param known - the names that exist, in order of preference for ties
+ * @returns the suggestion, or undefined when nothing is close enough
+ */
+export function closestName(name: string, known: Iterable<string>): string | undefined {
+    const lower = name.toLowerCase();
+    // Short names are two edits from almost anything; allow one edit below five characters.
+    const limit = name.length < 5 ? 1 : 2;
+    let best: string | undefined;
+    let bestDistance = limit + 1;
+    for (const candidate of known) {
+        if (candidate === name) continue;
+        if (candidate.toLowerCase() === lower) return candidate;
+        if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
+        const distance = editDistance(lower, candidate.toLowerCase(), bestDistance);
+        if (distance < bestDistance) {
+            best = candidate;
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+
+/**
+ * Optimal-string-alignment distance between `a` and `b`, or `bound` once it is certain to be at
+ * least that (so a far-off candidate costs little).
+ */
+function editDistance(a: string, b: string, bound: number): number {
+    let previous2: number[] = [];
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const current = [i];
+        let rowMin = i;
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+                value = Math.min(value, previous2[j - 2]! + 1);
+            }
+            current[j] = value;
+            rowMin = Math.min(rowMin, value);
+        }
+        if (rowMin >= bound) return bound;
+        previous2 = previous;
+        previous = current;
+    }
+    return previous[b.length]!;
+}
