@@ -1,6 +1,7 @@
-// npm run patch:check (part of npm test): fails when
+// npm run patch:check (part of npm test): for every supported SDK version, fails when
 //  1. the committed patch differs from what src/ generates (drift), or
-//  2. the committed patch does not apply with patch-package to a clean copy of the pinned SDK, or
+//  2. the committed patch does not apply with patch-package to a clean copy of that version;
+// and fails when
 //  3. this project's node_modules does not hold the patched SDK the tests are meant to exercise.
 
 import {
@@ -23,74 +24,82 @@ import {
     pristineDir,
     renderPatch,
     ROOT,
+    supportedVersions,
 } from "./lib/sdkPatch.mjs";
 
 const failures = [];
-const patchPath = patchFilePath();
-const { files } = await buildPatchedFiles();
-const expected = renderPatch(files);
-
-// 1. Drift between src/ and the committed patch.
-if (!existsSync(patchPath)) {
-    failures.push(
-        `${relative(ROOT, patchPath)} is missing: run 'npm run patch:build' and commit it.`
-    );
-} else {
-    const committed = readFileSync(patchPath, "utf8");
-    if (committed !== expected) {
-        const a = committed.split("\n");
-        const b = expected.split("\n");
-        let line = 0;
-        while (line < a.length && a[line] === b[line]) line++;
-        failures.push(
-            `${relative(ROOT, patchPath)} differs from what src/ generates (first difference at line ${line + 1}:\n` +
-                `  committed: ${JSON.stringify(a[line] ?? "<end of file>")}\n` +
-                `  generated: ${JSON.stringify(b[line] ?? "<end of file>")}).\n` +
-                "  Never edit the patch by hand: change src/ or scripts/lib/sdkEdits.mjs, run 'npm run patch:build', commit both."
-        );
-    }
+let pinnedFiles;
+for (const version of supportedVersions()) {
+    const { files } = await buildPatchedFiles(version);
+    if (version === pinnedVersion()) pinnedFiles = files;
+    checkVersion(version, files);
 }
 
-// 2. The committed patch applies to a clean install of the pinned version.
-const app = mkdtempSync(join(tmpdir(), "sdk-patch-check-"));
-try {
-    if (existsSync(patchPath)) {
-        const version = pinnedVersion();
-        writeFileSync(
-            join(app, "package.json"),
-            JSON.stringify({
-                name: "patch-check",
-                private: true,
-                dependencies: { [PACKAGE_NAME]: version },
-            })
+function checkVersion(version, files) {
+    const patchPath = patchFilePath(version);
+    const expected = renderPatch(files);
+
+    // 1. Drift between src/ and the committed patch.
+    if (!existsSync(patchPath)) {
+        failures.push(
+            `${relative(ROOT, patchPath)} is missing: run 'npm run patch:build' and commit it.`
         );
-        const clean = join(app, "node_modules", ...PACKAGE_NAME.split("/"));
-        cpSync(pristineDir(version), clean, { recursive: true });
-        mkdirSync(join(app, "patches"));
-        cpSync(patchPath, join(app, "patches", basename(patchPath)));
-        try {
-            runPatchPackage(app);
-            for (const [packagePath, { after }] of files) {
-                const applied = readFileSync(join(clean, packagePath), "utf8");
-                if (applied !== after && failures.length === 0) {
-                    failures.push(
-                        `Applying the committed patch gives a different ${packagePath} than src/ generates.`
-                    );
-                }
-            }
-        } catch (error) {
+    } else {
+        const committed = readFileSync(patchPath, "utf8");
+        if (committed !== expected) {
+            const a = committed.split("\n");
+            const b = expected.split("\n");
+            let line = 0;
+            while (line < a.length && a[line] === b[line]) line++;
             failures.push(
-                `The committed patch does not apply to a clean ${PACKAGE_NAME}@${version}:\n${error.stdout ?? ""}${error.stderr ?? error.message}`
+                `${relative(ROOT, patchPath)} differs from what src/ generates (first difference at line ${line + 1}:\n` +
+                    `  committed: ${JSON.stringify(a[line] ?? "<end of file>")}\n` +
+                    `  generated: ${JSON.stringify(b[line] ?? "<end of file>")}).\n` +
+                    "  Never edit the patch by hand: change src/ or scripts/lib/sdkEdits.mjs, run 'npm run patch:build', commit both."
             );
         }
     }
-} finally {
-    rmSync(app, { recursive: true, force: true });
+
+    // 2. The committed patch applies to a clean install of the pinned version.
+    const app = mkdtempSync(join(tmpdir(), "sdk-patch-check-"));
+    try {
+        if (existsSync(patchPath)) {
+            writeFileSync(
+                join(app, "package.json"),
+                JSON.stringify({
+                    name: "patch-check",
+                    private: true,
+                    dependencies: { [PACKAGE_NAME]: version },
+                })
+            );
+            const clean = join(app, "node_modules", ...PACKAGE_NAME.split("/"));
+            cpSync(pristineDir(version), clean, { recursive: true });
+            mkdirSync(join(app, "patches"));
+            cpSync(patchPath, join(app, "patches", basename(patchPath)));
+            try {
+                runPatchPackage(app);
+                for (const [packagePath, { after }] of files) {
+                    const applied = readFileSync(join(clean, packagePath), "utf8");
+                    if (applied !== after && failures.length === 0) {
+                        failures.push(
+                            `Applying the committed patch gives a different ${packagePath} than src/ generates.`
+                        );
+                    }
+                }
+            } catch (error) {
+                failures.push(
+                    `The committed patch does not apply to a clean ${PACKAGE_NAME}@${version}:\n${error.stdout ?? ""}${error.stderr ?? error.message}`
+                );
+            }
+        }
+    } finally {
+        rmSync(app, { recursive: true, force: true });
+    }
 }
 
 // 3. The project's own node_modules runs the patched SDK.
 const installed = join(ROOT, "node_modules", ...PACKAGE_NAME.split("/"));
-const stale = [...files].filter(([packagePath, { after }]) => {
+const stale = [...pinnedFiles].filter(([packagePath, { after }]) => {
     const path = join(installed, packagePath);
     return !existsSync(path) || readFileSync(path, "utf8") !== after;
 });
@@ -106,5 +115,5 @@ if (failures.length > 0) {
     process.exit(1);
 }
 console.log(
-    `patch check passed: ${relative(ROOT, patchPath)} matches src/, applies cleanly, and is installed (${files.size} files).`
+    `patch check passed: the patches for ${supportedVersions().join(", ")} match src/ and apply cleanly to their versions; ${pinnedVersion()} is installed patched.`
 );

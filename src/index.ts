@@ -26,3 +26,4 @@ export type {
     SessionToolConfig,
     SessionToolResolution,
 } from "./sessionToolSetup.js";
+export { TOOL_CUSTOMIZATION_PATCH } from "./patchMarker.js";

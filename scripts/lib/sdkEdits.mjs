@@ -162,9 +162,7 @@ export function sdkFileEdits(runtimeExportNames) {
         "dist/index.js": [
             {
                 name: "index.js re-exports the tool customization API",
-                anchor: "  isFactoryRunTerminal\n};\n",
-                replacement:
-                    "  isFactoryRunTerminal\n};\n" + `export * from "./${EXPORTS_MODULE}.js";\n`,
+                append: `export * from "./${EXPORTS_MODULE}.js";\n`,
             },
         ],
         "dist/cjs/index.js": [
@@ -233,13 +231,18 @@ export function sdkFileEdits(runtimeExportNames) {
  *
  * @param {string} path path inside the package, for messages
  * @param {string} text the upstream file text
- * @param {{name: string, anchor: string, replacement: string}[]} edits
+ * @param {({name: string, anchor: string, replacement: string} | {name: string, append: string})[]} edits
+ *   anchored replacements, or text to add at the end of the file
  * @param {string} [version] the SDK version being patched, for messages
  * @returns {string} the edited text
  */
 export function applyEdits(path, text, edits, version = "this version") {
     let result = text;
     for (const edit of edits) {
+        if (edit.append !== undefined) {
+            result += edit.append;
+            continue;
+        }
         const first = result.indexOf(edit.anchor);
         if (first === -1 || result.indexOf(edit.anchor, first + 1) !== -1) {
             const count = first === -1 ? "no match" : "more than one match";

@@ -2,8 +2,9 @@
 //
 // Steps: compile src/ twice (ESM with declarations, CJS), lay the compiled modules into a copy of
 // the pristine SDK's dist/, apply the anchored edits of sdkEdits.mjs, and render the difference
-// in the git-diff format patch-package reads. The pristine SDK is the npm alias
-// `copilot-sdk-unpatched`, an untouched install of the same version.
+// in the git-diff format patch-package reads. One patch per supported SDK version (package.json
+// "toolCustomization.sdkVersions"), all from the same compiled src/; the only per-version datum
+// is the version written into TOOL_CUSTOMIZATION_PATCH.
 
 import { execFileSync } from "node:child_process";
 import {
@@ -19,6 +20,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { pristineSdkDir } from "./pristineSdk.mjs";
 import { EXPORTS_MODULE, applyEdits, sdkFileEdits } from "./sdkEdits.mjs";
 
 /** The project root. */
@@ -28,11 +30,17 @@ export const PACKAGE_NAME = "@github/copilot-sdk";
 /** The untouched copy of the same version, installed through an npm alias. */
 export const PRISTINE_ALIAS = "copilot-sdk-unpatched";
 
-/** @returns {string} the exact SDK version this project pins */
+/** The placeholder src/patchMarker.ts holds until the build writes the SDK version in. */
+const UNBUILT_VERSION = '"0.0.0-unbuilt"';
+
+function manifest() {
+    return JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+}
+
+/** @returns {string} the exact SDK version this project pins (and tests against) */
 export function pinnedVersion() {
-    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-    const version = manifest.dependencies?.[PACKAGE_NAME];
-    if (!/^\d+\.\d+\.\d+$/.test(version ?? "")) {
+    const version = manifest().dependencies?.[PACKAGE_NAME];
+    if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(version ?? "")) {
         throw new Error(
             `package.json must pin ${PACKAGE_NAME} to an exact version, found '${version}'.`
         );
@@ -40,26 +48,25 @@ export function pinnedVersion() {
     return version;
 }
 
-/** @returns {string} the patch file path for the pinned version */
+/** @returns {string[]} every SDK version a patch is built for */
+export function supportedVersions() {
+    const versions = manifest().toolCustomization?.sdkVersions ?? [];
+    if (!versions.includes(pinnedVersion())) {
+        throw new Error(
+            `package.json "toolCustomization.sdkVersions" must include the pinned ${PACKAGE_NAME} version ${pinnedVersion()}.`
+        );
+    }
+    return versions;
+}
+
+/** @returns {string} the patch file path for a version */
 export function patchFilePath(version = pinnedVersion()) {
     return join(ROOT, "patches", `${PACKAGE_NAME.replace("/", "+")}+${version}.patch`);
 }
 
-/** @returns {string} directory of the pristine SDK, checked to be the pinned version */
+/** @returns {string} directory of an untouched copy of the SDK at `version` */
 export function pristineDir(version = pinnedVersion()) {
-    const dir = join(ROOT, "node_modules", PRISTINE_ALIAS);
-    const manifestPath = join(dir, "package.json");
-    if (!existsSync(manifestPath)) {
-        throw new Error(`${PRISTINE_ALIAS} is not installed: run 'npm install' first.`);
-    }
-    const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
-    if (manifest.name !== PACKAGE_NAME || manifest.version !== version) {
-        throw new Error(
-            `node_modules/${PRISTINE_ALIAS} holds ${manifest.name}@${manifest.version}, but the patch targets ` +
-                `${PACKAGE_NAME}@${version}. Point the alias in package.json at npm:${PACKAGE_NAME}@${version} and run 'npm install'.`
-        );
-    }
-    return dir;
+    return pristineSdkDir(ROOT, PACKAGE_NAME, PRISTINE_ALIAS, version);
 }
 
 function runTsc(project) {
@@ -80,15 +87,19 @@ function listFiles(dir, base = dir) {
     return out.sort();
 }
 
-/** Compiles src/ into build/patch/{esm,cjs}; returns the compiled file lists. */
+let compiled;
+
+/** Compiles src/ into build/patch/{esm,cjs} once per process; returns the compiled file lists. */
 export function compileSources() {
+    if (compiled !== undefined) return compiled;
     rmSync(join(ROOT, "build", "patch"), { recursive: true, force: true });
     runTsc("tsconfig.patch-esm.json");
     runTsc("tsconfig.patch-cjs.json");
-    return {
+    compiled = {
         esm: listFiles(join(ROOT, "build", "patch", "esm")),
         cjs: listFiles(join(ROOT, "build", "patch", "cjs")),
     };
+    return compiled;
 }
 
 /** Where a compiled src file lands inside the SDK's dist folder. */
@@ -97,30 +108,40 @@ function targetName(compiled) {
 }
 
 /**
- * Builds the patched tree of every file the patch touches.
+ * Builds the patched tree of every file the patch for `version` touches.
  *
+ * @param {string} version the SDK version to patch
  * @returns {Promise<{ files: Map<string, { before: string | null, after: string }> }>} keyed by
  *   the path inside the package; `before` is null for new files.
  */
-export async function buildPatchedFiles() {
-    const pristine = pristineDir();
+export async function buildPatchedFiles(version = pinnedVersion()) {
+    const pristine = pristineDir(version);
     const compiled = compileSources();
+    const withVersion = (file, text) => {
+        if (file !== "patchMarker.js") return text;
+        if (!text.includes(UNBUILT_VERSION)) {
+            throw new Error(
+                `${file} no longer holds ${UNBUILT_VERSION}: keep it in src/patchMarker.ts.`
+            );
+        }
+        return text.replace(UNBUILT_VERSION, JSON.stringify(version));
+    };
     const files = new Map();
     const addNew = (packagePath, text) => {
         if (existsSync(join(pristine, packagePath))) {
             throw new Error(
-                `src/ compiles to ${packagePath}, which ${PACKAGE_NAME} already ships: rename the source module.`
+                `src/ compiles to ${packagePath}, which ${PACKAGE_NAME} ${version} already ships: rename the source module.`
             );
         }
         files.set(packagePath, { before: null, after: text });
     };
     for (const file of compiled.esm) {
         const text = readFileSync(join(ROOT, "build", "patch", "esm", file), "utf8");
-        addNew(`dist/${targetName(file)}`, text);
+        addNew(`dist/${targetName(file)}`, withVersion(file, text));
     }
     for (const file of compiled.cjs) {
         const text = readFileSync(join(ROOT, "build", "patch", "cjs", file), "utf8");
-        addNew(`dist/cjs/${targetName(file)}`, text);
+        addNew(`dist/cjs/${targetName(file)}`, withVersion(file, text));
     }
 
     const exportsUrl = pathToFileURL(join(ROOT, "build", "patch", "esm", "index.js")).href;
@@ -129,13 +150,13 @@ export async function buildPatchedFiles() {
     const clashes = runtimeExportNames.filter((name) => name in upstreamIndex);
     if (clashes.length > 0) {
         throw new Error(
-            `src/index.ts exports ${clashes.map((n) => `'${n}'`).join(", ")}, which ${PACKAGE_NAME} already exports: rename them.`
+            `src/index.ts exports ${clashes.map((n) => `'${n}'`).join(", ")}, which ${PACKAGE_NAME} ${version} already exports: rename them.`
         );
     }
 
     for (const [packagePath, edits] of Object.entries(sdkFileEdits(runtimeExportNames))) {
         const before = readFileSync(join(pristine, packagePath), "utf8");
-        files.set(packagePath, { before, after: applyEdits(packagePath, before, edits) });
+        files.set(packagePath, { before, after: applyEdits(packagePath, before, edits, version) });
     }
     return { files };
 }
