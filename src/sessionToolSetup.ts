@@ -191,22 +191,25 @@ export async function prepareSessionTools<C extends object>(
     const state = (client.sessionToolState ??= createSessionToolState(undefined, undefined));
     const customTools = snapshotCustomTools(source.tools) ?? [];
 
+    // Warnings are collected and delivered once every check has passed, so a refused session
+    // reports only its error; the catalog's fallback is about the client and is told at once.
     const warnings: SessionToolWarning[] = [];
     const warn = (warning: SessionToolWarning): void => {
-        const frozen = Object.freeze({ ...warning });
-        warnings.push(frozen);
-        state.onWarning(frozen);
+        warnings.push(Object.freeze({ ...warning }));
     };
     state.catalog ??= loadBuiltInToolCatalog(client, state.bundledRuntimeVersion, (reason) =>
-        warn({
-            code: "CATALOG_FALLBACK",
-            message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
-        })
+        state.onWarning(
+            Object.freeze({
+                code: "CATALOG_FALLBACK",
+                message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
+            })
+        )
     );
     const catalog = await state.catalog;
 
     const overrides = resolveBuiltInToolOverrides(customTools, catalog, state.policy, source);
-    reportOverrideWarnings(overrides, state, warn);
+    const newlyAutomatic = overrides.automatic.filter((name) => !state.reportedOverrides.has(name));
+    overrideWarnings(overrides, newlyAutomatic).forEach(warn);
 
     const overridden = new Set(overrides.overridden);
     const filter = resolveSessionToolFilter(
@@ -239,6 +242,8 @@ export async function prepareSessionTools<C extends object>(
     const enabledTools = [...toolEnablement].filter(([, on]) => on).map(([name]) => name);
     if (enabledTools.length > MAX_TOOLS_PER_REQUEST) warn(tooManyToolsWarning(enabledTools.length));
 
+    newlyAutomatic.forEach((name) => state.reportedOverrides.add(name));
+    warnings.forEach((warning) => state.onWarning(warning));
     const modes = modeBuiltIns(catalog);
     const prepared: Record<string, unknown> = { ...source };
     if (source.tools !== undefined && source.tools !== null) prepared.tools = sentTools;
@@ -292,31 +297,30 @@ export function attachSessionToolResolution<S extends object>(
     return session;
 }
 
-function reportOverrideWarnings(
+function overrideWarnings(
     overrides: ReturnType<typeof resolveBuiltInToolOverrides>,
-    state: SessionToolState,
-    warn: (warning: SessionToolWarning) => void
-): void {
-    const fresh = overrides.automatic.filter((name) => !state.reportedOverrides.has(name));
-    fresh.forEach((name) => state.reportedOverrides.add(name));
-    if (fresh.length > 0) {
-        warn({
+    newlyAutomatic: readonly string[]
+): SessionToolWarning[] {
+    const warnings: SessionToolWarning[] = [];
+    if (newlyAutomatic.length > 0) {
+        warnings.push({
             code: "AUTOMATIC_OVERRIDE",
             option: "tools",
-            identifiers: Object.freeze(fresh),
-            message: `Custom tools ${formatList(fresh)} replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.`,
+            identifiers: Object.freeze([...newlyAutomatic]),
+            message: `Custom tools ${formatList(newlyAutomatic)} replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.`,
         });
     }
     if (overrides.caseOnlyMatches.length > 0) {
         const tools = overrides.caseOnlyMatches.map((match) => match.tool);
         const builtIns = overrides.caseOnlyMatches.map((match) => match.builtIn);
-        warn({
+        warnings.push({
             code: "CASE_ONLY_MATCH",
             option: "tools",
             identifiers: Object.freeze(tools),
             message: `Custom tools ${formatList(tools)} differ from the built-ins ${formatList(builtIns)} only in case, so the model gets both. Use the built-in's exact name to replace it, or a clearly different name.`,
         });
     }
+    return warnings;
 }
 
 /**
