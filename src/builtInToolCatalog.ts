@@ -76,16 +76,19 @@ export async function loadBuiltInToolCatalog(
  *
  * @param catalog - the runtime's catalog
  * @param config - the session config
+ * @param toolSearchDefers - whether tool search defers tools in this session (see
+ *   {@link toolSearchDefers}), which adds the tool-search tool
  * @returns built-in names, sorted
  */
 export function offeredBuiltIns(
     catalog: BuiltInToolCatalog,
-    config: Readonly<Record<string, unknown>>
+    config: Readonly<Record<string, unknown>>,
+    toolSearchDefers = false
 ): readonly string[] {
     const { offeredByModel, offeredByCondition } = catalog.measured;
     const model = typeof config.model === "string" ? config.model : "";
     const names = new Set(offeredByModel[model] ?? offeredByModel["*"] ?? []);
-    for (const condition of conditionsOf(config)) {
+    for (const condition of conditionsOf(config, toolSearchDefers)) {
         for (const name of offeredByCondition[condition] ?? []) names.add(name);
     }
     return [...names].sort();
@@ -124,7 +127,10 @@ export function modelFacingBuiltIns(catalog: BuiltInToolCatalog): readonly strin
     ].sort();
 }
 
-function conditionsOf(config: Readonly<Record<string, unknown>>): BuiltInToolCondition[] {
+function conditionsOf(
+    config: Readonly<Record<string, unknown>>,
+    toolSearchDefers: boolean
+): BuiltInToolCondition[] {
     const conditions: BuiltInToolCondition[] = [];
     if (typeof config.onUserInputRequest === "function") conditions.push("onUserInputRequest");
     if (config.manageScheduleEnabled === true) conditions.push("manageScheduleEnabled");
@@ -132,20 +138,34 @@ function conditionsOf(config: Readonly<Record<string, unknown>>): BuiltInToolCon
     if (Array.isArray(config.skillDirectories) && config.skillDirectories.length > 0) {
         conditions.push("skillDirectories");
     }
-    if (isToolSearchActive(config)) conditions.push("toolSearch");
+    if (toolSearchDefers) conditions.push("toolSearch");
     return conditions;
 }
 
 /**
- * Whether the session turns tool search on, the condition under which the runtime keeps a
- * custom `tool_search_tool`.
+ * Whether tool search defers tools in a session, the only case in which the runtime offers its
+ * tool-search tool and keeps a custom one of that name: `toolSearch.enabled`, a custom tool
+ * besides the tool-search tool, and more tools than `toolSearch.deferThreshold`. Without an
+ * explicit threshold the answer is no: the runtime's default is not something the SDK can show.
  *
  * @param config - the session config
- * @returns true when `toolSearch.enabled` is true
+ * @param toolCount - how many tools the model is offered (built-ins and custom tools)
+ * @param customToolCount - how many custom tools are sent
+ * @returns true when tool search is known to defer tools
  */
-export function isToolSearchActive(config: Readonly<Record<string, unknown>>): boolean {
-    const toolSearch = config.toolSearch as { enabled?: unknown } | undefined;
-    return toolSearch?.enabled === true;
+export function toolSearchDefers(
+    config: Readonly<Record<string, unknown>>,
+    toolCount: number,
+    customToolCount: number
+): boolean {
+    const toolSearch = config.toolSearch as
+        { enabled?: unknown; deferThreshold?: unknown } | undefined;
+    return (
+        toolSearch?.enabled === true &&
+        typeof toolSearch.deferThreshold === "number" &&
+        customToolCount >= 2 &&
+        toolCount > toolSearch.deferThreshold
+    );
 }
 
 function measuredFor(runtimeVersion: string): MeasuredBuiltInTools | undefined {

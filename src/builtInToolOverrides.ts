@@ -1,4 +1,4 @@
-import { isToolSearchActive, type BuiltInToolCatalog } from "./builtInToolCatalog.js";
+import type { BuiltInToolCatalog } from "./builtInToolCatalog.js";
 import type { CustomToolSnapshot } from "./customTools.js";
 import { formatList } from "./formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
@@ -23,6 +23,8 @@ export interface BuiltInToolOverrides {
     readonly tools: readonly CustomToolSnapshot[];
     /** Known built-ins that custom tools replace. */
     readonly overridden: readonly string[];
+    /** Of those, the ones the runtime keeps only while tool search defers tools. */
+    readonly needToolSearch: readonly string[];
     /** Of those, the ones replaced without the app setting `overridesBuiltInTool: true`. */
     readonly automatic: readonly string[];
     /** Custom tools whose name matches a built-in's only when case is ignored. */
@@ -34,32 +36,31 @@ export interface BuiltInToolOverrides {
  * every tool it accepts as an override. Refuses, naming every such tool:
  * - a known built-in's name without the flag, under the `"error"` policy, or with
  *   `overridesBuiltInTool: false` (the built-in would answer its calls);
- * - names whose override the runtime does not honour, and `tool_search_tool` without tool search.
+ * - names whose override the runtime does not honour.
+ * Names it keeps only while tool search defers tools are listed in `needToolSearch`, for the
+ * session step to check once it knows how many tools the model gets.
  *
  * @param tools - the snapshots of the session's custom tools
  * @param catalog - the runtime's built-in catalog
  * @param policy - the client's `builtInToolCollisions`
- * @param config - the session config (for `toolSearch`)
  * @returns the tools to send and the overridden built-ins
  * @throws SessionToolError `BUILT_IN_TOOL_COLLISION` or `UNSUPPORTED_OVERRIDE`
  */
 export function resolveBuiltInToolOverrides(
     tools: readonly CustomToolSnapshot[],
     catalog: BuiltInToolCatalog,
-    policy: BuiltInToolCollisionPolicy,
-    config: Readonly<Record<string, unknown>>
+    policy: BuiltInToolCollisionPolicy
 ): BuiltInToolOverrides {
     const refusedFlag: string[] = [];
     const refusedPolicy: string[] = [];
     const unsupported: string[] = [];
-    const needsToolSearch: string[] = [];
+    const needToolSearch: string[] = [];
     const overridden: string[] = [];
     const automatic: string[] = [];
     const caseOnlyMatches: { tool: string; builtIn: string }[] = [];
     const builtInsByFoldedName = new Map(
         [...catalog.builtIns].map((name) => [name.toLowerCase(), name])
     );
-    const toolSearch = isToolSearchActive(config);
 
     for (const { name, overridesBuiltInTool: flag } of tools) {
         if (!catalog.builtIns.has(name)) {
@@ -70,11 +71,10 @@ export function resolveBuiltInToolOverrides(
         if (flag === false) refusedFlag.push(name);
         else if (flag === undefined && policy === "error") refusedPolicy.push(name);
         else if (catalog.unsupportedOverrides.has(name)) unsupported.push(name);
-        else if (catalog.keptOnlyWithToolSearch.has(name) && !toolSearch)
-            needsToolSearch.push(name);
         else {
             overridden.push(name);
             if (flag === undefined) automatic.push(name);
+            if (catalog.keptOnlyWithToolSearch.has(name)) needToolSearch.push(name);
         }
     }
 
@@ -99,14 +99,6 @@ export function resolveBuiltInToolOverrides(
             unsupported
         );
     }
-    if (needsToolSearch.length > 0) {
-        throw new SessionToolError(
-            "UNSUPPORTED_OVERRIDE",
-            `Custom tools ${formatList(needsToolSearch)} replace the tool-search tool, which the runtime keeps only while tool search is on; this session would drop them. Set toolSearch: { enabled: true } on the session, or rename them.`,
-            needsToolSearch
-        );
-    }
-
     return {
         tools: tools.map((tool) =>
             tool.overridesBuiltInTool === undefined
@@ -114,6 +106,7 @@ export function resolveBuiltInToolOverrides(
                 : tool
         ),
         overridden,
+        needToolSearch,
         automatic,
         caseOnlyMatches,
     };

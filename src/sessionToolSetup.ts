@@ -3,6 +3,7 @@ import {
     modeBuiltIns,
     modelFacingBuiltIns,
     offeredBuiltIns,
+    toolSearchDefers,
     type BuiltInToolCatalog,
     type RuntimeToolHost,
 } from "./builtInToolCatalog.js";
@@ -207,7 +208,7 @@ export async function prepareSessionTools<C extends object>(
     );
     const catalog = await state.catalog;
 
-    const overrides = resolveBuiltInToolOverrides(customTools, catalog, state.policy, source);
+    const overrides = resolveBuiltInToolOverrides(customTools, catalog, state.policy);
     const newlyAutomatic = overrides.automatic.filter((name) => !state.reportedOverrides.has(name));
     overrideWarnings(overrides, newlyAutomatic).forEach(warn);
 
@@ -234,11 +235,25 @@ export async function prepareSessionTools<C extends object>(
         overridden
     );
 
-    const toolEnablement = new Map<string, boolean>();
-    for (const name of offeredBuiltIns(catalog, source)) {
-        if (!overridden.has(name)) toolEnablement.set(name, isEnabled(name));
-    }
-    for (const tool of overrides.tools) toolEnablement.set(tool.name, isEnabled(tool.name));
+    const enablementWith = (toolSearch: boolean) => {
+        const enablement = new Map<string, boolean>();
+        for (const name of offeredBuiltIns(catalog, source, toolSearch)) {
+            if (!overridden.has(name)) enablement.set(name, isEnabled(name));
+        }
+        for (const tool of overrides.tools) enablement.set(tool.name, isEnabled(tool.name));
+        return enablement;
+    };
+    const countEnabled = (enablement: Map<string, boolean>) =>
+        [...enablement.values()].filter(Boolean).length;
+    let toolEnablement = enablementWith(false);
+    const defers = toolSearchDefers(source, countEnabled(toolEnablement), sentTools.length);
+    if (defers) toolEnablement = enablementWith(true);
+    rejectUndeferredToolSearch(
+        overrides.needToolSearch,
+        sentTools,
+        defers,
+        countEnabled(toolEnablement)
+    );
     const enabledTools = [...toolEnablement].filter(([, on]) => on).map(([name]) => name);
     if (enabledTools.length > MAX_TOOLS_PER_REQUEST) warn(tooManyToolsWarning(enabledTools.length));
 
@@ -321,6 +336,26 @@ function overrideWarnings(
         });
     }
     return warnings;
+}
+
+/**
+ * The runtime keeps a custom tool-search tool only while tool search defers tools; in any other
+ * session the model would never see it, so construction refuses it.
+ */
+function rejectUndeferredToolSearch(
+    needToolSearch: readonly string[],
+    sentTools: readonly CustomToolSnapshot[],
+    defers: boolean,
+    toolCount: number
+): void {
+    const sent = new Set(sentTools.map((tool) => tool.name));
+    const refused = needToolSearch.filter((name) => sent.has(name));
+    if (defers || refused.length === 0) return;
+    throw new SessionToolError(
+        "UNSUPPORTED_OVERRIDE",
+        `Custom tools ${formatList(refused)} replace the tool-search tool, which the runtime keeps only while tool search defers tools; this session (${toolCount} tools) would drop them. Set toolSearch: { enabled: true, deferThreshold: N } with N below the number of tools, with at least one other custom tool, or rename them.`,
+        refused
+    );
 }
 
 /**

@@ -1,0 +1,229 @@
+// The scenarios of the collision conformance suite, run against one installed SDK (patched or
+// not) and its real bundled runtime, with a mock OpenAI-style model on 127.0.0.1.
+//
+// Usage (a child process per SDK, so each imports its own copy):
+//   node conformanceProbe.mjs <sdk dir> <json list of tool names> <out.json>
+// Writes { runtimeVersion, names: { [model]: { [name]: { noFlag, flag } } }, filters: [...] }.
+
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [sdkDir, namesJson, outFile] = process.argv.slice(2);
+const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
+const { CopilotClient, approveAll } = sdk;
+const patched = sdk.TOOL_CUSTOMIZATION_PATCH !== undefined;
+const MODELS = ["claude-sonnet-4.5", "gpt-4o"];
+const CUSTOM = "conformance custom definition";
+const TURN_TIMEOUT_MS = 20_000;
+
+/** A mock model: answers a user turn with calls to `mock.calls`, anything else with "ok". */
+async function startMock() {
+    const requests = [];
+    const mock = { calls: [], requests };
+    const server = createServer((req, res) => {
+        let body = "";
+        req.on("data", (chunk) => (body += chunk));
+        req.on("end", () => {
+            const json = JSON.parse(body);
+            requests.push(json);
+            const calls = json.messages.at(-1)?.role === "user" ? mock.calls : [];
+            const message =
+                calls.length > 0
+                    ? {
+                          role: "assistant",
+                          content: null,
+                          tool_calls: calls.map((name, index) => ({
+                              index,
+                              id: `call_${requests.length}_${index}`,
+                              type: "function",
+                              function: { name, arguments: "{}" },
+                          })),
+                      }
+                    : { role: "assistant", content: "ok" };
+            const finish = calls.length > 0 ? "tool_calls" : "stop";
+            const base = { id: "c", created: 0, model: json.model };
+            if (!json.stream) {
+                res.writeHead(200, { "content-type": "application/json" });
+                res.end(
+                    JSON.stringify({
+                        ...base,
+                        object: "chat.completion",
+                        choices: [{ index: 0, message, finish_reason: finish }],
+                    })
+                );
+                return;
+            }
+            const chunk = (choices) =>
+                `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices })}\n\n`;
+            res.writeHead(200, { "content-type": "text/event-stream" });
+            res.end(
+                chunk([{ index: 0, delta: message, finish_reason: null }]) +
+                    chunk([{ index: 0, delta: {}, finish_reason: finish }]) +
+                    "data: [DONE]\n\n"
+            );
+        });
+    });
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    mock.baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+    mock.close = () =>
+        new Promise((resolve) => {
+            server.closeAllConnections();
+            server.close(() => resolve());
+        });
+    return mock;
+}
+
+function fillerTools(count) {
+    return Array.from({ length: count }, (_, i) => ({
+        name: `conformance_filler_${i}`,
+        description: "filler",
+        handler: async () => "filler",
+    }));
+}
+
+const nameOf = (tool) => tool.function?.name ?? tool.custom?.name ?? tool.name;
+const descriptionOf = (tool) => tool.function?.description ?? tool.description;
+
+/**
+ * One custom tool named `name`, called once by the model. Outcome:
+ * - `refused:<code or message>`: createSession threw;
+ * - `fails-at-send`: the turn failed (the runtime's conflict error, ...);
+ * - `dropped`: the model never saw the custom definition;
+ * - `built-in-answers`: the model saw it, but the handler never ran;
+ * - `custom-runs`: the model saw exactly one definition, the custom one, and the handler ran.
+ */
+async function probe(client, mock, model, name, flag, extra = {}, fillers = 0) {
+    let ran = false;
+    const tool = {
+        name,
+        description: CUSTOM,
+        parameters: { type: "object", properties: {} },
+        skipPermission: true,
+        handler: async () => {
+            ran = true;
+            return "custom handler ran";
+        },
+        ...(flag ? { overridesBuiltInTool: true } : {}),
+    };
+    let session;
+    try {
+        session = await client.createSession({
+            model,
+            provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: "conformance-key-5d1" },
+            onPermissionRequest: approveAll,
+            tools: [tool, ...fillerTools(fillers)],
+            ...extra,
+        });
+    } catch (error) {
+        return `refused:${error.code ?? error.message.slice(0, 120)}`;
+    }
+    const first = mock.requests.length;
+    mock.calls = [name];
+    try {
+        await session.sendAndWait({ prompt: "call the tool" }, TURN_TIMEOUT_MS);
+    } catch {
+        if (mock.requests.length === first) return "fails-at-send";
+    } finally {
+        mock.calls = [];
+        await session.disconnect().catch(() => {});
+    }
+    const definitions = (mock.requests[first]?.tools ?? []).filter((t) => nameOf(t) === name);
+    if (!definitions.some((t) => descriptionOf(t) === CUSTOM)) return "dropped";
+    if (!ran) return "built-in-answers";
+    return definitions.length === 1 ? "custom-runs" : "duplicate-definitions";
+}
+
+/** Which tools the model is offered under a filter, and what toolResolution says. */
+async function filterScenario(client, mock, model, config, switchTo) {
+    let session;
+    try {
+        session = await client.createSession({
+            model,
+            provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: "conformance-key-5d1" },
+            onPermissionRequest: approveAll,
+            ...config,
+        });
+    } catch (error) {
+        return { refused: error.code ?? error.message.slice(0, 120) };
+    }
+    try {
+        const seen = [];
+        for (const next of [undefined, switchTo]) {
+            if (next === undefined && seen.length > 0) break;
+            if (next !== undefined) await session.setModel(next);
+            const first = mock.requests.length;
+            await session.sendAndWait({ prompt: "hello" }, TURN_TIMEOUT_MS).catch(() => {});
+            seen.push((mock.requests[first]?.tools ?? []).map(nameOf).sort());
+            if (switchTo === undefined) break;
+        }
+        return { seen, enabledTools: session.toolResolution?.enabledTools };
+    } finally {
+        await session.disconnect().catch(() => {});
+    }
+}
+
+const FILTERS = [
+    { label: "availableTools ['toolset:edit']", config: { availableTools: ["toolset:edit"] } },
+    {
+        label: "availableTools ['toolset:edit'], then setModel('gpt-4o')",
+        config: { availableTools: ["toolset:edit"] },
+        switchTo: "gpt-4o",
+    },
+    { label: "excludedTools ['toolset:execute']", config: { excludedTools: ["toolset:execute"] } },
+    {
+        label: "availableTools ['toolset:read', 'toolset:search'], excludedTools ['grep']",
+        config: { availableTools: ["toolset:read", "toolset:search"], excludedTools: ["grep"] },
+    },
+    { label: "availableTools []", config: { availableTools: [] } },
+];
+
+const base = mkdtempSync(join(tmpdir(), "conformance-"));
+const mock = await startMock();
+const client = new CopilotClient({ baseDirectory: base, onToolWarning: () => {} });
+try {
+    await client.start();
+    const result = {
+        patched,
+        runtimeVersion: (await client.getStatus()).version,
+        names: {},
+        filters: [],
+    };
+    for (const model of MODELS) {
+        result.names[model] = {};
+        for (const name of JSON.parse(namesJson)) {
+            result.names[model][name] = {
+                noFlag: await probe(client, mock, model, name, false),
+                flag: await probe(client, mock, model, name, true),
+            };
+        }
+    }
+    // The runtime keeps a custom tool-search tool only while tool search defers tools.
+    result.toolSearch = {
+        deferring: await probe(
+            client,
+            mock,
+            MODELS[0],
+            "tool_search_tool",
+            true,
+            { toolSearch: { enabled: true, deferThreshold: 1 } },
+            2
+        ),
+        enabledOnly: await probe(client, mock, MODELS[0], "tool_search_tool", true, {
+            toolSearch: { enabled: true },
+        }),
+    };
+    for (const scenario of FILTERS) {
+        result.filters.push({
+            label: scenario.label,
+            ...(await filterScenario(client, mock, MODELS[0], scenario.config, scenario.switchTo)),
+        });
+    }
+    writeFileSync(outFile, JSON.stringify(result, null, 2));
+} finally {
+    await client.stop().catch(() => {});
+    await mock.close();
+    rmSync(base, { recursive: true, force: true });
+}
