@@ -144,27 +144,40 @@ function conditionsOf(
 
 /**
  * Whether tool search defers tools in a session, the only case in which the runtime offers its
- * tool-search tool and keeps a custom one of that name: `toolSearch.enabled`, a custom tool
- * besides the tool-search tool, and more tools than `toolSearch.deferThreshold`. Without an
- * explicit threshold the answer is no: the runtime's default is not something the SDK can show.
+ * tool-search tool and keeps a custom one of that name: `toolSearch.enabled`, a custom tool the
+ * runtime may defer, and more tools than `toolSearch.deferThreshold`. Without an explicit
+ * threshold the answer is no: the runtime's default is not something the SDK can show.
  *
  * @param config - the session config
  * @param toolCount - how many tools the model is offered (built-ins and custom tools)
- * @param customToolCount - how many custom tools are sent
+ * @param deferrable - the sent custom tools the runtime may defer (see {@link isDeferrable})
  * @returns true when tool search is known to defer tools
  */
 export function toolSearchDefers(
     config: Readonly<Record<string, unknown>>,
     toolCount: number,
-    customToolCount: number
+    deferrable: readonly { name: string }[]
 ): boolean {
     const toolSearch = config.toolSearch as
         { enabled?: unknown; deferThreshold?: unknown } | undefined;
     return (
         toolSearch?.enabled === true &&
         typeof toolSearch.deferThreshold === "number" &&
-        customToolCount >= 2 &&
+        deferrable.length > 0 &&
         toolCount > toolSearch.deferThreshold
+    );
+}
+
+/**
+ * Whether the runtime may defer a custom tool to tool search, as measured: `defer: "auto"`, or no
+ * `defer` on a tool without `overridesBuiltInTool: true` (the runtime pre-loads such overrides).
+ *
+ * @param tool - a custom tool as sent
+ * @returns true when the tool may be deferred
+ */
+export function isDeferrable(tool: { defer?: unknown; overridesBuiltInTool?: unknown }): boolean {
+    return (
+        tool.defer === "auto" || (tool.defer === undefined && tool.overridesBuiltInTool !== true)
     );
 }
 

@@ -18,7 +18,8 @@ export const DEFAULT_BUILT_IN_TOOL_COLLISIONS: BuiltInToolCollisionPolicy = "ove
 export interface BuiltInToolOverrides {
     /**
      * The tools to send: each with `overridesBuiltInTool: true` unless the app set `false`, so no
-     * built-in, measured or not, can answer a call meant for a custom tool.
+     * built-in, measured or not, can answer a call meant for a custom tool (see
+     * {@link markedAsOverride}).
      */
     readonly tools: readonly CustomToolSnapshot[];
     /** Known built-ins that custom tools replace. */
@@ -29,6 +30,21 @@ export interface BuiltInToolOverrides {
     readonly automatic: readonly string[];
     /** Custom tools whose name matches a built-in's only when case is ignored. */
     readonly caseOnlyMatches: readonly { readonly tool: string; readonly builtIn: string }[];
+}
+
+/**
+ * The wire form of an accepted tool: `overridesBuiltInTool: true` unless the app set it. The
+ * runtime pre-loads a tool with the flag instead of deferring it to tool search, so a tool that
+ * is not replacing a known built-in also gets `defer: "auto"` (the SDK's documented default)
+ * unless the app chose a `defer` of its own.
+ */
+function markedAsOverride(tool: CustomToolSnapshot, replacesBuiltIn: boolean): CustomToolSnapshot {
+    if (tool.overridesBuiltInTool !== undefined) return tool;
+    return Object.freeze(
+        replacesBuiltIn || tool.defer !== undefined
+            ? { ...tool, overridesBuiltInTool: true }
+            : { ...tool, overridesBuiltInTool: true, defer: "auto" }
+    );
 }
 
 /**
@@ -100,11 +116,7 @@ export function resolveBuiltInToolOverrides(
         );
     }
     return {
-        tools: tools.map((tool) =>
-            tool.overridesBuiltInTool === undefined
-                ? Object.freeze({ ...tool, overridesBuiltInTool: true })
-                : tool
-        ),
+        tools: tools.map((tool) => markedAsOverride(tool, catalog.builtIns.has(tool.name))),
         overridden,
         needToolSearch,
         automatic,

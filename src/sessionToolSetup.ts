@@ -4,6 +4,7 @@ import {
     modelFacingBuiltIns,
     offeredBuiltIns,
     toolSearchDefers,
+    isDeferrable,
     type BuiltInToolCatalog,
     type RuntimeToolHost,
 } from "./builtInToolCatalog.js";
@@ -246,7 +247,13 @@ export async function prepareSessionTools<C extends object>(
     const countEnabled = (enablement: Map<string, boolean>) =>
         [...enablement.values()].filter(Boolean).length;
     let toolEnablement = enablementWith(false);
-    const defers = toolSearchDefers(source, countEnabled(toolEnablement), sentTools.length);
+    const defers = toolSearchDefers(
+        source,
+        countEnabled(toolEnablement),
+        sentTools.filter(
+            (tool) => isDeferrable(tool) && !catalog.keptOnlyWithToolSearch.has(tool.name)
+        )
+    );
     if (defers) toolEnablement = enablementWith(true);
     rejectUndeferredToolSearch(
         overrides.needToolSearch,
@@ -353,7 +360,7 @@ function rejectUndeferredToolSearch(
     if (defers || refused.length === 0) return;
     throw new SessionToolError(
         "UNSUPPORTED_OVERRIDE",
-        `Custom tools ${formatList(refused)} replace the tool-search tool, which the runtime keeps only while tool search defers tools; this session (${toolCount} tools) would drop them. Set toolSearch: { enabled: true, deferThreshold: N } with N below the number of tools, with at least one other custom tool, or rename them.`,
+        `Custom tools ${formatList(refused)} replace the tool-search tool, which the runtime keeps only while tool search defers tools; this session (${toolCount} tools) would drop them. Set toolSearch: { enabled: true, deferThreshold: N } with N below the number of tools and have at least one other custom tool the runtime may defer (defer: "auto"), or rename them.`,
         refused
     );
 }
