@@ -25,6 +25,21 @@ export interface BuiltInToolCatalog {
     readonly keptOnlyWithToolSearch: ReadonlySet<string>;
 }
 
+/**
+ * The catalog a session uses when it has nothing to check (no custom tools, no filter) and the
+ * client's runtime is not known yet: the runtime's own measurements when its version is known,
+ * else the newest ones, without asking the runtime anything.
+ *
+ * @param bundledVersion - the bundled runtime's version, when the client runs it
+ * @returns a catalog for `session.toolResolution` only
+ */
+export function catalogWithoutAsking(bundledVersion: string | undefined): BuiltInToolCatalog {
+    const known = bundledVersion === undefined ? undefined : measuredFor(bundledVersion);
+    return known !== undefined
+        ? catalogOf(known, "measured", [])
+        : catalogOf(MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!, "fallback", []);
+}
+
 /** How long an unmeasured runtime gets to say its version and list its tools. */
 export const RUNTIME_LISTING_TIMEOUT_MS = 3000;
 

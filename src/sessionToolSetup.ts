@@ -1,4 +1,5 @@
 import {
+    catalogWithoutAsking,
     loadBuiltInToolCatalog,
     modeBuiltIns,
     modelFacingBuiltIns,
@@ -199,15 +200,25 @@ export async function prepareSessionTools<C extends object>(
     const warn = (warning: SessionToolWarning): void => {
         warnings.push(Object.freeze({ ...warning }));
     };
-    state.catalog ??= loadBuiltInToolCatalog(client, state.bundledRuntimeVersion, (reason) =>
-        state.onWarning(
-            Object.freeze({
-                code: "CATALOG_FALLBACK",
-                message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
-            })
-        )
-    );
-    const catalog = await state.catalog;
+    // A session with nothing to check never waits for the runtime to describe itself.
+    const hasFilter = [
+        toolFilters.availableTools,
+        toolFilters.excludedTools,
+        source.customToolSets,
+    ].some((option) => option !== undefined && option !== null);
+    if (customTools.length > 0 || hasFilter) {
+        state.catalog ??= loadBuiltInToolCatalog(client, state.bundledRuntimeVersion, (reason) =>
+            state.onWarning(
+                Object.freeze({
+                    code: "CATALOG_FALLBACK",
+                    message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
+                })
+            )
+        );
+    }
+    const catalog = state.catalog
+        ? await state.catalog
+        : catalogWithoutAsking(state.bundledRuntimeVersion);
 
     const overrides = resolveBuiltInToolOverrides(customTools, catalog, state.policy);
     const newlyAutomatic = overrides.automatic.filter((name) => !state.reportedOverrides.has(name));
