@@ -7,13 +7,17 @@ import {
     type ToolFilterTool,
     type ToolFilterWarning,
 } from "./toolFilter.js";
+// #region upstream:toolsets
 import { DEFAULT_TOOL_SETS, TOOL_SET_NAME_PATTERN, TOOL_SET_PREFIX } from "./defaultToolSets.js";
+// #endregion upstream:toolsets
 
 /** The session's filter options after the SDK's own normalisation (`ToolSet` to array). */
 export interface SessionToolFilterOptions {
-    readonly availableTools?: unknown;
-    readonly excludedTools?: unknown;
-    readonly customToolSets?: unknown;
+    availableTools?: unknown;
+    excludedTools?: unknown;
+    // #region upstream:toolsets
+    customToolSets?: unknown;
+    // #endregion upstream:toolsets
 }
 
 /** The tools a session's filter chooses from. */
@@ -63,20 +67,25 @@ export function resolveSessionToolFilter(
 ): SessionToolFilter {
     const available = readEntries(options.availableTools, "availableTools");
     const excluded = readEntries(options.excludedTools, "excludedTools");
-    const toolSets = sessionToolSets(options.customToolSets);
+    let toolSets: ReadonlyMap<string, readonly string[]> = new Map();
+    // #region upstream:toolsets
+    toolSets = sessionToolSets(options.customToolSets);
     checkToolSetEntries("availableTools", available);
     checkToolSetEntries("excludedTools", excluded);
+    // #endregion upstream:toolsets
 
     let result: ToolFilterResult;
     try {
         result = resolveToolFilter(
             {
                 tools: inventoryTools(inventory),
+                // #region upstream:toolsets
                 toolSets: [...toolSets].map(([name, tools]) => ({
                     id: `${TOOL_SET_PREFIX}${name}`,
                     referenceName: name,
                     tools,
                 })),
+                // #endregion upstream:toolsets
             },
             { include: available?.filter(isResolved), exclude: excluded?.filter(isResolved) },
             {
@@ -95,23 +104,27 @@ export function resolveSessionToolFilter(
         throw new SessionToolError("INVALID_TOOL_FILTER", error.message, [], { cause: error });
     }
 
+    // Entries reach the runtime as given; a toolset entry becomes its members.
     const named = new Set(available?.map(namedTool).filter((name) => name !== undefined));
-    const membersOf = (entry: string) => toolSets.get(entry.slice(TOOL_SET_PREFIX.length)) ?? [];
+    const wireEntries = (entry: string, option: FilterOption): readonly string[] => {
+        // #region upstream:toolsets
+        if (isToolSetEntry(entry)) {
+            const members = toolSets.get(entry.slice(TOOL_SET_PREFIX.length)) ?? [];
+            return option === "availableTools"
+                ? members
+                : members.filter((member) => !named.has(member));
+        }
+        // #endregion upstream:toolsets
+        return [entry];
+    };
     const wireAvailable =
         available &&
         unique([
-            ...available.flatMap((entry) => (isToolSetEntry(entry) ? membersOf(entry) : [entry])),
+            ...available.flatMap((entry) => wireEntries(entry, "availableTools")),
             ...overridesKeptByBuiltInPatterns(available, inventory.overridden),
         ]);
     const wireExcluded =
-        excluded &&
-        unique(
-            excluded.flatMap((entry) =>
-                isToolSetEntry(entry)
-                    ? membersOf(entry).filter((member) => !named.has(member))
-                    : [entry]
-            )
-        );
+        excluded && unique(excluded.flatMap((entry) => wireEntries(entry, "excludedTools")));
     return { result, toolSets, availableTools: wireAvailable, excludedTools: wireExcluded };
 }
 
@@ -157,13 +170,17 @@ function namedTool(entry: string): string | undefined {
 function isResolved(entry: string): boolean {
     const colon = entry.indexOf(":");
     if (colon === -1) return true;
-    const prefix = entry.slice(0, colon);
-    return RESOLVED_SOURCES.has(prefix) || `${prefix}:` === TOOL_SET_PREFIX;
+    // #region upstream:toolsets
+    if (isToolSetEntry(entry)) return true;
+    // #endregion upstream:toolsets
+    return RESOLVED_SOURCES.has(entry.slice(0, colon));
 }
 
+// #region upstream:toolsets
 function isToolSetEntry(entry: string): boolean {
     return entry.startsWith(TOOL_SET_PREFIX);
 }
+// #endregion upstream:toolsets
 
 function readEntries(value: unknown, option: FilterOption): readonly string[] | undefined {
     if (value === undefined || value === null) return undefined;
@@ -185,6 +202,7 @@ function readEntries(value: unknown, option: FilterOption): readonly string[] | 
     return value as readonly string[];
 }
 
+// #region upstream:toolsets
 /** Toolset entries must be well formed; an unknown toolset name only warns (with suggestions). */
 function checkToolSetEntries(option: FilterOption, entries: readonly string[] | undefined): void {
     for (const entry of entries ?? []) {
@@ -246,6 +264,8 @@ function sessionToolSets(customToolSets: unknown): ReadonlyMap<string, readonly 
     }
     return toolSets;
 }
+
+// #endregion upstream:toolsets
 
 function unique(entries: readonly string[]): readonly string[] {
     return Object.freeze([...new Set(entries)]);

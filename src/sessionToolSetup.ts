@@ -17,7 +17,7 @@ import {
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { formatList, quoteValue } from "./formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
-import { resolveSessionToolFilter } from "./sessionToolFilter.js";
+import { resolveSessionToolFilter, type SessionToolFilterOptions } from "./sessionToolFilter.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
 import {
     MAX_TOOLS_PER_REQUEST,
@@ -42,6 +42,7 @@ export interface SessionToolClientOptions {
     onToolWarning?: (warning: SessionToolWarning) => void;
 }
 
+// #region upstream:toolsets
 /**
  * Session options of the tool setup (part of `SessionConfigBase`).
  *
@@ -65,6 +66,7 @@ export interface SessionToolConfig {
      */
     customToolSets?: Record<string, string[]>;
 }
+// #endregion upstream:toolsets
 
 /**
  * How a session's tools were resolved at construction, as `session.toolResolution`. Deeply
@@ -83,10 +85,12 @@ export interface SessionToolResolution {
     readonly enabledTools: readonly string[];
     /** Enablement of every tool in {@link enabledTools} and of every filtered-out one, by name. */
     readonly toolEnablement: ReadonlyMap<string, boolean>;
+    // #region upstream:toolsets
     /** Enablement of every toolset, by toolset name (`edit`, or a name of `customToolSets`). */
     readonly toolSetEnablement: ReadonlyMap<string, boolean>;
     /** The toolsets of the session and their members, by toolset name. */
     readonly toolSets: ReadonlyMap<string, readonly string[]>;
+    // #endregion upstream:toolsets
     /** Built-ins the runtime adds when the session switches to plan or autopilot mode. */
     readonly modeTools: Readonly<Record<"plan" | "autopilot", readonly string[]>>;
     /** Built-in tools that custom tools of the same name replace. */
@@ -201,11 +205,11 @@ export async function prepareSessionTools<C extends object>(
         warnings.push(Object.freeze({ ...warning }));
     };
     // A session with nothing to check never waits for the runtime to describe itself.
-    const hasFilter = [
-        toolFilters.availableTools,
-        toolFilters.excludedTools,
-        source.customToolSets,
-    ].some((option) => option !== undefined && option !== null);
+    const givenFilters: unknown[] = [toolFilters.availableTools, toolFilters.excludedTools];
+    // #region upstream:toolsets
+    givenFilters.push(source.customToolSets);
+    // #endregion upstream:toolsets
+    const hasFilter = givenFilters.some((option) => option !== undefined && option !== null);
     if (customTools.length > 0 || hasFilter) {
         state.catalog ??= loadBuiltInToolCatalog(client, state.bundledRuntimeVersion, (reason) =>
             state.onWarning(
@@ -225,8 +229,12 @@ export async function prepareSessionTools<C extends object>(
     overrideWarnings(overrides, newlyAutomatic).forEach(warn);
 
     const overridden = new Set(overrides.overridden);
+    const filterOptions: SessionToolFilterOptions = { ...toolFilters };
+    // #region upstream:toolsets
+    filterOptions.customToolSets = source.customToolSets;
+    // #endregion upstream:toolsets
     const filter = resolveSessionToolFilter(
-        { ...toolFilters, customToolSets: source.customToolSets },
+        filterOptions,
         {
             builtIns: modelFacingBuiltIns(catalog),
             custom: customTools.map((tool) => tool.name),
@@ -288,8 +296,10 @@ export async function prepareSessionTools<C extends object>(
             mode: result.mode,
             enabledTools: Object.freeze(enabledTools),
             toolEnablement: readonlyMap(toolEnablement),
+            // #region upstream:toolsets
             toolSetEnablement: result.toolSetEnablement,
             toolSets: filter.toolSets,
+            // #endregion upstream:toolsets
             modeTools: Object.freeze({
                 plan: Object.freeze(modes.plan.filter(isEnabled)),
                 autopilot: Object.freeze(modes.autopilot.filter(isEnabled)),
