@@ -1,109 +1,101 @@
-/*---------------------------------------------------------------------------------------------
- *  The `workbench.action.chat.open` side of tool filtering: turn the command's options and the
- *  host's tools and toolsets into the enablement map a chat widget applies (step 5 of the
- *  resolution algorithm). All decisions are made by resolveToolFilter; this is only an adapter.
- *--------------------------------------------------------------------------------------------*/
+/**
+ * The `workbench.action.chat.open` side of tool filtering: the command's `includeTools` /
+ * `excludeTools` over the host's tools and toolsets, turned into the enablement map a chat widget
+ * applies. Every decision is made by {@link resolveToolFilter}; this module only adapts VS Code's
+ * shapes to it. It is the shared helper's second caller and is not part of the SDK.
+ */
 
 import {
-    ReadonlyMapView,
+    readonlyMap,
     resolveToolFilter,
     type ResolveToolFilterSettings,
-    type ToolCatalogToolSet,
-    type ToolFilterOptions,
     type ToolFilterResult,
+    type ToolFilterToolSet,
 } from "./toolFilter.js";
-import type { ToolFilterError } from "./toolFilterError.js";
 
 /**
- * A tool as VS Code's chat describes it (the parts of `IToolData` filtering needs). Other
- * fields (`source`, `modelDescription`, `icon`, ...) are allowed and ignored.
+ * A tool as VS Code's chat describes it (the parts of `IToolData` filtering reads); other fields
+ * are allowed and ignored.
+ *
+ * @experimental
  */
 export interface ChatToolData {
     /** Unique tool id, e.g. `"vscode_editFile"`. */
     readonly id: string;
     /** Short name users write, e.g. `"editFile"`. */
     readonly toolReferenceName?: string;
-    /** Name shown in the tool picker; not used for matching. */
-    readonly displayName?: string;
 }
 
 /**
- * A toolset as VS Code's chat describes it (the parts of `IToolSet` filtering needs). Members
- * come from `tools` (tool ids) when present, otherwise from VS Code's `getTools()`.
+ * A toolset as VS Code's chat describes it (the parts of `IToolSet` filtering reads). Members
+ * come from `getTools()` (VS Code's toolsets) or from `tools`, names that are tool ids or
+ * `toolReferenceName`s (how Copilot Chat's package.json lists `languageModelToolSets`).
+ *
+ * @experimental
  */
 export interface ChatToolSetData {
     /** Unique toolset id, e.g. `"toolset:GitHub.copilot-chat/edit"`. */
     readonly id: string;
     /** Short name users write, e.g. `"edit"`. */
     readonly referenceName: string;
-    /** Ids of the member tools. */
-    readonly tools?: readonly string[];
-    /** VS Code's accessor for the member tools; used when `tools` is absent. */
-    getTools?(): Iterable<Pick<ChatToolData, "id">>;
+    /** Member tools by id or reference name. */
+    readonly tools?: Iterable<string>;
+    /** VS Code's accessor for the member tools. */
+    getTools?(): Iterable<ChatToolData>;
 }
 
 /**
- * The tools and toolsets available to the chat widget. The objects themselves become the keys
- * of {@link ChatOpenToolEnablement.enablement}, as in VS Code's `IToolAndToolSetEnablementMap`.
+ * The tools and toolsets available to the chat widget, as arrays or any iterables (what
+ * `ILanguageModelToolsService.getTools()` returns).
+ *
+ * @experimental
  */
-export interface ChatToolCatalog<
-    TTool extends ChatToolData = ChatToolData,
-    TToolSet extends ChatToolSetData = ChatToolSetData,
-> {
-    /** All available tools. */
-    readonly tools: readonly TTool[];
-    /** Named toolsets; omitted means none. */
-    readonly toolSets?: readonly TToolSet[];
+export interface ChatToolCatalog<TTool extends ChatToolData, TToolSet extends ChatToolSetData> {
+    readonly tools: Iterable<TTool>;
+    readonly toolSets?: Iterable<TToolSet>;
 }
 
 /**
- * The options of `workbench.action.chat.open` that matter here. Any other field (`query`,
- * `mode`, `isPartialQuery`, ...) is passed through untouched. `mode` does not affect filtering:
- * the filter applies in every chat mode, not just Agent mode.
+ * The options of `workbench.action.chat.open` that filtering reads; every other field passes
+ * through untouched. Filtering applies in every chat mode.
+ *
+ * @experimental
  */
 export interface ChatOpenOptions {
-    /** The query to send or prefill. */
-    readonly query?: string;
-    /** The chat mode to open in; filtering applies whatever it is. */
-    readonly mode?: string;
-    /** See {@link ToolFilterOptions.includeTools}. */
+    /** Only these tools and toolsets are enabled (ids or reference names). */
     readonly includeTools?: readonly string[];
-    /** See {@link ToolFilterOptions.excludeTools}. */
+    /** These tools and toolsets are disabled; an explicit tool exclusion always wins. */
     readonly excludeTools?: readonly string[];
 }
 
-/** The result of {@link resolveChatOpenToolEnablement}. Deeply immutable. */
-export interface ChatOpenToolEnablement<
-    TOptions extends ChatOpenOptions,
-    TTool extends ChatToolData,
-    TToolSet extends ChatToolSetData,
-> {
-    /**
-     * The command options without `includeTools` / `excludeTools`, every other field unchanged
-     * (same values, same references), ready to be handled as before filtering existed.
-     */
+/**
+ * What {@link resolveChatOpenToolEnablement} returns. Deeply immutable.
+ *
+ * @experimental
+ */
+export interface ChatOpenToolEnablement<TOptions, TTool, TToolSet> {
+    /** The command options without `includeTools` / `excludeTools`, other fields unchanged. */
     readonly options: Readonly<Omit<TOptions, "includeTools" | "excludeTools">>;
     /**
-     * Enablement of every catalog tool and toolset, keyed by the catalog objects: tools first,
-     * then toolsets, each in catalog order. When {@link ToolFilterResult.mode} is `"default"`
-     * everything is enabled, and a widget that keeps the user's own tool selection may skip
-     * applying it.
+     * Enablement of every tool and toolset, keyed by the caller's own objects (tools first, then
+     * toolsets, in catalog order), as VS Code's `IToolAndToolSetEnablementMap`.
      */
     readonly enablement: ReadonlyMap<TTool | TToolSet, boolean>;
-    /** The full filter result, with unknown identifiers, warnings and resolutions. */
+    /** The full decision, with unknown identifiers and warnings. */
     readonly result: ToolFilterResult;
 }
 
 /**
- * Resolves the `includeTools` / `excludeTools` of `workbench.action.chat.open` options into
- * the enablement map the chat widget applies, using {@link resolveToolFilter} for every decision
- * (modes, precedence, warnings, errors).
+ * Resolves the `includeTools` / `excludeTools` of `workbench.action.chat.open` with the rules of
+ * the command's specification: whitelist, blacklist or combined mode, explicit exclusions win,
+ * explicit tool inclusions beat toolset exclusions, unknown identifiers warn, and
+ * `includeTools: []` or a filter that leaves no tool throws.
  *
- * @param options - The command options; `null` / `undefined` means none. Not modified.
- * @param catalog - The widget's tools and toolsets. Not modified.
- * @param settings - Where warnings go; defaults to `console.warn`.
- * @returns The remaining options, the enablement map and the filter result.
- * @throws {@link ToolFilterError} exactly as {@link resolveToolFilter} does.
+ * @param options - the command options; `null` / `undefined` means none (not modified)
+ * @param catalog - the widget's tools and toolsets (not modified)
+ * @param settings - where warnings go (default: `console.warn` of each message)
+ * @returns the remaining options, the enablement map and the decision
+ * @throws ToolFilterError for malformed options, `includeTools: []` and an empty result
  *
  * @example
  * ```typescript
@@ -114,6 +106,7 @@ export interface ChatOpenToolEnablement<
  * widget.input.selectedToolsModel.set(enablement);
  * widget.acceptInput(options.query);
  * ```
+ * @experimental
  */
 export function resolveChatOpenToolEnablement<
     TOptions extends ChatOpenOptions,
@@ -122,59 +115,48 @@ export function resolveChatOpenToolEnablement<
 >(
     options: TOptions | null | undefined,
     catalog: ChatToolCatalog<TTool, TToolSet>,
-    settings?: ResolveToolFilterSettings
+    settings: Omit<ResolveToolFilterSettings, "optionNames"> = {}
 ): ChatOpenToolEnablement<TOptions, TTool, TToolSet> {
-    const toolSets = catalog?.toolSets;
+    // Read each iterable once: getTools() may return a fresh generator on every call.
+    const tools = [...catalog.tools];
+    const toolSets = [...(catalog.toolSets ?? [])];
+    const given = options ?? ({} as TOptions);
     const result = resolveToolFilter(
+        { tools, toolSets: toolSets.map(asFilterToolSet) },
+        { include: given.includeTools, exclude: given.excludeTools },
         {
-            tools: catalog?.tools,
-            // Anything but an array is passed on for resolveToolFilter to accept (undefined, null)
-            // or reject (INVALID_CATALOG).
-            toolSets: Array.isArray(toolSets)
-                ? toolSets.map(toToolCatalogToolSet)
-                : (toolSets as readonly ToolCatalogToolSet[] | undefined),
-        },
-        options ?? {},
-        settings
+            emptyInclude: "error",
+            noToolsEnabled: "error",
+            onWarning: (warning) => console.warn(warning.message),
+            ...settings,
+            optionNames: { include: "includeTools", exclude: "excludeTools" },
+        }
     );
 
-    // resolveToolFilter has validated the catalog (unique ids), so every lookup below succeeds.
     const enablement = new Map<TTool | TToolSet, boolean>();
-    for (const tool of catalog.tools) {
-        enablement.set(tool, result.toolEnablement.get(tool.id) === true);
+    for (const tool of tools) enablement.set(tool, result.toolEnablement.get(tool.id) === true);
+    for (const toolSet of toolSets) {
+        enablement.set(toolSet, result.toolSetEnablement.get(toolSet.referenceName) === true);
     }
-    for (const toolSet of toolSets ?? []) {
-        enablement.set(toolSet, result.toolSetEnablement.get(toolSet.id) === true);
-    }
-
-    // Rest destructuring copies the caller's other fields into a new object, so nothing of
-    // theirs is modified; resolveToolFilter has already rejected non-object options.
-    const { includeTools: _includeTools, excludeTools: _excludeTools, ...rest } = options ?? {};
+    const { includeTools: _include, excludeTools: _exclude, ...rest } = given;
     return Object.freeze({
-        options: Object.freeze(rest) as Readonly<Omit<TOptions, "includeTools" | "excludeTools">>,
-        enablement: new ReadonlyMapView(enablement),
+        options: Object.freeze(rest),
+        enablement: readonlyMap(enablement),
         result,
     });
 }
 
-/**
- * Presents a VS Code toolset in the shape resolveToolFilter expects, reusing the object when it
- * already lists member ids. Anything malformed is passed on unchanged for resolveToolFilter to
- * reject with `INVALID_CATALOG`.
- */
-function toToolCatalogToolSet(toolSet: ChatToolSetData): ToolCatalogToolSet {
-    if (
-        typeof toolSet !== "object" ||
-        toolSet === null ||
-        toolSet.tools !== undefined ||
-        typeof toolSet.getTools !== "function"
-    ) {
-        return toolSet as ToolCatalogToolSet;
+/** A VS Code toolset in the resolver's shape; members from `tools`, else from `getTools()`. */
+function asFilterToolSet(toolSet: ChatToolSetData): ToolFilterToolSet {
+    if (toolSet?.tools !== undefined || typeof toolSet?.getTools !== "function") {
+        return toolSet as ToolFilterToolSet;
     }
-    const tools: unknown[] = [];
-    for (const tool of toolSet.getTools()) {
-        // A malformed member becomes a non-string id, which resolveToolFilter reports.
-        tools.push(typeof tool === "object" && tool !== null ? tool.id : tool);
-    }
-    return { id: toolSet.id, referenceName: toolSet.referenceName, tools: tools as string[] };
+    return {
+        id: toolSet.id,
+        referenceName: toolSet.referenceName,
+        // A malformed member stays malformed, for the resolver to refuse with INVALID_CATALOG.
+        tools: [...toolSet.getTools()].map((tool) =>
+            typeof tool === "object" && tool !== null ? tool.id : (tool as unknown as string)
+        ),
+    };
 }

@@ -28,13 +28,18 @@ export function quoteValue(value: unknown): string {
  *
  * @param names - the names to list
  * @param maxLength - how long the listed part may grow before the rest is counted instead
+ * @param render - how each name is shown (quoted by default)
  * @returns for example `'a', 'b' and 3 more`
  */
-export function formatList(names: readonly string[], maxLength = 240): string {
+export function formatList(
+    names: readonly string[],
+    maxLength = 240,
+    render: (name: string) => string = quoteValue
+): string {
     let text = "";
     let shown = 0;
     for (const name of names) {
-        const item = quoteValue(name);
+        const item = render(name);
         if (shown > 0 && text.length + item.length > maxLength) break;
         text += shown === 0 ? item : `, ${item}`;
         shown++;

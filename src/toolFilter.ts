@@ -407,7 +407,9 @@ function unknownIdentifiersWarning(
         message:
             `${unknown.length} ${option} ${plural} no known tool or toolset: ` +
             `${formatList(unknown.map((entry) => entry.identifier))}.` +
-            (suggestions.length > 0 ? ` Did you mean ${formatList(suggestions, 160)}?` : "") +
+            (suggestions.length > 0
+                ? ` Did you mean ${formatList(suggestions, 160, (text) => text)}?`
+                : "") +
             (toolSets.length > 0 ? ` Toolsets: ${formatList(toolSets, 160)}.` : ""),
     };
 }
@@ -562,6 +564,11 @@ class CatalogIndex {
         }
         const members = new Set<number>();
         for (const member of iterate(toolSet.tools, `toolset '${toolSet.referenceName}' tools`)) {
+            if (!isName(member)) {
+                throw invalidCatalog(
+                    `Invalid member ${quoteValue(member)} of toolset ${quoteValue(toolSet.referenceName)}: members are tool ids or reference names.`
+                );
+            }
             const position = this.#byId.get(member);
             if (position !== undefined) members.add(position);
             else for (const named of this.#byReferenceName.get(member) ?? []) members.add(named);

@@ -5,7 +5,6 @@ import {
     type ChatToolData,
     type ChatToolSetData,
 } from "../../src/chatOpenOptions.js";
-import { resolveToolFilter } from "../../src/toolFilter.js";
 
 // A catalog shaped like VS Code's chat tools (IToolData) and toolsets (IToolSet).
 interface ToolData extends ChatToolData {
@@ -133,23 +132,9 @@ describe("resolveChatOpenToolEnablement", () => {
         expect(result.mode).toBe("default");
     });
 
-    it("returns exactly what resolveToolFilter decides for the same catalog and options", () => {
-        const options = { includeTools: ["edit", "web", "nope"], excludeTools: ["fetch"] };
-        const { result } = resolveChatOpenToolEnablement(options, catalog, silent);
-        const direct = resolveToolFilter(
-            {
-                tools: catalog.tools,
-                toolSets: [editSet, { ...webSet, tools: [fetchTool.id, githubRepo.id] }],
-            },
-            options,
-            silent
-        );
-        expect(result).toEqual(direct);
-    });
-
-    it("throws the same errors as resolveToolFilter", () => {
+    it("throws for includeTools: [], a malformed option, an empty result and a malformed catalog", () => {
         expect(() => resolveChatOpenToolEnablement({ includeTools: [] }, catalog, silent)).toThrow(
-            expect.objectContaining({ code: "EMPTY_INCLUDE_TOOLS" })
+            expect.objectContaining({ code: "EMPTY_INCLUDE" })
         );
         expect(() =>
             resolveChatOpenToolEnablement(
@@ -157,7 +142,9 @@ describe("resolveChatOpenToolEnablement", () => {
                 catalog,
                 silent
             )
-        ).toThrow(expect.objectContaining({ code: "INVALID_OPTION", option: "includeTools" }));
+        ).toThrow(
+            expect.objectContaining({ code: "INVALID_FILTER_OPTION", option: "includeTools" })
+        );
         expect(() =>
             resolveChatOpenToolEnablement(
                 { excludeTools: ["edit", "web", "readFile"] },
@@ -215,6 +202,64 @@ describe("resolveChatOpenToolEnablement", () => {
         );
         expect(result.enabledTools).toEqual([editFile.id]);
         expect(enablement.get(frozenSet)).toBe(true);
-        expect((enablement as unknown as Map<unknown, unknown>).set).toBeUndefined();
+        expect(() => (enablement as Map<unknown, boolean>).set(frozenSet, false)).toThrow(
+            TypeError
+        );
+    });
+
+    it("accepts VS Code's own shapes: tools from an iterable, toolset members by reference name", () => {
+        function* getTools(): Generator<ToolData> {
+            yield editFile;
+            yield deleteFile;
+            yield readFile;
+        }
+        // Copilot Chat's package.json lists toolset members by toolReferenceName.
+        const fromPackageJson = { id: "edits", referenceName: "edits", tools: ["editFile"] };
+        const { enablement } = resolveChatOpenToolEnablement(
+            { includeTools: ["edits"] },
+            { tools: getTools(), toolSets: new Set([fromPackageJson]) },
+            silent
+        );
+        expect([...enablement]).toEqual([
+            [editFile, true],
+            [deleteFile, false],
+            [readFile, false],
+            [fromPackageJson, true],
+        ]);
+    });
+
+    it("runs the example of its documentation as written", () => {
+        const selected: ReadonlyMap<unknown, boolean>[] = [];
+        const accepted: (string | undefined)[] = [];
+        const languageModelToolsService = {
+            getTools: () => catalog.tools[Symbol.iterator](),
+            toolSets: catalog.toolSets!,
+        };
+        const widget = {
+            input: {
+                selectedToolsModel: {
+                    set: (map: ReadonlyMap<unknown, boolean>) => selected.push(map),
+                },
+            },
+            acceptInput: (query: string | undefined) => accepted.push(query),
+        };
+
+        const { options, enablement } = resolveChatOpenToolEnablement(
+            {
+                query: "Clean up unused files",
+                includeTools: ["edit"],
+                excludeTools: ["deleteFile"],
+            },
+            {
+                tools: languageModelToolsService.getTools(),
+                toolSets: languageModelToolsService.toolSets,
+            }
+        );
+        widget.input.selectedToolsModel.set(enablement);
+        widget.acceptInput(options.query);
+
+        expect(selected[0]?.get(editFile)).toBe(true);
+        expect(selected[0]?.get(deleteFile)).toBe(false);
+        expect(accepted).toEqual(["Clean up unused files"]);
     });
 });

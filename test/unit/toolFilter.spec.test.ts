@@ -1,352 +1,284 @@
 import { describe, expect, it } from "vitest";
 import {
     resolveToolFilter,
-    type ToolCatalog,
+    ToolFilterError,
+    type ToolFilterCatalog,
     type ToolFilterOptions,
-    type ToolFilterResult,
     type ToolFilterWarning,
 } from "../../src/toolFilter.js";
-import { ToolFilterError } from "../../src/toolFilterError.js";
 
-// One test per row of the spec's tables (identifier resolution, behaviour matrix, edge cases),
-// per design decision and per example, against a catalog shaped like VS Code's built-in tools.
-
-const EDIT = "toolset:GitHub.copilot-chat/edit";
-
-const catalog: ToolCatalog = {
+// The rules of the workbench.action.chat.open tool-filtering specification, one test each, on a
+// catalog shaped like VS Code's: tools with ids and reference names, toolsets with ids and
+// reference names.
+const catalog: ToolFilterCatalog = {
     tools: [
         { id: "vscode_editFile", toolReferenceName: "editFile" },
-        { id: "vscode_createFile", toolReferenceName: "createFile" },
         { id: "vscode_deleteFile", toolReferenceName: "deleteFile" },
-        { id: "vscode_fileSearch", toolReferenceName: "fileSearch" },
-        { id: "vscode_textSearch", toolReferenceName: "textSearch" },
+        { id: "vscode_readFile", toolReferenceName: "readFile" },
+        { id: "vscode_search", toolReferenceName: "codebase" },
         { id: "vscode_fetch", toolReferenceName: "fetch" },
         { id: "vscode_githubRepo", toolReferenceName: "githubRepo" },
-        { id: "vscode_readFile", toolReferenceName: "readFile" },
-        { id: "vscode_listDir", toolReferenceName: "listDir" },
         { id: "vscode_runSubagent", toolReferenceName: "runSubagent" },
-        { id: "vscode_todo", toolReferenceName: "todo" },
-        { id: "vscode_runInTerminal", toolReferenceName: "runInTerminal" },
     ],
     toolSets: [
         {
-            id: EDIT,
+            id: "toolset:GitHub.copilot-chat/edit",
             referenceName: "edit",
-            tools: ["vscode_editFile", "vscode_createFile", "vscode_deleteFile"],
+            tools: ["vscode_editFile", "vscode_deleteFile"],
         },
-        {
-            id: "toolset:search",
-            referenceName: "search",
-            tools: ["vscode_fileSearch", "vscode_textSearch"],
-        },
+        { id: "toolset:read", referenceName: "read", tools: ["vscode_readFile"] },
+        { id: "toolset:search", referenceName: "search", tools: ["vscode_search"] },
         { id: "toolset:web", referenceName: "web", tools: ["vscode_fetch", "vscode_githubRepo"] },
-        { id: "toolset:read", referenceName: "read", tools: ["vscode_readFile", "vscode_listDir"] },
-        {
-            id: "toolset:agent",
-            referenceName: "agent",
-            tools: ["vscode_runSubagent", "vscode_todo"],
-        },
+        { id: "toolset:agent", referenceName: "agent", tools: ["vscode_runSubagent"] },
     ],
 };
+const ALL = [
+    "vscode_editFile",
+    "vscode_deleteFile",
+    "vscode_readFile",
+    "vscode_search",
+    "vscode_fetch",
+    "vscode_githubRepo",
+    "vscode_runSubagent",
+];
 
-const allToolIds = catalog.tools.map((tool) => tool.id);
-
-function resolve(options: ToolFilterOptions): ToolFilterResult & { reported: ToolFilterWarning[] } {
-    const reported: ToolFilterWarning[] = [];
-    const result = resolveToolFilter(catalog, options, {
-        onWarning: (warning) => reported.push(warning),
-    });
-    return { ...result, reported };
+function enabled(options: ToolFilterOptions, settings = {}): readonly string[] {
+    return resolveToolFilter(catalog, options, { onWarning: () => {}, ...settings }).enabledTools;
 }
-
-function without(...ids: string[]): string[] {
-    return allToolIds.filter((id) => !ids.includes(id));
-}
-
-describe("identifier resolution", () => {
-    it("matches a toolset by its id and affects all its members", () => {
-        const result = resolve({ includeTools: [EDIT] });
-        expect(result.enabledTools).toEqual([
-            "vscode_editFile",
-            "vscode_createFile",
-            "vscode_deleteFile",
-        ]);
-        expect(result.resolutions[0]?.resolution).toEqual({
-            kind: "toolSet",
-            matchedBy: "id",
-            toolSetIds: [EDIT],
-            toolIds: ["vscode_editFile", "vscode_createFile", "vscode_deleteFile"],
-        });
-    });
-
-    it("matches a toolset by its referenceName and affects all its members", () => {
-        const result = resolve({ includeTools: ["edit"] });
-        expect(result.enabledTools).toEqual([
-            "vscode_editFile",
-            "vscode_createFile",
-            "vscode_deleteFile",
-        ]);
-        expect(result.resolutions[0]?.resolution).toMatchObject({
-            kind: "toolSet",
-            matchedBy: "referenceName",
-            toolSetIds: [EDIT],
-        });
-    });
-
-    it("matches a tool by its id", () => {
-        const result = resolve({ includeTools: ["vscode_editFile"] });
-        expect(result.enabledTools).toEqual(["vscode_editFile"]);
-        expect(result.resolutions[0]?.resolution).toEqual({
-            kind: "tool",
-            matchedBy: "id",
-            toolIds: ["vscode_editFile"],
-        });
-    });
-
-    it("matches a tool by its toolReferenceName", () => {
-        const result = resolve({ includeTools: ["editFile"] });
-        expect(result.enabledTools).toEqual(["vscode_editFile"]);
-        expect(result.resolutions[0]?.resolution).toEqual({
-            kind: "tool",
-            matchedBy: "toolReferenceName",
-            toolIds: ["vscode_editFile"],
-        });
-    });
-
-    it("prefers a toolset referenceName over a tool id with the same name", () => {
-        const result = resolveToolFilter(
-            {
-                tools: [{ id: "search" }, { id: "grep" }, { id: "glob" }],
-                toolSets: [
-                    { id: "toolset:search", referenceName: "search", tools: ["grep", "glob"] },
-                ],
-            },
-            { includeTools: ["search"] }
-        );
-        expect(result.enabledTools).toEqual(["grep", "glob"]);
-        expect(result.resolutions[0]?.resolution.kind).toBe("toolSet");
-    });
-
-    it("prefers a toolset id over another toolset's referenceName", () => {
-        const result = resolveToolFilter(
-            {
-                tools: [{ id: "a" }, { id: "b" }],
-                toolSets: [
-                    { id: "x", referenceName: "setA", tools: ["a"] },
-                    { id: "setB", referenceName: "x", tools: ["b"] },
-                ],
-            },
-            { includeTools: ["x"] }
-        );
-        expect(result.enabledTools).toEqual(["a"]);
-        expect(result.resolutions[0]?.resolution).toMatchObject({
-            matchedBy: "id",
-            toolSetIds: ["x"],
-        });
-    });
-
-    it("prefers a tool id over another tool's toolReferenceName", () => {
-        const result = resolveToolFilter(
-            { tools: [{ id: "view" }, { id: "vscode_view", toolReferenceName: "view" }] },
-            { includeTools: ["view"] }
-        );
-        expect(result.enabledTools).toEqual(["view"]);
-    });
-
-    it("matches identifiers exactly and case-sensitively", () => {
-        const result = resolve({ includeTools: ["Edit", "editFile"] });
-        expect(result.enabledTools).toEqual(["vscode_editFile"]);
-        expect(result.unknownIdentifiers).toEqual([{ option: "includeTools", identifier: "Edit" }]);
-    });
-});
 
 describe("behaviour matrix", () => {
-    it("enables all tools when both options are omitted", () => {
-        const result = resolve({});
+    it("enables every tool when neither option is given (default mode)", () => {
+        const result = resolveToolFilter(catalog, {});
         expect(result.mode).toBe("default");
-        expect(result.enabledTools).toEqual(allToolIds);
-        expect([...result.toolSetEnablement.values()].every(Boolean)).toBe(true);
+        expect(result.enabledTools).toEqual(ALL);
     });
 
-    it("enables only the listed tools and toolsets in whitelist mode", () => {
-        const result = resolve({ includeTools: ["search", "runInTerminal"] });
+    it("enables only the named tools and toolsets when include is given (whitelist mode)", () => {
+        const result = resolveToolFilter(catalog, { include: ["edit", "readFile"] });
         expect(result.mode).toBe("whitelist");
         expect(result.enabledTools).toEqual([
-            "vscode_fileSearch",
-            "vscode_textSearch",
-            "vscode_runInTerminal",
-        ]);
-    });
-
-    it("enables everything except the listed tools and toolsets in blacklist mode", () => {
-        const result = resolve({ excludeTools: ["web", "runInTerminal"] });
-        expect(result.mode).toBe("blacklist");
-        expect(result.enabledTools).toEqual(
-            without("vscode_fetch", "vscode_githubRepo", "vscode_runInTerminal")
-        );
-    });
-
-    it("starts from includeTools and then removes excludeTools in combined mode", () => {
-        const result = resolve({ includeTools: ["edit", "read"], excludeTools: ["listDir"] });
-        expect(result.mode).toBe("combined");
-        expect(result.enabledTools).toEqual([
             "vscode_editFile",
-            "vscode_createFile",
             "vscode_deleteFile",
             "vscode_readFile",
         ]);
+    });
+
+    it("enables everything but the named tools and toolsets when exclude is given (blacklist mode)", () => {
+        const result = resolveToolFilter(catalog, { exclude: ["web", "deleteFile"] });
+        expect(result.mode).toBe("blacklist");
+        expect(result.enabledTools).toEqual([
+            "vscode_editFile",
+            "vscode_readFile",
+            "vscode_search",
+            "vscode_runSubagent",
+        ]);
+    });
+
+    it("starts from include and removes exclude when both are given (combined mode)", () => {
+        const result = resolveToolFilter(catalog, { include: ["edit"], exclude: ["deleteFile"] });
+        expect(result.mode).toBe("combined");
+        expect(result.enabledTools).toEqual(["vscode_editFile"]);
+    });
+});
+
+describe("identifier resolution", () => {
+    it("matches a toolset by its id", () => {
+        expect(enabled({ include: ["toolset:GitHub.copilot-chat/edit"] })).toEqual([
+            "vscode_editFile",
+            "vscode_deleteFile",
+        ]);
+    });
+
+    it("matches a toolset by its reference name", () => {
+        expect(enabled({ include: ["web"] })).toEqual(["vscode_fetch", "vscode_githubRepo"]);
+    });
+
+    it("matches a tool by its id and by its reference name", () => {
+        expect(enabled({ include: ["vscode_fetch", "codebase"] })).toEqual([
+            "vscode_search",
+            "vscode_fetch",
+        ]);
+    });
+
+    it("prefers a toolset over a tool when one identifier names both", () => {
+        const result = resolveToolFilter(
+            {
+                tools: [{ id: "a" }, { id: "b", toolReferenceName: "group" }],
+                toolSets: [{ id: "set", referenceName: "group", tools: ["a"] }],
+            },
+            { include: ["group"] }
+        );
+        expect(result.enabledTools).toEqual(["a"]);
+    });
+
+    it("names a tool by source and every tool of a source, where tools carry sources", () => {
+        const sourced: ToolFilterCatalog = {
+            tools: [
+                { id: "view", sources: ["builtin"] },
+                { id: "bash", sources: ["builtin"] },
+                { id: "lint", sources: ["custom"] },
+            ],
+        };
+        expect(
+            resolveToolFilter(sourced, { include: ["builtin:view", "custom:*"] }).enabledTools
+        ).toEqual(["view", "lint"]);
+        expect(resolveToolFilter(sourced, { exclude: ["builtin:*"] }).enabledTools).toEqual([
+            "lint",
+        ]);
+    });
+
+    it("names a toolset only by its id when reference names are turned off", () => {
+        const warnings: ToolFilterWarning[] = [];
+        const result = resolveToolFilter(
+            catalog,
+            { include: ["web", "toolset:read"] },
+            { matchToolSetReferenceNames: false, onWarning: (w) => warnings.push(w) }
+        );
+        expect(result.enabledTools).toEqual(["vscode_readFile"]);
+        expect(result.unknownIdentifiers).toEqual([
+            { option: "includeTools", identifier: "web", suggestion: "toolset:web" },
+        ]);
+    });
+});
+
+describe("precedence", () => {
+    it("excludes a tool that appears in both include and exclude", () => {
+        expect(enabled({ include: ["readFile", "fetch"], exclude: ["fetch"] })).toEqual([
+            "vscode_readFile",
+        ]);
+    });
+
+    it("includes a toolset but removes a member excluded by name", () => {
+        expect(enabled({ include: ["web"], exclude: ["githubRepo"] })).toEqual(["vscode_fetch"]);
+    });
+
+    it("keeps a tool included by name although its toolset is excluded", () => {
+        expect(enabled({ include: ["editFile", "read"], exclude: ["edit"] })).toEqual([
+            "vscode_editFile",
+            "vscode_readFile",
+        ]);
+    });
+
+    it("excludes a tool by name even when it is also included by name and through a toolset", () => {
+        expect(enabled({ include: ["editFile", "edit"], exclude: ["vscode_editFile"] })).toEqual([
+            "vscode_deleteFile",
+        ]);
+    });
+
+    it("excludes a tool that is in an included and in an excluded toolset", () => {
+        const overlapping: ToolFilterCatalog = {
+            tools: [{ id: "a" }, { id: "b" }],
+            toolSets: [
+                { id: "one", referenceName: "one", tools: ["a", "b"] },
+                { id: "two", referenceName: "two", tools: ["b"] },
+            ],
+        };
+        expect(
+            resolveToolFilter(overlapping, { include: ["one"], exclude: ["two"] }).enabledTools
+        ).toEqual(["a"]);
+    });
+});
+
+describe("toolset enablement", () => {
+    it("enables a toolset when all its members are enabled, keyed by reference name", () => {
+        const result = resolveToolFilter(catalog, { include: ["edit", "fetch"] });
+        expect(Object.fromEntries(result.toolSetEnablement)).toEqual({
+            edit: true,
+            read: false,
+            search: false,
+            web: false,
+            agent: false,
+        });
+    });
+
+    it("never enables a toolset without members in the catalog", () => {
+        const result = resolveToolFilter(
+            { tools: [{ id: "a" }], toolSets: [{ id: "s", referenceName: "s", tools: ["gone"] }] },
+            {}
+        );
+        expect(result.toolSetEnablement.get("s")).toBe(false);
     });
 });
 
 describe("edge cases", () => {
-    it("excludes a tool that appears in both includeTools and excludeTools", () => {
-        const result = resolve({
-            includeTools: ["editFile", "readFile"],
-            excludeTools: ["editFile"],
-        });
-        expect(result.toolEnablement.get("vscode_editFile")).toBe(false);
-        expect(result.enabledTools).toEqual(["vscode_readFile"]);
-    });
-
-    it("keeps the rest of an included toolset when one member is excluded", () => {
-        const result = resolve({ includeTools: ["edit"], excludeTools: ["deleteFile"] });
-        expect(result.enabledTools).toEqual(["vscode_editFile", "vscode_createFile"]);
-        expect(result.toolSetEnablement.get(EDIT)).toBe(false);
-    });
-
-    it("includes a tool named in includeTools even when its toolset is excluded", () => {
-        const result = resolve({ includeTools: ["editFile"], excludeTools: ["edit"] });
-        expect(result.enabledTools).toEqual(["vscode_editFile"]);
-        expect(result.toolEnablement.get("vscode_createFile")).toBe(false);
-    });
-
-    it("logs a warning for an unknown identifier and carries on", () => {
-        const result = resolve({ includeTools: ["edit", "edti"] });
-        expect(result.enabledTools).toHaveLength(3);
-        expect(result.unknownIdentifiers).toEqual([{ option: "includeTools", identifier: "edti" }]);
-        expect(result.reported).toEqual([
-            expect.objectContaining({
-                code: "UNKNOWN_IDENTIFIER",
-                option: "includeTools",
-                identifier: "edti",
-            }),
-        ]);
-        expect(result.reported[0]?.message).toContain("'edti'");
-    });
-
-    it("throws EMPTY_INCLUDE_TOOLS for includeTools: []", () => {
-        expect(() => resolve({ includeTools: [] })).toThrow(
-            expect.objectContaining({
-                name: "ToolFilterError",
-                code: "EMPTY_INCLUDE_TOOLS",
-                option: "includeTools",
-            })
-        );
-        expect(() => resolve({ includeTools: [] })).toThrow(
-            /includeTools '\[\]'.*Omit includeTools/
+    it("throws for include: [] (at least one tool must be enabled)", () => {
+        expect(() => resolveToolFilter(catalog, { include: [] })).toThrow(
+            expect.objectContaining({ code: "EMPTY_INCLUDE", option: "includeTools" })
         );
     });
 
-    it("treats excludeTools: [] like an omitted excludeTools", () => {
-        expect(resolve({ excludeTools: [] })).toMatchObject({
-            mode: "default",
-            enabledTools: allToolIds,
-        });
-        expect(resolve({ includeTools: ["edit"], excludeTools: [] })).toMatchObject({
-            mode: "whitelist",
-            enabledTools: ["vscode_editFile", "vscode_createFile", "vscode_deleteFile"],
-        });
+    it("treats exclude: [] like an omitted exclude", () => {
+        const result = resolveToolFilter(catalog, { exclude: [] });
+        expect(result.enabledTools).toEqual(ALL);
     });
 
-    it("throws NO_TOOLS_ENABLED when filtering leaves zero tools", () => {
-        let caught: unknown;
-        try {
-            resolve({ includeTools: ["web"], excludeTools: ["fetch", "githubRepo"] });
-        } catch (error) {
-            caught = error;
-        }
-        expect(caught).toBeInstanceOf(ToolFilterError);
-        expect(caught).toMatchObject({ code: "NO_TOOLS_ENABLED", option: "excludeTools" });
-        expect((caught as Error).message).toMatch(/includeTools \['web'\]/);
-        expect((caught as Error).message).toMatch(/remove entries from excludeTools/);
-    });
-});
-
-describe("design decisions", () => {
-    it("lets includeTools: ['editFile'] override excludeTools: ['edit'] (1)", () => {
-        const result = resolve({ includeTools: ["editFile", "read"], excludeTools: ["edit"] });
-        expect(result.toolEnablement.get("vscode_editFile")).toBe(true);
-    });
-
-    it("lets an explicit tool exclusion win over everything (1)", () => {
-        const result = resolve({
-            includeTools: ["vscode_editFile", "editFile", "edit", EDIT],
-            excludeTools: ["editFile"],
-        });
-        expect(result.toolEnablement.get("vscode_editFile")).toBe(false);
-        expect(result.enabledTools).toEqual(["vscode_createFile", "vscode_deleteFile"]);
-    });
-
-    it("warns about unknown identifiers instead of throwing (2)", () => {
-        const result = resolve({ excludeTools: ["noSuchTool", "web"] });
-        expect(result.unknownIdentifiers).toEqual([
-            { option: "excludeTools", identifier: "noSuchTool" },
-        ]);
-        expect(result.enabledTools).toEqual(without("vscode_fetch", "vscode_githubRepo"));
-    });
-
-    it("throws when the filters leave zero enabled tools (3)", () => {
+    it("throws when filtering leaves no tool enabled", () => {
+        expect(() => resolveToolFilter(catalog, { include: ["edit"], exclude: ["edit"] })).toThrow(
+            ToolFilterError
+        );
         expect(() =>
-            resolve({ excludeTools: ["edit", "search", "web", "read", "agent", "runInTerminal"] })
-        ).toThrow(expect.objectContaining({ code: "NO_TOOLS_ENABLED", option: "excludeTools" }));
-        expect(() => resolve({ includeTools: ["nothing", "nada"] })).toThrow(
-            expect.objectContaining({ code: "NO_TOOLS_ENABLED", option: "includeTools" })
+            resolveToolFilter(catalog, { include: ["nothing"] }, { onWarning() {} })
+        ).toThrow(expect.objectContaining({ code: "NO_TOOLS_ENABLED" }));
+    });
+
+    it("warns about an unknown identifier without blocking", () => {
+        const warnings: ToolFilterWarning[] = [];
+        const result = resolveToolFilter(
+            catalog,
+            { include: ["edit", "nope"] },
+            { onWarning: (w) => warnings.push(w) }
         );
+        expect(result.enabledTools).toEqual(["vscode_editFile", "vscode_deleteFile"]);
+        expect(warnings.map((w) => w.code)).toEqual(["UNKNOWN_IDENTIFIERS"]);
+    });
+
+    it("lets the caller allow include: [] and an empty result instead", () => {
+        const warnings: ToolFilterWarning[] = [];
+        const settings = {
+            emptyInclude: "allow" as const,
+            noToolsEnabled: "warn" as const,
+            onWarning: (w: ToolFilterWarning) => warnings.push(w),
+        };
+        expect(resolveToolFilter(catalog, { include: [] }, settings).enabledTools).toEqual([]);
+        expect(warnings).toEqual([]);
+        expect(resolveToolFilter(catalog, { exclude: ALL }, settings).enabledTools).toEqual([]);
+        expect(warnings.map((w) => w.code)).toEqual(["NO_TOOLS_ENABLED"]);
+        expect(
+            resolveToolFilter(catalog, { exclude: ALL }, { noToolsEnabled: "allow" }).warnings
+        ).toEqual([]);
     });
 });
 
-describe("examples", () => {
-    it("enables only the edit and search toolsets (whitelist only)", () => {
-        const result = resolve({ includeTools: ["edit", "search"] });
-        expect(result.enabledTools).toEqual([
+describe("the specification's examples", () => {
+    it("enables only the edit and search toolsets", () => {
+        expect(enabled({ include: ["edit", "search"] })).toEqual([
             "vscode_editFile",
-            "vscode_createFile",
             "vscode_deleteFile",
-            "vscode_fileSearch",
-            "vscode_textSearch",
+            "vscode_search",
         ]);
-        expect(Object.fromEntries(result.toolSetEnablement)).toEqual({
-            [EDIT]: true,
-            "toolset:search": true,
-            "toolset:web": false,
-            "toolset:read": false,
-            "toolset:agent": false,
-        });
     });
 
-    it("enables all tools except the web toolset (blacklist only)", () => {
-        const result = resolve({ excludeTools: ["web"] });
-        expect(result.enabledTools).toEqual(without("vscode_fetch", "vscode_githubRepo"));
-        expect(result.toolSetEnablement.get("toolset:web")).toBe(false);
-        expect(result.toolSetEnablement.get(EDIT)).toBe(true);
-    });
-
-    it("enables the edit toolset without deleteFile (combined mode)", () => {
-        const result = resolve({ includeTools: ["edit"], excludeTools: ["deleteFile"] });
-        expect(result.enabledTools).toEqual(["vscode_editFile", "vscode_createFile"]);
-    });
-
-    it("adds web to agent and read, then removes fetch (add to defaults then remove)", () => {
-        const result = resolve({ includeTools: ["agent", "read", "web"], excludeTools: ["fetch"] });
-        expect(result.enabledTools).toEqual([
-            "vscode_githubRepo",
+    it("enables all tools except the web toolset", () => {
+        expect(enabled({ exclude: ["web"] })).toEqual([
+            "vscode_editFile",
+            "vscode_deleteFile",
             "vscode_readFile",
-            "vscode_listDir",
+            "vscode_search",
             "vscode_runSubagent",
-            "vscode_todo",
         ]);
-        expect(result.toolSetEnablement.get("toolset:web")).toBe(false);
-        expect(result.toolSetEnablement.get("toolset:agent")).toBe(true);
-        expect(result.reported).toEqual([]);
+    });
+
+    it("enables the edit toolset without the dangerous deleteFile", () => {
+        expect(enabled({ include: ["edit"], exclude: ["deleteFile"] })).toEqual([
+            "vscode_editFile",
+        ]);
+    });
+
+    it("adds web to agent and read, then removes fetch", () => {
+        expect(enabled({ include: ["agent", "read", "web"], exclude: ["fetch"] })).toEqual([
+            "vscode_readFile",
+            "vscode_githubRepo",
+            "vscode_runSubagent",
+        ]);
     });
 });
