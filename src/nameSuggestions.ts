@@ -15,8 +15,9 @@ export function closestName(name: string, known: Iterable<string>): string | und
     let bestDistance = limit + 1;
     for (const candidate of known) {
         if (candidate === name) continue;
-        if (candidate.toLowerCase() === lower) return candidate;
-        if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
+        const lengthDifference = Math.abs(candidate.length - name.length);
+        if (lengthDifference === 0 && candidate.toLowerCase() === lower) return candidate;
+        if (lengthDifference >= bestDistance) continue;
         const distance = editDistance(lower, candidate.toLowerCase(), bestDistance);
         if (distance < bestDistance) {
             best = candidate;
