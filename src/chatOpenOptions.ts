@@ -24,6 +24,8 @@ export interface ChatToolData {
     readonly id: string;
     /** Short name users write, e.g. `"editFile"`. */
     readonly toolReferenceName?: string;
+    /** Name shown in the tool picker; not used for matching. */
+    readonly displayName?: string;
 }
 
 /**
@@ -62,6 +64,10 @@ export interface ChatToolCatalog<TTool extends ChatToolData, TToolSet extends Ch
  * @experimental
  */
 export interface ChatOpenOptions {
+    /** The query to send or prefill; passed through. */
+    readonly query?: string;
+    /** The chat mode to open in; filtering applies whatever it is. */
+    readonly mode?: string;
     /** Only these tools and toolsets are enabled (ids or reference names). */
     readonly includeTools?: readonly string[];
     /** These tools and toolsets are disabled; an explicit tool exclusion always wins. */

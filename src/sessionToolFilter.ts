@@ -79,6 +79,7 @@ export function resolveSessionToolFilter(
         result = resolveToolFilter(
             {
                 tools: inventoryTools(inventory),
+                sources: RESOLVED_SOURCES,
                 // #region upstream:toolsets
                 toolSets: [...toolSets].map(([name, tools]) => ({
                     id: `${TOOL_SET_PREFIX}${name}`,

@@ -42,6 +42,8 @@ export interface ToolFilterCatalog {
     readonly tools: Iterable<ToolFilterTool>;
     /** Named toolsets; omitted means none. */
     readonly toolSets?: Iterable<ToolFilterToolSet>;
+    /** Sources whose `<source>:*` group exists even when no tool has that source yet. */
+    readonly sources?: Iterable<string>;
 }
 
 /**
@@ -466,6 +468,7 @@ class CatalogIndex {
                 `Invalid tool catalog ${quoteValue(catalog)}: pass { tools, toolSets }.`
             );
         }
+        for (const source of catalog.sources ?? []) this.#bySource.set(`${source}:*`, []);
         for (const tool of iterate(catalog.tools, "tools")) this.#addTool(tool);
         if (catalog.toolSets !== undefined && catalog.toolSets !== null) {
             for (const toolSet of iterate(catalog.toolSets, "toolSets")) this.#addToolSet(toolSet);

@@ -1,12 +1,33 @@
 import { describe, expect, it } from "vitest";
+import type { BuiltInToolCatalog } from "../../src/builtInToolCatalog.js";
 import { resolveBuiltInToolOverrides } from "../../src/builtInToolOverrides.js";
+import type { CustomToolSnapshot } from "../../src/customTools.js";
 import { SessionToolError } from "../../src/sessionToolError.js";
 
 const handler = async (): Promise<string> => "ok";
-const names = {
-    reserved: new Set(["view", "edit", "bash", "powershell"]),
-    unhonoured: new Set(["powershell"]),
+
+/** A small hand-written catalog: what a runtime has, and what it will not let be replaced. */
+const catalog: BuiltInToolCatalog = {
+    measured: {
+        runtimeVersion: "9.9.9",
+        sdkVersion: "9.9.9",
+        builtIns: ["view", "bash", "read_file", "powershell", "tool_search_tool"],
+        unsupportedOverrides: ["powershell"],
+        keptOnlyWithToolSearch: ["tool_search_tool"],
+        offeredByModel: { "*": ["view", "bash"] },
+        offeredByCondition: {},
+    },
+    source: "measured",
+    builtIns: new Set(["view", "bash", "read_file", "powershell", "tool_search_tool"]),
+    unsupportedOverrides: new Set(["powershell"]),
+    keptOnlyWithToolSearch: new Set(["tool_search_tool"]),
 };
+
+const tool = (name: string, extra: Partial<CustomToolSnapshot> = {}): CustomToolSnapshot => ({
+    name,
+    handler,
+    ...extra,
+});
 
 function refusal(run: () => unknown): SessionToolError {
     try {
@@ -15,116 +36,105 @@ function refusal(run: () => unknown): SessionToolError {
         expect(error).toBeInstanceOf(SessionToolError);
         return error as SessionToolError;
     }
-    throw new Error("expected a SessionToolError");
+    throw new Error("expected a refusal");
 }
 
-describe("resolveBuiltInToolOverrides", () => {
-    it("leaves tools without a collision as they are (seed case: no collision)", () => {
-        const tools = [{ name: "myTool", handler }];
-        const result = resolveBuiltInToolOverrides(tools, names, "override");
-        expect(result.tools).toEqual(tools);
-        expect(result.tools[0]).toBe(tools[0]);
-        expect(result.overridden).toEqual([]);
+describe("built-in tool overrides", () => {
+    it("replaces a built-in without the flag under the override policy, reporting it as automatic", () => {
+        const result = resolveBuiltInToolOverrides(
+            [tool("view"), tool("lint")],
+            catalog,
+            "override"
+        );
+        expect(result.overridden).toEqual(["view"]);
+        expect(result.automatic).toEqual(["view"]);
+    });
+
+    it("replaces a built-in the runtime hides (a silent shadow today) like a listed one", () => {
+        const result = resolveBuiltInToolOverrides([tool("read_file")], catalog, "override");
+        expect(result.overridden).toEqual(["read_file"]);
+    });
+
+    it("refuses a built-in's name without the flag under the error policy", () => {
+        const error = refusal(() =>
+            resolveBuiltInToolOverrides([tool("view"), tool("bash")], catalog, "error")
+        );
+        expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
+        expect(error.toolNames).toEqual(["view", "bash"]);
+        expect(error.message).toContain("Set overridesBuiltInTool: true on them");
+    });
+
+    it("accepts an explicit override under the error policy, silently", () => {
+        const result = resolveBuiltInToolOverrides(
+            [tool("view", { overridesBuiltInTool: true })],
+            catalog,
+            "error"
+        );
+        expect(result.overridden).toEqual(["view"]);
         expect(result.automatic).toEqual([]);
     });
 
-    it("marks a custom tool with a built-in's name as its override (seed case: one collision)", () => {
-        const tool = Object.freeze({ name: "edit", description: "mine", handler });
-        const result = resolveBuiltInToolOverrides([tool], names, "override");
-        expect(result.tools).toEqual([{ ...tool, overridesBuiltInTool: true }]);
-        expect(result.tools[0]).not.toBe(tool);
-        expect(tool).not.toHaveProperty("overridesBuiltInTool");
-        expect(result.overridden).toEqual(["edit"]);
-        expect(result.automatic).toEqual(["edit"]);
+    it("refuses overridesBuiltInTool: false on a built-in's name, since the built-in would answer", () => {
+        const error = refusal(() =>
+            resolveBuiltInToolOverrides(
+                [tool("read_file", { overridesBuiltInTool: false })],
+                catalog,
+                "override"
+            )
+        );
+        expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
+        expect(error.message).toContain(
+            "set overridesBuiltInTool: false, but the runtime has built-in tools"
+        );
     });
 
-    it("overrides every colliding built-in (seed case: several collisions)", () => {
+    it("refuses a name whose override the runtime does not honour, flag or not", () => {
+        for (const flag of [undefined, true]) {
+            const error = refusal(() =>
+                resolveBuiltInToolOverrides(
+                    [tool("powershell", { overridesBuiltInTool: flag })],
+                    catalog,
+                    "override"
+                )
+            );
+            expect(error.code).toBe("UNSUPPORTED_OVERRIDE");
+            expect(error.message).toContain("'powershell'");
+            expect(error.message).toContain("Rename these tools");
+        }
+    });
+
+    it("lists the tool-search tool for the check that needs the session's tool count", () => {
+        const result = resolveBuiltInToolOverrides(
+            [tool("tool_search_tool", { overridesBuiltInTool: true })],
+            catalog,
+            "override"
+        );
+        expect(result.needToolSearch).toEqual(["tool_search_tool"]);
+    });
+
+    it("sends every accepted tool with overridesBuiltInTool: true unless the app set false", () => {
         const result = resolveBuiltInToolOverrides(
             [
-                { name: "edit", handler },
-                { name: "mine", handler },
-                { name: "bash", handler, overridesBuiltInTool: true },
+                tool("view"),
+                tool("lint"),
+                tool("notes", { overridesBuiltInTool: false }),
+                tool("fmt", { defer: "never" }),
             ],
-            names,
+            catalog,
             "override"
         );
-        expect(result.tools.map((t) => [t.name, t.overridesBuiltInTool])).toEqual([
-            ["edit", true],
-            ["mine", undefined],
-            ["bash", true],
+        expect(result.tools.map((t) => [t.name, t.overridesBuiltInTool, t.defer])).toEqual([
+            ["view", true, undefined],
+            // Flagged only for safety: keeps the SDK's documented defer default explicit.
+            ["lint", true, "auto"],
+            ["notes", false, undefined],
+            ["fmt", true, "never"],
         ]);
-        expect(result.overridden).toEqual(["edit", "bash"]);
-        expect(result.automatic).toEqual(["edit"]);
     });
 
-    it("refuses an explicit overridesBuiltInTool: false on a built-in's name, naming every such tool", () => {
-        const error = refusal(() =>
-            resolveBuiltInToolOverrides(
-                [
-                    { name: "view", handler, overridesBuiltInTool: false },
-                    { name: "bash", handler, overridesBuiltInTool: false },
-                ],
-                names,
-                "override"
-            )
-        );
-        expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
-        expect(error.toolNames).toEqual(["view", "bash"]);
-        expect(error.message).toContain("'view', 'bash'");
-        expect(error.message).toContain("overridesBuiltInTool: false");
-    });
-
-    it("refuses unmarked collisions under the 'error' policy and accepts marked ones", () => {
-        const error = refusal(() =>
-            resolveBuiltInToolOverrides(
-                [
-                    { name: "view", handler },
-                    { name: "edit", handler, overridesBuiltInTool: true },
-                    { name: "bash", handler },
-                ],
-                names,
-                "error"
-            )
-        );
-        expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
-        expect(error.toolNames).toEqual(["view", "bash"]);
-        expect(error.message).toContain("builtInToolCollisions is 'error'");
-        const ok = resolveBuiltInToolOverrides(
-            [{ name: "edit", handler, overridesBuiltInTool: true }],
-            names,
-            "error"
-        );
-        expect(ok.overridden).toEqual(["edit"]);
-        expect(ok.automatic).toEqual([]);
-    });
-
-    it("refuses an override the runtime does not honour, even when marked", () => {
-        const error = refusal(() =>
-            resolveBuiltInToolOverrides(
-                [{ name: "powershell", handler, overridesBuiltInTool: true }],
-                names,
-                "override"
-            )
-        );
-        expect(error.code).toBe("UNSUPPORTED_OVERRIDE");
-        expect(error.toolNames).toEqual(["powershell"]);
-        expect(error.message).toContain("this runtime ignores the override");
-    });
-
-    it("reports names that match a built-in only when case is ignored, without overriding", () => {
-        const result = resolveBuiltInToolOverrides([{ name: "View", handler }], names, "override");
+    it("keeps a name that differs from a built-in only in case, and reports it", () => {
+        const result = resolveBuiltInToolOverrides([tool("View")], catalog, "override");
         expect(result.overridden).toEqual([]);
         expect(result.caseOnlyMatches).toEqual([{ tool: "View", builtIn: "view" }]);
-        expect(result.tools[0]).not.toHaveProperty("overridesBuiltInTool");
-    });
-
-    it("reports overridesBuiltInTool: true on a name no built-in has", () => {
-        const result = resolveBuiltInToolOverrides(
-            [{ name: "lint", handler, overridesBuiltInTool: true }],
-            names,
-            "override"
-        );
-        expect(result.needlessFlags).toEqual(["lint"]);
-        expect(result.overridden).toEqual([]);
     });
 });

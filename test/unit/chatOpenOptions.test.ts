@@ -232,7 +232,7 @@ describe("resolveChatOpenToolEnablement", () => {
         const selected: ReadonlyMap<unknown, boolean>[] = [];
         const accepted: (string | undefined)[] = [];
         const languageModelToolsService = {
-            getTools: () => catalog.tools[Symbol.iterator](),
+            getTools: () => [...catalog.tools].values(),
             toolSets: catalog.toolSets!,
         };
         const widget = {
