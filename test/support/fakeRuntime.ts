@@ -17,12 +17,15 @@ export interface RecordedRpcRequest {
 export type ToolListBehaviour =
     | { readonly kind: "list"; readonly names: readonly string[] }
     | { readonly kind: "method-not-found" }
-    | { readonly kind: "fail"; readonly message: string };
+    | { readonly kind: "fail"; readonly message: string }
+    | { readonly kind: "never" };
 
 /** Options of {@link startFakeRuntime}. */
 export interface FakeRuntimeOptions {
     /** Answer to `tools.list`; defaults to a small Claude-style listing. */
     readonly toolList?: ToolListBehaviour;
+    /** The version `status.get` reports; defaults to "1.0.85", a measured runtime. */
+    readonly runtimeVersion?: string;
 }
 
 /** A fake Copilot runtime on 127.0.0.1 that speaks the SDK's JSON-RPC and records requests. */
@@ -62,24 +65,28 @@ export const FAKE_LISTED_TOOLS: readonly string[] = [
 ];
 
 /**
- * The fake runtime's answers, shared by the TCP server of {@link startFakeRuntime} and the stdio
- * process of `fakeRuntimeProcess.ts`: the handshake (`connect`), `tools.list`,
+ * The fake runtime's answers: the handshake (`connect`), `status.get`, `tools.list`,
  * `session.create`/`session.resume` (echoing the session id), `session.detach`, and an empty
  * result for anything else.
  *
  * @param toolList - returns the current `tools.list` behaviour
+ * @param runtimeVersion - what `status.get` reports
  * @returns a function from method and params to the result (throws JSON-RPC errors)
  */
-export function createFakeRuntimeResponder(
-    toolList: () => ToolListBehaviour
+function createFakeRuntimeResponder(
+    toolList: () => ToolListBehaviour,
+    runtimeVersion: string
 ): (method: string, params: Record<string, unknown>) => unknown {
     return (method: string, params: Record<string, unknown>): unknown => {
         switch (method) {
             case "connect":
             case "ping":
                 return { protocolVersion: 3, message: "pong", timestamp: Date.now() };
+            case "status.get":
+                return { version: runtimeVersion, protocolVersion: 3 };
             case "tools.list": {
                 const behaviour = toolList();
+                if (behaviour.kind === "never") return new Promise(() => {});
                 if (behaviour.kind === "method-not-found") {
                     throw new ResponseError(
                         ErrorCodes.MethodNotFound,
@@ -124,7 +131,7 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         names: FAKE_LISTED_TOOLS,
     };
 
-    const answer = createFakeRuntimeResponder(() => toolList);
+    const answer = createFakeRuntimeResponder(() => toolList, options.runtimeVersion ?? "1.0.85");
 
     const server: Server = createServer((socket) => {
         sockets.add(socket);
