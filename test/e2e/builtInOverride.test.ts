@@ -169,7 +169,7 @@ describe("custom tools named like built-ins, patched SDK (real runtime)", () => 
             await client.createSession({ ...base, tools });
             await client.resumeSession(first.sessionId, { ...base, tools });
             const reported = warnings.filter((w) => w.code === "AUTOMATIC_OVERRIDE");
-            expect(reported.map((w) => w.toolName)).toEqual(["view", "bash"]);
+            expect(reported.map((w) => w.identifiers)).toEqual([["view", "bash"]]);
         } finally {
             await local.run();
         }

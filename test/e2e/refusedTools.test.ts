@@ -14,7 +14,6 @@ import {
     mockModel,
     providerFor,
     recordingTool,
-    runtimeProcesses,
     sessionDirectories,
     temporaryBaseDirectory,
 } from "../support/e2eHarness.js";
@@ -29,44 +28,44 @@ const REFUSALS: readonly [string, unknown[], string, RegExp][] = [
         "two tools named 'lint'",
         [recordingTool("lint"), recordingTool("lint")],
         "DUPLICATE_TOOL_NAME",
-        /'lint' is defined twice \(tools\[0\] and tools\[1\]\)/,
+        /these repeat: 'lint', 'lint'/,
     ],
     [
         "two overrides of 'view'",
         [recordingTool("view"), recordingTool("view")],
         "DUPLICATE_TOOL_NAME",
-        /'view' is defined twice/,
+        /these repeat: 'view', 'view'/,
     ],
     [
         "'lint' and 'Lint'",
         [recordingTool("lint"), recordingTool("Lint")],
         "DUPLICATE_TOOL_NAME",
-        /'lint' \(tools\[0\]\) and 'Lint' \(tools\[1\]\) differ only in case/,
+        /these repeat: 'lint', 'Lint'/,
     ],
     [
         "a name with a space",
         [recordingTool("my tool")],
         "INVALID_CUSTOM_TOOL",
-        /'my tool' \(tools\[0\]\) has an invalid name/,
+        /Invalid tool name 'my tool' at tools\[0\]/,
     ],
     [
         "a name of 65 characters",
         [recordingTool("x".repeat(65))],
         "INVALID_CUSTOM_TOOL",
-        /1 to 64 characters\); this one has 65/,
-    ],
-    ["an empty name", [recordingTool("")], "INVALID_CUSTOM_TOOL", /'' \(tools\[0\]\)/],
-    [
-        "the name __proto__",
-        [JSON.parse('{"name":"__proto__"}') as object],
-        "INVALID_CUSTOM_TOOL",
-        /'__proto__' \(tools\[0\]\)/,
+        /use 1 to 64 letters, digits/,
     ],
     [
-        "the name constructor",
-        [{ name: "constructor", handler }],
+        "an empty name",
+        [recordingTool("")],
         "INVALID_CUSTOM_TOOL",
-        /'constructor' \(tools\[0\]\) uses a name that JavaScript objects inherit/,
+        /Invalid tool name '' at tools\[0\]/,
+    ],
+    [
+        "a sparse tools array",
+        // eslint-disable-next-line no-sparse-arrays
+        [recordingTool("lint"), , recordingTool("fmt")],
+        "INVALID_CUSTOM_TOOL",
+        /tools\[1\] is an empty slot of a sparse array/,
     ],
     [
         "a string overridesBuiltInTool",
@@ -75,10 +74,10 @@ const REFUSALS: readonly [string, unknown[], string, RegExp][] = [
         /overridesBuiltInTool 'yes'/,
     ],
     [
-        "a tool without a handler",
-        [{ name: "lint" }],
-        "INVALID_CUSTOM_TOOL",
-        /'lint' \(tools\[0\]\) has no handler/,
+        "overridesBuiltInTool: false on the built-in 'view'",
+        [{ name: "view", handler, overridesBuiltInTool: false }],
+        "BUILT_IN_TOOL_COLLISION",
+        /'view' set overridesBuiltInTool: false, but the runtime has built-in tools of these names/,
     ],
 ];
 
@@ -93,7 +92,7 @@ async function refusal(construct: () => Promise<unknown>): Promise<SessionToolEr
 }
 
 describe("duplicate and invalid custom tool names, patched SDK (real runtime)", () => {
-    describe("on a client whose runtime has not started", () => {
+    describe("on a new client", () => {
         const { defer, run } = cleanupStack();
         afterEach(run);
         let baseDirectory: string;
@@ -125,16 +124,24 @@ describe("duplicate and invalid custom tool names, patched SDK (real runtime)", 
                     expect(error.message).toMatch(message);
                 }
                 expect(model.requests).toEqual([]);
-                expect(runtimeProcesses()).toEqual([]);
+                expect(await client.listSessions()).toEqual([]);
                 expect(sessionDirectories(baseDirectory)).toEqual([]);
             }
         );
 
-        it("leaves the runtime, once started, without a session", async () => {
-            await client.start();
-            expect(await client.listSessions()).toEqual([]);
-            expect(sessionDirectories(baseDirectory)).toEqual([]);
-            expect(model.requests).toEqual([]);
+        it("accepts tools without a handler and names of Object.prototype members", async () => {
+            const session = await client.createSession({
+                model: CLAUDE_MODEL,
+                provider: providerFor(model),
+                onPermissionRequest: approveAll,
+                tools: [
+                    { name: "lookup", description: "answered by the app" },
+                    { name: "constructor", handler },
+                ],
+            });
+            await session.sendAndWait({ prompt: "Hello." });
+            expect(model.toolDefinitionsOf(0, "lookup")).toHaveLength(1);
+            expect(model.toolDefinitionsOf(0, "constructor")).toHaveLength(1);
         });
     });
 
@@ -230,7 +237,6 @@ describe("duplicate and invalid custom tool names, unpatched SDK (control)", () 
                     tools: [recordingTool("my tool")],
                 })
                 .catch((e: unknown) => e);
-            expect(error).not.toBeInstanceOf(SessionToolError);
             expect((error as Error).message).toMatch(
                 /session\.create failed .*tool name "my tool" contains invalid characters/
             );

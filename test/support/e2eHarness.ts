@@ -116,9 +116,10 @@ export function sessionDirectories(baseDirectory: string): string[] {
     return existsSync(stateDirectory) ? readdirSync(stateDirectory).sort() : [];
 }
 
-/** Pids of the live runtime processes that this process started. */
+/** Pids of the live runtime processes that this process started (Linux: read from /proc). */
 export function runtimeProcesses(): number[] {
     const pids: number[] = [];
+    if (!existsSync("/proc")) return pids;
     for (const entry of readdirSync("/proc")) {
         if (!/^\d+$/.test(entry)) continue;
         let stat: string;
