@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 /**
- * Measures which tool names the bundled Copilot runtime treats as built-in, and
- * regenerates src/builtInToolNames.generated.ts.
+ * Measures which tool names a Copilot runtime treats as built-in, writes
+ * scripts/data/measured-built-in-tools/<sdk version>.json and regenerates
+ * src/measuredBuiltInTools.generated.ts from every such file.
  *
- * Usage: node scripts/discover-reserved-tool-names.mjs [--out <file>] [--quiet] [--full]
+ * Usage: node scripts/discover-reserved-tool-names.mjs [--sdk <version>] [--quiet] [--full]
+ *        node scripts/discover-reserved-tool-names.mjs --generate-only
  *
  * It drives the UNPATCHED SDK ("copilot-sdk-unpatched", an npm alias of
  * @github/copilot-sdk) and its platform runtime, fully offline: sessions point at a
  * tiny OpenAI-compatible mock on 127.0.0.1 (node:http, below). Steps:
  *
  * 1. Candidates: every identifier-like string (/^[a-z][a-z0-9_]{1,40}$/) in the
- *    runtime binary and its bundled JS, plus the names of `tools.list`,
+ *    runtime binary and its bundled JS; the names the binary stores back to back
+ *    (`..._searchgrep_searchlexical_code_search...`), cut where a run of words is glued
+ *    to the next (see gluedNames); plus the names of `tools.list`,
  *    `session.rpc.tools.getBuiltinDescriptors` and every probed session's tool set.
  * 2. Offered sets: for each probed configuration (two model families, and the
  *    options that switch on extra built-ins), the names the session offers the model
@@ -28,7 +32,11 @@
  *    (it answers "Tool '<name>' does not exist") are checked through the model instead.
  * 5. Overrides: every built-in name found is registered with
  *    `overridesBuiltInTool: true` in a session that offers it (else a plain one), and the
- *    mock model calls it; names whose custom handler still does not run are "unhonoured".
+ *    mock model calls it; the model must see exactly one definition (the custom one) and the
+ *    custom handler must run. A name that fails, or whose probe is inconclusive, is
+ *    unsupported, unless it works while tool search defers tools (keptOnlyWithToolSearch).
+ * 6. Filter aliases: which offered built-ins the runtime removes when another name is in
+ *    excludedTools, or allows when another name is in availableTools (grep and rg, ...).
  *
  * Deterministic (sorted output), takes about 2.5 minutes on 2 cores, cleans up its temp dirs and
  * runtime process.
@@ -38,16 +46,17 @@ import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { CopilotClient, approveAll } from "copilot-sdk-unpatched";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { writeMeasuredModule } from "./lib/measuredCatalog.mjs";
+import { installSdkVersion } from "./lib/sdkVersions.mjs";
+
+if (process.argv.includes("--generate-only")) {
+    console.error(`wrote ${await writeMeasuredModule()}`);
+    process.exit(0);
+}
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
-const outFile = resolve(
-    args.includes("--out")
-        ? args[args.indexOf("--out") + 1]
-        : join(projectRoot, "src/builtInToolNames.generated.ts")
-);
 const quiet = args.includes("--quiet");
 /** Also execute-scan candidates containing digits (no built-in name has any; ~25% slower). */
 const full = args.includes("--full");
@@ -84,20 +93,26 @@ function packageRoot(file) {
     }
     return dir;
 }
-const sdkDir = packageRoot(require.resolve("copilot-sdk-unpatched"));
+const requestedSdk = args.includes("--sdk") ? args[args.indexOf("--sdk") + 1] : undefined;
+const sdkDir =
+    requestedSdk === undefined
+        ? packageRoot(require.resolve("copilot-sdk-unpatched"))
+        : await installSdkVersion(requestedSdk);
 const sdkVersion = JSON.parse(readFileSync(join(sdkDir, "package.json"), "utf8")).version;
+const { CopilotClient, approveAll } = await import(
+    pathToFileURL(join(sdkDir, "dist", "index.js")).href
+);
 const platform = `${process.platform}-${process.arch}`;
 const runtimeDir = dirname(
     createRequire(join(sdkDir, "package.json")).resolve(
         `@github/copilot-sdk-${platform}/package.json`
     )
 );
-const runtimeVersion = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")).version;
 
-/** Identifier-like tokens (maximal [a-z0-9_] runs, from their first letter) in a file. */
-function tokensOf(file) {
+/** Maximal [a-z0-9_] runs of a file, from their first letter. */
+function runsOf(file) {
     const buf = readFileSync(file);
-    const out = new Set();
+    const runs = [];
     let start = -1;
     for (let i = 0; i <= buf.length; i++) {
         const c = i < buf.length ? buf[i] : 0;
@@ -105,12 +120,47 @@ function tokensOf(file) {
         if (word) {
             if (start < 0 && c >= 97 && c <= 122) start = i;
         } else if (start >= 0) {
-            const token = buf.toString("latin1", start, i);
-            if (NAME.test(token)) out.add(token);
+            runs.push(buf.toString("latin1", start, i));
             start = -1;
         }
     }
-    return out;
+    return runs;
+}
+
+/**
+ * Names the binary stores back to back, as in `read_filegrep_searchlexical_code_search`: the
+ * underscore-separated chunks of a run are words, except where two words are glued at a name
+ * boundary (`filegrep`, `searchlexical`). A chunk splits there when it is rare and both halves
+ * are common words of the binary; the words between two such splits make one name.
+ */
+function gluedNames(runs) {
+    const counts = new Map();
+    for (const run of runs) {
+        for (const word of run.split("_")) counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+    const common = (word) => word.length >= 3 && /^[a-z]+$/.test(word) && counts.get(word) >= 5;
+    const names = new Set();
+    for (const run of runs) {
+        if (run.length < 12 || !run.includes("_")) continue;
+        let current = [];
+        for (const chunk of run.split("_")) {
+            let split = -1;
+            if ((counts.get(chunk) ?? 0) < 5) {
+                for (let k = 3; k <= chunk.length - 3 && split < 0; k++) {
+                    if (common(chunk.slice(0, k)) && common(chunk.slice(k))) split = k;
+                }
+            }
+            if (split < 0) {
+                current.push(chunk);
+                continue;
+            }
+            current.push(chunk.slice(0, split));
+            names.add(current.join("_"));
+            current = [chunk.slice(split)];
+        }
+        names.add(current.join("_"));
+    }
+    return [...names].filter((name) => NAME.test(name) && name.includes("_"));
 }
 
 // ---------------------------------------------------------------- mock model
@@ -274,9 +324,11 @@ try {
     }
 
     // 1+2. candidates and offered sets
+    const binaryRuns = runsOf(join(runtimeDir, "prebuilds", platform, "runtime.node"));
     const candidates = new Set([
-        ...tokensOf(join(runtimeDir, "prebuilds", platform, "runtime.node")),
-        ...tokensOf(join(runtimeDir, "copilot-sdk/index.js")),
+        ...binaryRuns.filter((run) => NAME.test(run)),
+        ...runsOf(join(runtimeDir, "copilot-sdk/index.js")).filter((run) => NAME.test(run)),
+        ...gluedNames(binaryRuns),
     ]);
     const listed = (await client.rpc.tools.list({})).tools.map((t) => t.name);
     listed.forEach((n) => candidates.add(n));
@@ -415,6 +467,7 @@ try {
         let timer;
         try {
             session = await open(config, [tool]);
+            const before = mock.requests.length;
             mock.toolCall = name;
             const ended = new Promise((r) => {
                 session.on((e) => {
@@ -423,7 +476,15 @@ try {
                 timer = setTimeout(() => r(false), 15_000);
             });
             const sent = session.send({ prompt: "call the tool" }).then(() => ended);
-            return await Promise.race([ran, sent]);
+            const handlerRan = await Promise.race([ran, sent]);
+            // The model must have seen exactly one definition of the name: the custom one.
+            const definitions = (mock.requests[before]?.tools ?? []).filter(
+                (t) => toolNameOf(t) === name
+            );
+            const oneCustom =
+                definitions.length === 1 &&
+                (definitions[0].function?.description ?? definitions[0].description) === "probe";
+            return handlerRan && oneCustom;
         } catch (e) {
             odd.push(`model path ${name}: ${e.message}`);
             return false;
@@ -497,99 +558,115 @@ try {
     log(`phase 4 done at ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     log(`shadowed: ${sorted(shadowed.keys()).join(" ")}`);
 
-    // 5. overrides honoured?
-    const unhonoured = new Set(forbidden);
-    const builtIns = sorted([...conflicting.keys(), ...shadowed.keys()]);
-    for (const name of builtIns) {
+    // 5. overrides honoured? Anything short of a proven custom run is unsupported.
+    const unsupported = new Set(forbidden);
+    const keptOnlyWithToolSearch = new Set();
+    const deferring = CONFIGS.find((c) => c.label === "toolSearch (deferral active)");
+    const builtIns = sorted([...conflicting.keys(), ...shadowed.keys(), ...forbidden]);
+    for (const name of builtIns.filter((n) => !forbidden.has(n))) {
         // prefer a configuration that offers the built-in; else one where the name is shadowed
         const config =
             configOffering(name) ??
-            CONFIGS.find((c) => c.label === "default" && c.model === shadowed.get(name)[0]);
+            CONFIGS.find(
+                (c) =>
+                    c.label === "default" && c.model === (shadowed.get(name) ?? [MODELS.openai])[0]
+            );
         const t = performance.now();
-        if (!(await runsCustomViaModel(config, name, true))) unhonoured.add(name);
+        let outcome = "custom ran";
+        if (!(await runsCustomViaModel(config, name, true))) {
+            if (await runsCustomViaModel(deferring, name, true)) {
+                keptOnlyWithToolSearch.add(name);
+                outcome = "custom ran only while tool search defers tools";
+            } else {
+                unsupported.add(name);
+                outcome = "unsupported";
+            }
+        }
         log(
-            `  override ${name} (${config.label}, ${config.model}): ${unhonoured.has(name) ? "built-in ran" : "custom ran"} ${(performance.now() - t).toFixed(0)} ms`
+            `  override ${name} (${config.label}, ${config.model}): ${outcome} ${(performance.now() - t).toFixed(0)} ms`
         );
     }
-    log(`unhonoured: ${sorted(unhonoured).join(" ")}`);
+    log(
+        `unsupported: ${sorted(unsupported).join(" ")}; only with tool search: ${sorted(keptOnlyWithToolSearch)}`
+    );
+    const sanity = await runsCustomViaModel(CONFIGS[0], "zz_probe_not_a_built_in", true);
+    log(`a non-built-in name with overridesBuiltInTool: true runs its custom handler: ${sanity}`);
+    if (!sanity)
+        throw new Error(
+            "A custom tool with overridesBuiltInTool: true on a free name did not run."
+        );
+
+    // 6. filter aliases: what excluding or allowing one name does to the others
+    const excludedWith = {};
+    const includedWith = {};
+    const modelFacing = sorted(Object.values(modelSees).flat());
+    for (const model of [MODELS.openai, MODELS.other]) {
+        const defaults = modelSees[model];
+        for (const name of modelFacing) {
+            for (const [option, into] of [
+                ["excludedTools", excludedWith],
+                ["availableTools", includedWith],
+            ]) {
+                const session = await open({ label: "alias", model, opts: { [option]: [name] } });
+                const before = mock.requests.length;
+                try {
+                    await session.sendAndWait({ prompt: "hello" }, 30_000);
+                } finally {
+                    await close(session);
+                }
+                const seen = (mock.requests[before]?.tools ?? []).map(toolNameOf);
+                const affected =
+                    option === "excludedTools"
+                        ? defaults.filter((b) => b !== name && !seen.includes(b))
+                        : seen.filter((b) => b !== name);
+                for (const builtIn of affected)
+                    into[builtIn] = sorted([...(into[builtIn] ?? []), name]);
+            }
+        }
+    }
+    log(
+        `filter aliases: excluded with ${JSON.stringify(excludedWith)}, allowed with ${JSON.stringify(includedWith)}`
+    );
     if (odd.length > 0) log(`unexpected results:\n  ${odd.join("\n  ")}`);
 
     // ------------------------------------------------------------ output
-    const reserved = sorted([...conflicting.keys(), ...forbidden]);
-    const byModel = Object.fromEntries(Object.entries(modelSees).sort());
-    const conditional = {};
-    for (const config of CONFIGS.filter((c) => c.label !== "default" && c.label !== "model")) {
+    const CONDITIONS = {
+        onUserInputRequest: "onUserInputRequest",
+        "mode plan + onExitPlanModeRequest": "planMode",
+        "mode autopilot": "autopilotMode",
+        manageScheduleEnabled: "manageScheduleEnabled",
+        enableSessionStore: "enableSessionStore",
+        skillDirectories: "skillDirectories",
+        "toolSearch (deferral active)": "toolSearch",
+    };
+    const offeredByCondition = {};
+    for (const config of CONFIGS.filter((c) => CONDITIONS[c.label] !== undefined)) {
         const base = offered.get(`default|${config.model}`);
-        conditional[config.label] = offered
+        offeredByCondition[CONDITIONS[config.label]] = offered
             .get(`${config.label}|${config.model}`)
             .filter((n) => !base.includes(n));
     }
-    const arr = (names) =>
-        `[${sorted(names)
-            .map((n) => JSON.stringify(n))
-            .join(", ")}]`;
-    const rec = (obj) =>
-        `{${Object.entries(obj)
-            .map(([k, v]) => `${JSON.stringify(k)}: ${arr(v)}`)
-            .join(", ")}}`;
-    const source = `// GENERATED FILE - do not edit by hand.
-// Regenerate with: node scripts/discover-reserved-tool-names.mjs
-// Measured against the unmodified runtime @github/copilot-sdk-${platform}@${runtimeVersion}
-// (SDK ${sdkVersion}) on ${platform}, offline, with an OpenAI-compatible mock model.
-
-/** Runtime (and SDK) version these lists were measured against. */
-export const RUNTIME_TOOL_NAMES_VERSION = ${JSON.stringify(runtimeVersion)};
-
-/**
- * Every name a custom tool without \`overridesBuiltInTool: true\` conflicts with in at least
- * one probed configuration (the session then fails with 'External tool "<name>" conflicts
- * with a built-in tool of the same name'), plus names no custom tool may use at all
- * ({@link FORBIDDEN_CUSTOM_TOOL_NAMES}). A name conflicts only while the session offers that
- * built-in, which depends on the model and on session options.
- */
-export const RESERVED_BUILT_IN_TOOL_NAMES: readonly string[] = ${arr(reserved)};
-
-/**
- * Names \`createSession\` rejects for any custom tool, even with \`overridesBuiltInTool: true\`
- * ("External tools cannot define the reserved <name> built-in").
- */
-export const FORBIDDEN_CUSTOM_TOOL_NAMES: readonly string[] = ${arr(forbidden)};
-
-/**
- * Names of built-ins that a custom tool WITHOUT \`overridesBuiltInTool\` silently shadows in
- * at least one probed configuration: no error, the model sees the custom definition, but a
- * call runs the runtime's built-in implementation instead of the custom handler.
- */
-export const SHADOWED_BUILT_IN_TOOL_NAMES: readonly string[] = ${arr(shadowed.keys())};
-
-/**
- * Every name the runtime has a built-in implementation for, as far as measured:
- * {@link RESERVED_BUILT_IN_TOOL_NAMES} and {@link SHADOWED_BUILT_IN_TOOL_NAMES}.
- */
-export const ALL_BUILT_IN_TOOL_NAMES: readonly string[] = ${arr([...reserved, ...shadowed.keys()])};
-
-/**
- * Built-in names for which \`overridesBuiltInTool: true\` does NOT make the custom handler
- * run (the built-in still runs, or the session cannot be created).
- */
-export const UNHONOURED_OVERRIDE_TOOL_NAMES: readonly string[] = ${arr(unhonoured)};
-
-/**
- * Names the model receives in a default session (no custom tools, no optional handlers),
- * by model id; "*" is what the runtime offers a model id it does not know.
- */
-export const DEFAULT_MODEL_TOOL_NAMES_BY_MODEL: Readonly<Record<string, readonly string[]>> = ${rec(byModel)};
-
-/** Union of {@link DEFAULT_MODEL_TOOL_NAMES_BY_MODEL} over the measured models. */
-export const DEFAULT_MODEL_TOOL_NAMES: readonly string[] = ${arr(Object.values(byModel).flat())};
-
-/** Built-ins a session option or mode adds to the default set (measured per option). */
-export const CONDITIONAL_BUILT_IN_TOOL_NAMES: Readonly<Record<string, readonly string[]>> = ${rec(conditional)};
-`;
-    const prettier = await import("prettier");
-    const options = (await prettier.resolveConfig(join(projectRoot, "src", "x.ts"))) ?? {};
-    writeFileSync(outFile, await prettier.format(source, { ...options, filepath: outFile }));
-    log(`wrote ${outFile} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const sortKeys = (object) =>
+        Object.fromEntries(Object.entries(object).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const measured = {
+        runtimeVersion: (await client.getStatus()).version,
+        sdkVersion,
+        builtIns,
+        unsupportedOverrides: sorted(unsupported),
+        keptOnlyWithToolSearch: sorted(keptOnlyWithToolSearch),
+        offeredByModel: sortKeys(modelSees),
+        offeredByCondition: sortKeys(offeredByCondition),
+        filterAliases: {
+            excludedWith: sortKeys(excludedWith),
+            includedWith: sortKeys(includedWith),
+        },
+    };
+    const dataDir = join(projectRoot, "scripts", "data", "measured-built-in-tools");
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, `${sdkVersion}.json`), `${JSON.stringify(measured, null, 4)}\n`);
+    log(
+        `wrote ${join(dataDir, `${sdkVersion}.json`)} and ${await writeMeasuredModule()} in ${((performance.now() - t0) / 1000).toFixed(1)} s`
+    );
 } catch (error) {
     console.error(error);
     exitCode = 1;

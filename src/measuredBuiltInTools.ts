@@ -33,6 +33,15 @@ export interface MeasuredBuiltInTools {
      * {@link BuiltInToolCondition}.
      */
     readonly offeredByCondition: Readonly<Partial<Record<BuiltInToolCondition, readonly string[]>>>;
+    /**
+     * Names the runtime's filter treats as one tool, by offered built-in: `excludedWith[b]` are
+     * the names whose exclusion also removes `b` (GPT's `apply_patch` goes with `edit` or
+     * `create`), `includedWith[b]` those whose presence in `availableTools` also allows `b`.
+     */
+    readonly filterAliases?: {
+        readonly excludedWith: Readonly<Record<string, readonly string[]>>;
+        readonly includedWith: Readonly<Record<string, readonly string[]>>;
+    };
 }
 
 /** The session options and modes that switch on extra built-ins. */

@@ -28,6 +28,8 @@ export interface SessionToolInventory {
     readonly custom: readonly string[];
     /** Built-ins that custom tools of the same name replace. */
     readonly overridden: ReadonlySet<string>;
+    /** By built-in, the other names whose exclusion also removes it (measured). */
+    readonly excludedWith: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What the filter decided and what the runtime must be sent for it. */
@@ -107,13 +109,17 @@ export function resolveSessionToolFilter(
 
     // Entries reach the runtime as given; a toolset entry becomes its members.
     const named = new Set(available?.map(namedTool).filter((name) => name !== undefined));
+    // Excluding a toolset must not take a named tool with it through a runtime alias (the
+    // runtime removes grep with rg).
+    const removesNamed = (member: string) =>
+        [...named].some((name) => inventory.excludedWith[name]?.includes(member) === true);
     const wireEntries = (entry: string, option: FilterOption): readonly string[] => {
         // #region upstream:toolsets
         if (isToolSetEntry(entry)) {
             const members = toolSets.get(entry.slice(TOOL_SET_PREFIX.length)) ?? [];
             return option === "availableTools"
                 ? members
-                : members.filter((member) => !named.has(member));
+                : members.filter((member) => !named.has(member) && !removesNamed(member));
         }
         // #endregion upstream:toolsets
         return [entry];

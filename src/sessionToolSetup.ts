@@ -18,6 +18,7 @@ import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { formatList, quoteValue } from "./formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 import { resolveSessionToolFilter, type SessionToolFilterOptions } from "./sessionToolFilter.js";
+import type { MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
 import {
     MAX_TOOLS_PER_REQUEST,
@@ -239,6 +240,7 @@ export async function prepareSessionTools<C extends object>(
             builtIns: modelFacingBuiltIns(catalog),
             custom: customTools.map((tool) => tool.name),
             overridden,
+            excludedWith: catalog.measured.filterAliases?.excludedWith ?? {},
         },
         warn
     );
@@ -247,6 +249,12 @@ export async function prepareSessionTools<C extends object>(
     const isEnabled = (name: string) =>
         result.toolEnablement.get(name) ??
         (result.mode === "default" || result.mode === "blacklist");
+    const isOfferedBuiltInEnabled = builtInEnablement(
+        isEnabled,
+        filter.availableTools,
+        filter.excludedTools,
+        catalog.measured.filterAliases
+    );
     const sentTools = overrides.tools.filter((tool) => isEnabled(tool.name));
     const excludedTools = excludeUnsentOverrides(
         filter.excludedTools,
@@ -258,7 +266,7 @@ export async function prepareSessionTools<C extends object>(
     const enablementWith = (toolSearch: boolean) => {
         const enablement = new Map<string, boolean>();
         for (const name of offeredBuiltIns(catalog, source, toolSearch)) {
-            if (!overridden.has(name)) enablement.set(name, isEnabled(name));
+            if (!overridden.has(name)) enablement.set(name, isOfferedBuiltInEnabled(name));
         }
         for (const tool of overrides.tools) enablement.set(tool.name, isEnabled(tool.name));
         return enablement;
@@ -384,6 +392,30 @@ function rejectUndeferredToolSearch(
         `Custom tools ${formatList(refused)} replace the tool-search tool, which the runtime keeps only while tool search defers tools; this session (${toolCount} tools) would drop them. Set toolSearch: { enabled: true, deferThreshold: N } with N below the number of tools and have at least one other custom tool the runtime may defer (defer: "auto"), or rename them.`,
         refused
     );
+}
+
+/**
+ * Whether the runtime offers a built-in under the wire lists: the filter's decision, adjusted for
+ * the names the runtime's own filter treats as one tool (excluding `rg` removes `grep`;
+ * allowing `rg` allows `grep`), as measured.
+ */
+function builtInEnablement(
+    isEnabled: (name: string) => boolean,
+    availableTools: readonly string[] | undefined,
+    excludedTools: readonly string[] | undefined,
+    aliases: MeasuredBuiltInTools["filterAliases"]
+): (name: string) => boolean {
+    const excluded = new Set(excludedTools);
+    const available = new Set(availableTools);
+    return (name) => {
+        if (aliases?.excludedWith[name]?.some((alias) => excluded.has(alias))) return false;
+        if (isEnabled(name)) return true;
+        return (
+            availableTools !== undefined &&
+            !excluded.has(name) &&
+            aliases?.includedWith[name]?.some((alias) => available.has(alias)) === true
+        );
+    };
 }
 
 /**

@@ -1,15 +1,10 @@
 /**
- * includeTools / excludeTools / toolSets against the real runtime: the tools the model receives
+ * availableTools / excludedTools with toolset entries, and customToolSets, against the real runtime: the tools the model receives
  * in its first request are exactly `session.toolResolution.enabledTools`, and exactly the list
  * written down for each case.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-    CopilotClient,
-    approveAll,
-    type SessionConfig,
-    type SessionToolConfig,
-} from "@github/copilot-sdk";
+import { CopilotClient, ToolSet, approveAll, type SessionConfig } from "@github/copilot-sdk";
 import {
     CLAUDE_MODEL,
     GPT_MODEL,
@@ -26,143 +21,112 @@ interface FilterCase {
     readonly model: string;
     /** Names of custom tools to register. */
     readonly tools?: readonly string[];
-    /** The filter options, or the runtime's own patterns (`availableTools`/`excludedTools`). */
-    readonly options: SessionToolConfig | Pick<SessionConfig, "availableTools" | "excludedTools">;
+    /** availableTools, excludedTools, customToolSets. */
+    readonly options: Pick<SessionConfig, "availableTools" | "excludedTools" | "customToolSets">;
     /** The tool names the model must receive, in any order. */
     readonly expected: readonly string[];
 }
 
+/** What claude-sonnet-4.5 is offered in a default session (measured on the runtime). */
+const CLAUDE_DEFAULT = [
+    "bash",
+    "read_bash",
+    "stop_bash",
+    "list_bash",
+    "view",
+    "create",
+    "edit",
+    "web_fetch",
+    "sql",
+    "read_agent",
+    "list_agents",
+    "write_agent",
+    "grep",
+    "glob",
+    "task",
+];
+
 const CASES: readonly FilterCase[] = [
     {
-        label: "a whitelist of built-ins",
+        label: "tool names in availableTools",
         model: CLAUDE_MODEL,
-        options: { includeTools: ["view", "grep"] },
+        options: { availableTools: ["view", "grep"] },
         expected: ["view", "grep"],
     },
     {
-        label: "a whitelist with a source-qualified name",
+        label: "a source-qualified name beside a bare one",
         model: CLAUDE_MODEL,
-        options: { includeTools: ["builtin:view", "bash"] },
+        options: { availableTools: ["builtin:view", "bash"] },
         expected: ["view", "bash"],
     },
     {
-        label: "a blacklist of toolsets",
+        label: "toolsets excluded",
         model: CLAUDE_MODEL,
-        options: { excludeTools: ["execute", "web"] },
-        expected: [
-            "view",
-            "create",
-            "edit",
-            "sql",
-            "read_agent",
-            "list_agents",
-            "write_agent",
-            "grep",
-            "glob",
-            "task",
-        ],
+        options: { excludedTools: ["toolset:execute", "toolset:web"] },
+        expected: CLAUDE_DEFAULT.filter(
+            (name) => !["bash", "read_bash", "stop_bash", "list_bash", "web_fetch"].includes(name)
+        ),
     },
     {
-        label: "toolsets included, one member excluded",
+        label: "a toolset with one member excluded by name",
         model: CLAUDE_MODEL,
-        options: { includeTools: ["read", "search"], excludeTools: ["grep"] },
-        expected: ["view", "glob"],
+        options: { availableTools: ["toolset:edit", "toolset:read"], excludedTools: ["create"] },
+        expected: ["edit", "view"],
     },
     {
-        label: "the execute toolset without stop_bash",
+        label: "a tool named in availableTools whose toolset is excluded",
         model: CLAUDE_MODEL,
-        options: { includeTools: ["execute"], excludeTools: ["stop_bash"] },
-        expected: ["bash", "read_bash", "list_bash"],
+        options: {
+            availableTools: ["toolset:read", "toolset:search", "grep"],
+            excludedTools: ["toolset:search"],
+        },
+        expected: ["view", "grep"],
     },
     {
-        label: "the edit toolset",
+        label: "the ToolSet builder with addToolSet",
         model: CLAUDE_MODEL,
-        options: { includeTools: ["edit"] },
-        expected: ["edit", "create"],
-    },
-    {
-        label: "the custom toolset with read",
-        model: CLAUDE_MODEL,
-        tools: ["lint", "deploy"],
-        options: { includeTools: ["custom", "read"] },
-        expected: ["view", "lint", "deploy"],
-    },
-    {
-        label: "the custom toolset without one custom tool",
-        model: CLAUDE_MODEL,
-        tools: ["lint", "deploy"],
-        options: { includeTools: ["custom", "search"], excludeTools: ["custom:deploy"] },
-        expected: ["glob", "grep", "lint"],
-    },
-    {
-        label: "an override of view with the read toolset",
-        model: CLAUDE_MODEL,
-        tools: ["view"],
-        options: { includeTools: ["read"] },
-        expected: ["view"],
-    },
-    {
-        label: "an overriding custom tool excluded: no view at all, custom or built-in",
-        model: CLAUDE_MODEL,
-        tools: ["view", "lint"],
-        options: { excludeTools: ["view", "execute", "agent"] },
-        expected: ["create", "edit", "glob", "grep", "sql", "web_fetch", "lint"],
-    },
-    {
-        label: "builtin:* excluded, view included directly",
-        model: CLAUDE_MODEL,
-        tools: ["lint"],
-        options: { includeTools: ["view", "custom"], excludeTools: ["builtin:*"] },
-        expected: ["view", "lint"],
+        options: { availableTools: new ToolSet().addToolSet("agent").addBuiltIn("view") },
+        expected: ["task", "read_agent", "write_agent", "list_agents", "view"],
     },
     {
         label: "a toolset of the session's own",
         model: CLAUDE_MODEL,
-        tools: ["lint"],
+        tools: ["lint", "fmt"],
         options: {
-            toolSets: [{ name: "quality", tools: ["lint", "grep"] }],
-            includeTools: ["quality"],
+            customToolSets: { quality: ["lint", "grep"] },
+            availableTools: ["toolset:quality"],
         },
         expected: ["grep", "lint"],
+    },
+    {
+        label: "availableTools: [] (a session without tools)",
+        model: CLAUDE_MODEL,
+        tools: ["lint"],
+        options: { availableTools: [] },
+        expected: [],
+    },
+    {
+        label: "an MCP pattern passed through beside a toolset",
+        model: CLAUDE_MODEL,
+        options: { availableTools: ["toolset:read", "mcp:*"] },
+        expected: ["view"],
     },
     {
         label: "no filter at all",
         model: CLAUDE_MODEL,
         options: {},
-        expected: [
-            "bash",
-            "read_bash",
-            "stop_bash",
-            "list_bash",
-            "view",
-            "create",
-            "edit",
-            "web_fetch",
-            "sql",
-            "read_agent",
-            "list_agents",
-            "write_agent",
-            "grep",
-            "glob",
-            "task",
-        ],
-    },
-    {
-        label: "sql named directly",
-        model: CLAUDE_MODEL,
-        options: { includeTools: ["view", "sql"] },
-        expected: ["view", "sql"],
+        expected: CLAUDE_DEFAULT,
     },
     {
         label: "the edit and search toolsets on a GPT model",
         model: GPT_MODEL,
-        options: { includeTools: ["edit", "search"] },
+        options: { availableTools: ["toolset:edit", "toolset:search"] },
         expected: ["apply_patch", "rg", "glob"],
     },
     {
         label: "the edit toolset excluded on a GPT model",
         model: GPT_MODEL,
-        options: { excludeTools: ["edit"] },
+        options: { excludedTools: ["toolset:edit"] },
         expected: [
             "bash",
             "read_bash",
@@ -180,40 +144,24 @@ const CASES: readonly FilterCase[] = [
         ],
     },
     {
-        label: "the runtime's availableTools naming the built-in a custom tool overrides",
+        label: "availableTools naming the built-in a custom tool overrides",
         model: CLAUDE_MODEL,
         tools: ["view"],
         options: { availableTools: ["builtin:view", "builtin:glob"] },
         expected: ["view", "glob"],
     },
     {
-        label: "the runtime's availableTools 'builtin:*' with an override",
+        label: "availableTools 'builtin:*' with an override and another custom tool",
         model: CLAUDE_MODEL,
         tools: ["view", "lint"],
         options: { availableTools: ["builtin:*"] },
-        expected: [
-            "bash",
-            "read_bash",
-            "stop_bash",
-            "list_bash",
-            "view",
-            "create",
-            "edit",
-            "web_fetch",
-            "sql",
-            "read_agent",
-            "list_agents",
-            "write_agent",
-            "grep",
-            "glob",
-            "task",
-        ],
+        expected: CLAUDE_DEFAULT,
     },
 ];
 
 const sorted = (names: readonly string[] | undefined): string[] => [...(names ?? [])].sort();
 
-describe("includeTools / excludeTools / toolSets on the real runtime", () => {
+describe("availableTools / excludedTools with toolsets on the real runtime", () => {
     const { defer, run } = cleanupStack();
     afterEach(run);
     let client: CopilotClient;
@@ -258,6 +206,47 @@ describe("includeTools / excludeTools / toolSets on the real runtime", () => {
         "%s (%s): the model receives exactly the enabled tools",
         async (_label, _model, filterCase) => check(filterCase)
     );
+
+    it("keeps a toolset filter meaningful across a model switch", async () => {
+        const local = cleanupStack();
+        try {
+            const model = await mockModel(local.defer);
+            const session = await client.createSession({
+                model: CLAUDE_MODEL,
+                provider: providerFor(model),
+                onPermissionRequest: approveAll,
+                availableTools: ["toolset:edit"],
+            });
+            await session.sendAndWait({ prompt: "Hello." });
+            await session.setModel(GPT_MODEL);
+            await session.sendAndWait({ prompt: "Hello again." });
+            expect(sorted(model.toolNamesOf(0))).toEqual(["create", "edit"]);
+            expect(model.toolNamesOf(model.requests.length - 1)).toEqual(["apply_patch"]);
+        } finally {
+            await local.run();
+        }
+    });
+
+    it("lists the built-ins that session options switch on", async () => {
+        const local = cleanupStack();
+        try {
+            const model = await mockModel(local.defer);
+            const session = await client.createSession({
+                model: CLAUDE_MODEL,
+                provider: providerFor(model),
+                onPermissionRequest: approveAll,
+                onUserInputRequest: async () => ({ answer: "no", wasFreeform: true }),
+                excludedTools: ["toolset:execute"],
+            });
+            await session.sendAndWait({ prompt: "Hello." });
+            expect(model.toolNamesOf(0)).toContain("ask_user");
+            expect(sorted(session.toolResolution?.enabledTools)).toEqual(
+                sorted(model.toolNamesOf(0))
+            );
+        } finally {
+            await local.run();
+        }
+    });
 });
 
 describeNoLeftovers();
