@@ -35,7 +35,11 @@ function bundledClient(options: Record<string, unknown> = {}) {
     const requests: string[] = [];
     const client: SessionToolHost = {
         sessionToolState: createSessionToolState(
-            { onToolWarning: (w: SessionToolWarning) => warnings.push(w), ...options },
+            {
+                builtInToolCollisions: "override",
+                onToolWarning: (w: SessionToolWarning) => warnings.push(w),
+                ...options,
+            },
             "1.0.85"
         ),
         getStatus: async () => {
@@ -327,7 +331,10 @@ describe("session tool step: the runtime's catalog", () => {
         const warnings: SessionToolWarning[] = [];
         const client: SessionToolHost = {
             sessionToolState: createSessionToolState(
-                { onToolWarning: (w: SessionToolWarning) => warnings.push(w) },
+                {
+                    builtInToolCollisions: "override",
+                    onToolWarning: (w: SessionToolWarning) => warnings.push(w),
+                },
                 undefined
             ),
             getStatus: status,
