@@ -564,26 +564,29 @@ try {
     const deferring = CONFIGS.find((c) => c.label === "toolSearch (deferral active)");
     const builtIns = sorted([...conflicting.keys(), ...shadowed.keys(), ...forbidden]);
     for (const name of builtIns.filter((n) => !forbidden.has(n))) {
-        // prefer a configuration that offers the built-in; else one where the name is shadowed
-        const config =
-            configOffering(name) ??
-            CONFIGS.find(
-                (c) =>
-                    c.label === "default" && c.model === (shadowed.get(name) ?? [MODELS.openai])[0]
-            );
+        // A plain session, and one that offers the built-in (when another does), must both run
+        // the custom handler; failing that, a session where tool search defers tools may.
+        const plain = CONFIGS.find(
+            (c) => c.label === "default" && c.model === (shadowed.get(name) ?? [MODELS.openai])[0]
+        );
+        const configs = [...new Set([plain, configOffering(name) ?? plain])];
         const t = performance.now();
         let outcome = "custom ran";
-        if (!(await runsCustomViaModel(config, name, true))) {
-            if (await runsCustomViaModel(deferring, name, true)) {
-                keptOnlyWithToolSearch.add(name);
-                outcome = "custom ran only while tool search defers tools";
-            } else {
+        let honoured = true;
+        for (const config of configs.filter((c) => c !== deferring)) {
+            if (!(await runsCustomViaModel(config, name, true))) honoured = false;
+        }
+        if (!honoured || configs.includes(deferring)) {
+            if (!(await runsCustomViaModel(deferring, name, true))) {
                 unsupported.add(name);
                 outcome = "unsupported";
+            } else if (!honoured) {
+                keptOnlyWithToolSearch.add(name);
+                outcome = "custom ran only while tool search defers tools";
             }
         }
         log(
-            `  override ${name} (${config.label}, ${config.model}): ${outcome} ${(performance.now() - t).toFixed(0)} ms`
+            `  override ${name} (${configs.map((c) => `${c.label} ${c.model}`).join(", ")}): ${outcome} ${(performance.now() - t).toFixed(0)} ms`
         );
     }
     log(
