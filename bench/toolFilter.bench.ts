@@ -110,32 +110,61 @@ const settings = { noToolsEnabled: "allow" as const, maxTools: Infinity, onWarni
 const filter = (w: Workload) => () => resolveToolFilter(w.catalog, w.options, settings);
 const baseline = (w: Workload) => () => new Map(w.ids.map((id, index) => [id, index]));
 
-const x1 = largeWorkload(1);
-const x10 = largeWorkload(10);
-const small = realisticWorkload();
-const cases = {
-    "filter 1x": { run: filter(x1), runs: 15 },
-    "filter 10x": { run: filter(x10), runs: 3 },
-    "Map baseline 1x": { run: baseline(x1), runs: 15 },
-    "Map baseline 10x": { run: baseline(x10), runs: 3 },
-    "filter, 20 tools": { run: filter(small), runs: 2_000 },
+const workloads = {
+    "1x": largeWorkload(1),
+    "10x": largeWorkload(10),
+    "20 tools": realisticWorkload(),
 };
-for (const { run } of Object.values(cases)) for (let i = 0; i < 3; i++) run();
+const runsPerRound = { "1x": 15, "10x": 3, "20 tools": 2_000 };
+const cases = Object.entries(workloads).flatMap(([size, workload]) => [
+    { size, kind: "filter", run: filter(workload) },
+    { size, kind: "Map", run: baseline(workload) },
+]);
+for (const { run } of cases) for (let i = 0; i < 3; i++) run();
 
-const medians: Record<string, number[]> = {};
+// Interleaved: every round times every case once, so machine noise hits all alike.
+const roundMedians = new Map<string, number[]>();
 for (let round = 0; round < ROUNDS; round++) {
-    for (const [label, { run, runs }] of Object.entries(cases)) {
-        (medians[label] ??= []).push(time(runs, run));
+    for (const { size, kind, run } of cases) {
+        const key = `${kind} ${size}`;
+        const runs = runsPerRound[size as keyof typeof runsPerRound];
+        roundMedians.set(key, [...(roundMedians.get(key) ?? []), time(runs, run)]);
     }
 }
-const result = Object.fromEntries(
-    Object.entries(medians).map(([label, values]) => [label, median(values)])
-);
+const medianOf = (kind: string, size: string) => median(roundMedians.get(`${kind} ${size}`)!);
 const ms = (value: number) =>
     value >= 1 ? `${value.toFixed(2)} ms` : `${(value * 1000).toFixed(1)} us`;
-console.log("resolveToolFilter (median of round medians):");
-for (const [label, value] of Object.entries(result))
-    console.log(`  ${label.padEnd(20)} ${ms(value)}`);
-console.log(
-    `  10x/1x ratio: filter ${(result["filter 10x"]! / result["filter 1x"]!).toFixed(1)}, Map baseline ${(result["Map baseline 10x"]! / result["Map baseline 1x"]!).toFixed(1)}`
+const rows: [string, string, string][] = [
+    [
+        "1x: 10,000 tools, 1,000 toolsets, 1,000 + 1,000 ids",
+        ms(medianOf("filter", "1x")),
+        ms(medianOf("Map", "1x")),
+    ],
+    [
+        "10x: 100,000 tools, 10,000 toolsets, 10,000 + 10,000 ids",
+        ms(medianOf("filter", "10x")),
+        ms(medianOf("Map", "10x")),
+    ],
+    [
+        "10x / 1x",
+        (medianOf("filter", "10x") / medianOf("filter", "1x")).toFixed(1),
+        (medianOf("Map", "10x") / medianOf("Map", "1x")).toFixed(1),
+    ],
+    [
+        "realistic: 20 tools, 6 toolsets, 5 ids",
+        ms(medianOf("filter", "20 tools")),
+        ms(medianOf("Map", "20 tools")),
+    ],
+];
+const header: [string, string, string] = ["case", "resolveToolFilter", "Map of tool ids"];
+const widths = [0, 1, 2].map((column) =>
+    Math.max(...[header, ...rows].map((row) => row[column]!.length))
 );
+const line = (row: readonly string[]) =>
+    `| ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(" | ")} |`;
+console.log(`Median of ${ROUNDS} interleaved rounds (each round's value is a median of its runs):`);
+console.log(line(header));
+console.log(
+    `|${widths.map((width, column) => (column === 0 ? ` ${"-".repeat(width)} ` : ` ${"-".repeat(width - 1)}: `)).join("|")}|`
+);
+for (const row of rows) console.log(line(row));

@@ -30,8 +30,9 @@ export interface ChatToolData {
 
 /**
  * A toolset as VS Code's chat describes it (the parts of `IToolSet` filtering reads). Members
- * come from `getTools()` (VS Code's toolsets) or from `tools`, names that are tool ids or
- * `toolReferenceName`s (how Copilot Chat's package.json lists `languageModelToolSets`).
+ * come from `getTools()` (VS Code's toolsets, nested toolsets flattened) or, without it, from
+ * `tools`: tool objects, or names that are tool ids or `toolReferenceName`s (how Copilot Chat's
+ * package.json lists `languageModelToolSets`).
  *
  * @experimental
  */
@@ -40,9 +41,9 @@ export interface ChatToolSetData {
     readonly id: string;
     /** Short name users write, e.g. `"edit"`. */
     readonly referenceName: string;
-    /** Member tools by id or reference name. */
-    readonly tools?: Iterable<string>;
-    /** VS Code's accessor for the member tools. */
+    /** Member tools, by id or reference name, or as tool objects. */
+    readonly tools?: Iterable<string | ChatToolData>;
+    /** VS Code's accessor for the member tools; preferred over `tools`. */
     getTools?(): Iterable<ChatToolData>;
 }
 
@@ -92,22 +93,33 @@ export interface ChatOpenToolEnablement<TOptions, TTool, TToolSet> {
 }
 
 /**
+ * Where {@link resolveChatOpenToolEnablement} reports what it finds. The specification's rules
+ * (`includeTools: []` and an empty result throw) are fixed.
+ *
+ * @experimental
+ */
+export type ChatOpenToolFilterSettings = Pick<ResolveToolFilterSettings, "onWarning" | "maxTools">;
+
+/**
  * Resolves the `includeTools` / `excludeTools` of `workbench.action.chat.open` with the rules of
  * the command's specification: whitelist, blacklist or combined mode, explicit exclusions win,
  * explicit tool inclusions beat toolset exclusions, unknown identifiers warn, and
  * `includeTools: []` or a filter that leaves no tool throws.
  *
  * @param options - the command options; `null` / `undefined` means none (not modified)
- * @param catalog - the widget's tools and toolsets (not modified)
- * @param settings - where warnings go (default: `console.warn` of each message)
+ * @param catalog - the widget's tools and toolsets, arrays or any iterables (not modified)
+ * @param settings - where warnings go (default: `console.warn` of each message), the tool limit
  * @returns the remaining options, the enablement map and the decision
- * @throws ToolFilterError for malformed options, `includeTools: []` and an empty result
+ * @throws ToolFilterError for malformed options or catalog, `includeTools: []` and an empty result
  *
  * @example
  * ```typescript
  * const { options, enablement } = resolveChatOpenToolEnablement(
  *     { query: "Clean up unused files", includeTools: ["edit"], excludeTools: ["deleteFile"] },
- *     { tools: languageModelToolsService.getTools(), toolSets: languageModelToolsService.toolSets }
+ *     {
+ *         tools: languageModelToolsService.getTools(undefined),
+ *         toolSets: languageModelToolsService.toolSets.get(),
+ *     }
  * );
  * widget.input.selectedToolsModel.set(enablement);
  * widget.acceptInput(options.query);
@@ -121,27 +133,35 @@ export function resolveChatOpenToolEnablement<
 >(
     options: TOptions | null | undefined,
     catalog: ChatToolCatalog<TTool, TToolSet>,
-    settings: Omit<ResolveToolFilterSettings, "optionNames"> = {}
+    settings: ChatOpenToolFilterSettings = {}
 ): ChatOpenToolEnablement<TOptions, TTool, TToolSet> {
     // Read each iterable once: getTools() may return a fresh generator on every call.
-    const tools = [...catalog.tools];
-    const toolSets = [...(catalog.toolSets ?? [])];
+    const tools = listOf(catalog?.tools);
+    const toolSets = listOf(catalog?.toolSets ?? []);
     const given = options ?? ({} as TOptions);
     const result = resolveToolFilter(
-        { tools, toolSets: toolSets.map(asFilterToolSet) },
+        {
+            tools,
+            toolSets: Array.isArray(toolSets)
+                ? toolSets.map(asFilterToolSet)
+                : (toolSets as Iterable<ToolFilterToolSet>),
+        },
         { include: given.includeTools, exclude: given.excludeTools },
         {
+            onWarning: settings.onWarning ?? ((warning) => console.warn(warning.message)),
+            maxTools: settings.maxTools,
+            optionNames: { include: "includeTools", exclude: "excludeTools" },
             emptyInclude: "error",
             noToolsEnabled: "error",
-            onWarning: (warning) => console.warn(warning.message),
-            ...settings,
-            optionNames: { include: "includeTools", exclude: "excludeTools" },
         }
     );
 
+    // The resolver accepted the catalog, so both lists are arrays of well-formed entries here.
     const enablement = new Map<TTool | TToolSet, boolean>();
-    for (const tool of tools) enablement.set(tool, result.toolEnablement.get(tool.id) === true);
-    for (const toolSet of toolSets) {
+    for (const tool of tools as TTool[]) {
+        enablement.set(tool, result.toolEnablement.get(tool.id) === true);
+    }
+    for (const toolSet of toolSets as TToolSet[]) {
         enablement.set(toolSet, result.toolSetEnablement.get(toolSet.referenceName) === true);
     }
     const { includeTools: _include, excludeTools: _exclude, ...rest } = given;
@@ -152,17 +172,29 @@ export function resolveChatOpenToolEnablement<
     });
 }
 
-/** A VS Code toolset in the resolver's shape; members from `tools`, else from `getTools()`. */
+/** An iterable as an array; anything else as it is, for the resolver to refuse. */
+function listOf<T>(values: Iterable<T>): T[] | Iterable<T> {
+    return typeof (values as Partial<Iterable<T>> | null)?.[Symbol.iterator] === "function" &&
+        typeof values !== "string"
+        ? [...values]
+        : values;
+}
+
+/** A VS Code toolset in the resolver's shape: members from `getTools()`, else from `tools`. */
 function asFilterToolSet(toolSet: ChatToolSetData): ToolFilterToolSet {
-    if (toolSet?.tools !== undefined || typeof toolSet?.getTools !== "function") {
-        return toolSet as ToolFilterToolSet;
-    }
+    if (toolSet === null || typeof toolSet !== "object") return toolSet;
+    const members = listOf(
+        typeof toolSet.getTools === "function" ? toolSet.getTools() : toolSet.tools!
+    );
     return {
         id: toolSet.id,
         referenceName: toolSet.referenceName,
-        // A malformed member stays malformed, for the resolver to refuse with INVALID_CATALOG.
-        tools: [...toolSet.getTools()].map((tool) =>
-            typeof tool === "object" && tool !== null ? tool.id : (tool as unknown as string)
-        ),
+        // A tool object stands for its id; anything malformed stays as it is, for the resolver
+        // to refuse with INVALID_CATALOG.
+        tools: (Array.isArray(members)
+            ? members.map((member) =>
+                  typeof member === "object" && member !== null ? member.id : member
+              )
+            : members) as Iterable<string>,
     };
 }

@@ -249,7 +249,9 @@ export function resolveToolFilter(
 ): ToolFilterResult {
     const names = settings.optionNames ?? { include: "includeTools", exclude: "excludeTools" };
     const include = readIdentifiers(options, "include", names.include);
-    const exclude = readIdentifiers(options, "exclude", names.exclude);
+    const excludeGiven = readIdentifiers(options, "exclude", names.exclude);
+    // `exclude: []` is the same as leaving exclude out: same mode, same warnings.
+    const exclude = excludeGiven?.length === 0 ? undefined : excludeGiven;
     if (include?.length === 0 && (settings.emptyInclude ?? "error") === "error") {
         throw new ToolFilterError(
             "EMPTY_INCLUDE",

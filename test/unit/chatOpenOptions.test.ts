@@ -1,12 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
     resolveChatOpenToolEnablement,
     type ChatToolCatalog,
     type ChatToolData,
     type ChatToolSetData,
 } from "../../src/chatOpenOptions.js";
+import type { ToolFilterWarning } from "../../src/toolFilter.js";
 
-// A catalog shaped like VS Code's chat tools (IToolData) and toolsets (IToolSet).
+// A catalog shaped like VS Code's chat tools (IToolData) and toolsets (IToolSet), with the fields
+// filtering does not read.
 interface ToolData extends ChatToolData {
     readonly source: { readonly type: "internal" | "extension" };
     readonly modelDescription: string;
@@ -22,60 +25,64 @@ const tool = (id: string, toolReferenceName: string): ToolData => ({
 
 const editFile = tool("vscode_editFile", "editFile");
 const deleteFile = tool("vscode_deleteFile", "deleteFile");
-const fetchTool = tool("vscode_fetch", "fetch");
-const githubRepo = tool("vscode_githubRepo", "githubRepo");
-const readFile = tool("vscode_readFile", "readFile");
+const fetchTool = tool("copilot_fetchWebPage", "fetch");
+const githubRepo = tool("copilot_githubRepo", "githubRepo");
+const readFile = tool("copilot_readFile", "readFile");
+const tools = [editFile, deleteFile, fetchTool, githubRepo, readFile];
 
-const editSet = {
+// Copilot Chat's package.json lists members by toolReferenceName (or id).
+const editSet: ChatToolSetData = {
     id: "toolset:GitHub.copilot-chat/edit",
     referenceName: "edit",
-    tools: [editFile.id, deleteFile.id],
-} satisfies ChatToolSetData;
-// A VS Code ToolSet exposes its members through getTools() rather than an id list.
+    tools: ["editFile", "vscode_deleteFile"],
+};
+// A VS Code ToolSet exposes its members through getTools(), a fresh iterable on each call.
 const webSet: ChatToolSetData & { readonly description: string } = {
-    id: "toolset:web",
+    id: "toolset:GitHub.copilot-chat/web",
     referenceName: "web",
     description: "Web access",
-    getTools: () => [fetchTool, githubRepo],
+    getTools: () => new Set([fetchTool, githubRepo]).values(),
 };
+const readSet: ChatToolSetData = { id: "read", referenceName: "read", getTools: () => [readFile] };
 
 const catalog: ChatToolCatalog<ToolData, ChatToolSetData> = {
-    tools: [editFile, deleteFile, fetchTool, githubRepo, readFile],
-    toolSets: [editSet, webSet],
+    tools,
+    toolSets: [editSet, webSet, readSet],
 };
 
 const silent = { onWarning: () => {} };
 
+afterEach(() => {
+    vi.restoreAllMocks();
+});
+
 describe("resolveChatOpenToolEnablement", () => {
-    it("builds an enablement map keyed by the catalog's tool and toolset objects", () => {
+    it("keys the enablement map by the caller's tools, then its toolsets, in catalog order", () => {
         const { enablement } = resolveChatOpenToolEnablement(
-            {
-                query: "Clean up unused files",
-                includeTools: ["edit"],
-                excludeTools: ["deleteFile"],
-            },
+            { includeTools: ["web", "readFile"], excludeTools: ["githubRepo"] },
             catalog,
             silent
         );
         expect([...enablement]).toEqual([
-            [editFile, true],
+            [editFile, false],
             [deleteFile, false],
-            [fetchTool, false],
+            [fetchTool, true],
             [githubRepo, false],
-            [readFile, false],
+            [readFile, true],
             [editSet, false],
             [webSet, false],
+            [readSet, true],
         ]);
-        expect(enablement.get(editFile)).toBe(true);
+        expect(enablement.get(fetchTool)).toBe(true);
     });
 
-    it("passes every other option through untouched and drops includeTools and excludeTools", () => {
+    it("passes every other option through and drops includeTools and excludeTools", () => {
         const attachment = { uri: "file:///a.ts" };
         const input = {
             query: "Research this topic",
             isPartialQuery: true,
             attachFiles: [attachment],
-            includeTools: ["web", "readFile"],
+            includeTools: ["web", "read"],
             excludeTools: ["fetch"],
         };
         const { options } = resolveChatOpenToolEnablement(input, catalog, silent);
@@ -85,102 +92,179 @@ describe("resolveChatOpenToolEnablement", () => {
             attachFiles: [attachment],
         });
         expect(options.attachFiles).toBe(input.attachFiles);
-        expect(Object.isFrozen(options)).toBe(true);
         // @ts-expect-error includeTools is no longer part of the options type
         expect(options.includeTools).toBeUndefined();
-        expect(input.includeTools).toEqual(["web", "readFile"]);
+        expect(input.includeTools).toEqual(["web", "read"]);
     });
 
-    it("reads toolset members from getTools() when the toolset has no id list", () => {
-        const { result, enablement } = resolveChatOpenToolEnablement(
-            { excludeTools: ["web"] },
-            catalog,
-            silent
-        );
-        expect(result.enabledTools).toEqual([editFile.id, deleteFile.id, readFile.id]);
-        expect(enablement.get(webSet)).toBe(false);
-        expect(enablement.get(editSet)).toBe(true);
+    it("enables every tool and toolset when neither option is given, or no options at all", () => {
+        for (const options of [{ query: "hello" }, undefined, null]) {
+            const { enablement, result } = resolveChatOpenToolEnablement(options, catalog, silent);
+            expect(result.mode).toBe("default");
+            expect(enablement.size).toBe(8);
+            expect([...enablement.values()].every(Boolean)).toBe(true);
+        }
     });
 
-    it("applies the filter in every chat mode", () => {
+    it("applies the filter in every chat mode, not just agent mode", () => {
         for (const mode of ["ask", "edit", "agent", "my-custom-mode", undefined]) {
             const { options, result } = resolveChatOpenToolEnablement(
-                { query: "q", mode, includeTools: ["readFile"] },
+                { query: "q", mode, excludeTools: ["web", "edit"] },
                 catalog,
                 silent
             );
-            expect(result.mode).toBe("whitelist");
             expect(result.enabledTools).toEqual([readFile.id]);
             expect(options.mode).toBe(mode);
         }
     });
+});
 
-    it("enables everything when neither option is given", () => {
-        const { enablement, result, options } = resolveChatOpenToolEnablement(
-            { query: "hello" },
-            catalog,
+describe("VS Code's shapes", () => {
+    it("reads tools from the iterable getTools() returns and toolsets from a Set", () => {
+        function* getTools(): Generator<ToolData> {
+            yield* tools;
+        }
+        const { result, enablement } = resolveChatOpenToolEnablement(
+            { includeTools: ["edit"] },
+            { tools: getTools(), toolSets: new Set([editSet, webSet]) },
             silent
         );
-        expect(result.mode).toBe("default");
-        expect([...enablement.values()].every(Boolean)).toBe(true);
-        expect(options).toEqual({ query: "hello" });
+        expect(result.enabledTools).toEqual([editFile.id, deleteFile.id]);
+        expect(enablement.get(editSet)).toBe(true);
+        expect(enablement.size).toBe(7);
     });
 
-    it("treats missing options as no filter", () => {
-        const { options, result } = resolveChatOpenToolEnablement(undefined, catalog, silent);
-        expect(options).toEqual({});
-        expect(result.mode).toBe("default");
-    });
-
-    it("throws for includeTools: [], a malformed option, an empty result and a malformed catalog", () => {
-        expect(() => resolveChatOpenToolEnablement({ includeTools: [] }, catalog, silent)).toThrow(
-            expect.objectContaining({ code: "EMPTY_INCLUDE" })
+    it("reads toolset members from getTools() before a tools field", () => {
+        // Older VS Code ToolSets had a public `tools` set beside getTools(); getTools() applies
+        // `when` clauses and flattens nested toolsets, so it is the one to trust.
+        const legacy = {
+            id: "search",
+            referenceName: "search",
+            tools: new Set([readFile, fetchTool]),
+            getTools: () => [readFile],
+        };
+        const { result, enablement } = resolveChatOpenToolEnablement(
+            { excludeTools: ["search"] },
+            { tools, toolSets: [legacy] },
+            silent
         );
-        expect(() =>
-            resolveChatOpenToolEnablement(
-                { includeTools: "edit" as unknown as string[] },
-                catalog,
-                silent
-            )
-        ).toThrow(
-            expect.objectContaining({ code: "INVALID_FILTER_OPTION", option: "includeTools" })
-        );
-        expect(() =>
-            resolveChatOpenToolEnablement(
-                { excludeTools: ["edit", "web", "readFile"] },
-                catalog,
-                silent
-            )
-        ).toThrow(expect.objectContaining({ code: "NO_TOOLS_ENABLED" }));
-        expect(() =>
-            resolveChatOpenToolEnablement({}, { tools: [editFile, editFile] }, silent)
-        ).toThrow(expect.objectContaining({ code: "INVALID_CATALOG" }));
-        expect(() =>
-            resolveChatOpenToolEnablement(
-                {},
-                {
-                    tools: [editFile],
-                    toolSets: [{ id: "s", referenceName: "s", getTools: () => [null as never] }],
-                },
-                silent
-            )
-        ).toThrow(expect.objectContaining({ code: "INVALID_CATALOG" }));
-    });
-
-    it("reports unknown identifiers through onWarning and in the result", () => {
-        const messages: string[] = [];
-        const { result } = resolveChatOpenToolEnablement(
-            { includeTools: ["edit", "serach"] },
-            catalog,
-            { onWarning: (warning) => messages.push(warning.message) }
-        );
-        expect(result.unknownIdentifiers).toEqual([
-            { option: "includeTools", identifier: "serach" },
+        expect(result.enabledTools).toEqual([
+            editFile.id,
+            deleteFile.id,
+            fetchTool.id,
+            githubRepo.id,
         ]);
-        expect(messages).toHaveLength(1);
+        expect(enablement.get(legacy)).toBe(false);
     });
 
-    it("does not modify a deeply frozen catalog or options", () => {
+    it("accepts tool objects as well as names in a toolset's tools", () => {
+        const mixed = { id: "mixed", referenceName: "mixed", tools: [fetchTool, "readFile"] };
+        const { result } = resolveChatOpenToolEnablement(
+            { includeTools: ["mixed"] },
+            { tools, toolSets: [mixed] },
+            silent
+        );
+        expect(result.enabledTools).toEqual([fetchTool.id, readFile.id]);
+    });
+
+    it("reads a getTools() that returns a fresh generator exactly once", () => {
+        let calls = 0;
+        const counted: ChatToolSetData = {
+            id: "web2",
+            referenceName: "web2",
+            *getTools() {
+                calls++;
+                yield fetchTool;
+            },
+        };
+        resolveChatOpenToolEnablement(
+            { includeTools: ["web2"] },
+            { tools, toolSets: [counted] },
+            silent
+        );
+        expect(calls).toBe(1);
+    });
+});
+
+describe("the specification's fixed rules", () => {
+    it("throws for includeTools: [] even when settings ask otherwise", () => {
+        const loose = { ...silent, emptyInclude: "allow" } as never;
+        expect(() => resolveChatOpenToolEnablement({ includeTools: [] }, catalog, loose)).toThrow(
+            expect.objectContaining({
+                name: "ToolFilterError",
+                code: "EMPTY_INCLUDE",
+                option: "includeTools",
+            })
+        );
+    });
+
+    it("throws when the filter leaves no tool, even when settings ask otherwise", () => {
+        const loose = { ...silent, noToolsEnabled: "allow" } as never;
+        expect(() =>
+            resolveChatOpenToolEnablement({ excludeTools: ["edit", "web", "read"] }, catalog, loose)
+        ).toThrow(expect.objectContaining({ code: "NO_TOOLS_ENABLED" }));
+    });
+
+    it("refuses a malformed option with the option's name", () => {
+        expect(() =>
+            resolveChatOpenToolEnablement({ excludeTools: "web" as never }, catalog, silent)
+        ).toThrow(
+            "Invalid excludeTools 'web': pass an array of tool or toolset names, e.g. ['web']."
+        );
+    });
+
+    it("refuses a malformed catalog with INVALID_CATALOG, not a TypeError", () => {
+        const malformed: unknown[] = [
+            null,
+            { tools: 3 },
+            { tools: [editFile, editFile] },
+            { tools, toolSets: 7 },
+            { tools, toolSets: [null] },
+            { tools, toolSets: [{ id: "s", referenceName: "s" }] },
+            { tools, toolSets: [{ id: "s", referenceName: "s", getTools: () => [null] }] },
+        ];
+        for (const bad of malformed) {
+            expect(() =>
+                resolveChatOpenToolEnablement(
+                    {},
+                    bad as ChatToolCatalog<ToolData, ChatToolSetData>,
+                    silent
+                )
+            ).toThrow(expect.objectContaining({ code: "INVALID_CATALOG" }));
+        }
+    });
+});
+
+describe("warnings", () => {
+    it("sends each warning to settings.onWarning and keeps it in the result", () => {
+        const warnings: ToolFilterWarning[] = [];
+        const { result } = resolveChatOpenToolEnablement(
+            { includeTools: ["edit", "serach"], excludeTools: ["webb"] },
+            catalog,
+            { onWarning: (warning) => warnings.push(warning) }
+        );
+        expect(warnings.map((w) => [w.option, w.identifiers])).toEqual([
+            ["includeTools", ["serach"]],
+            ["excludeTools", ["webb"]],
+        ]);
+        expect(result.warnings).toEqual(warnings);
+        expect(result.unknownIdentifiers[1]).toEqual({
+            option: "excludeTools",
+            identifier: "webb",
+            suggestion: "web",
+        });
+    });
+
+    it("logs warnings with console.warn by default", () => {
+        const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+        resolveChatOpenToolEnablement({ excludeTools: ["nope"] }, catalog);
+        expect(warn).toHaveBeenCalledTimes(1);
+        expect(warn.mock.calls[0]![0]).toMatch(/^1 excludeTools entry names no known tool/);
+    });
+});
+
+describe("immutability", () => {
+    it("leaves a deeply frozen catalog and options alone and returns a frozen result", () => {
         const frozenSet = Object.freeze({
             id: "set",
             referenceName: "s",
@@ -195,54 +279,64 @@ describe("resolveChatOpenToolEnablement", () => {
             includeTools: Object.freeze(["s"]),
             excludeTools: Object.freeze(["readFile"]),
         });
-        const { enablement, result } = resolveChatOpenToolEnablement(
-            frozenOptions,
-            frozenCatalog,
-            silent
-        );
-        expect(result.enabledTools).toEqual([editFile.id]);
-        expect(enablement.get(frozenSet)).toBe(true);
-        expect(() => (enablement as Map<unknown, boolean>).set(frozenSet, false)).toThrow(
+        const outcome = resolveChatOpenToolEnablement(frozenOptions, frozenCatalog, silent);
+        expect(outcome.result.enabledTools).toEqual([editFile.id]);
+        expect(outcome.enablement.get(frozenSet)).toBe(true);
+        expect(Object.isFrozen(outcome)).toBe(true);
+        expect(Object.isFrozen(outcome.options)).toBe(true);
+        expect(() => (outcome.enablement as Map<unknown, boolean>).set(frozenSet, false)).toThrow(
             TypeError
         );
     });
+});
 
-    it("accepts VS Code's own shapes: tools from an iterable, toolset members by reference name", () => {
-        function* getTools(): Generator<ToolData> {
-            yield editFile;
-            yield deleteFile;
-            yield readFile;
-        }
-        // Copilot Chat's package.json lists toolset members by toolReferenceName.
-        const fromPackageJson = { id: "edits", referenceName: "edits", tools: ["editFile"] };
-        const { enablement } = resolveChatOpenToolEnablement(
-            { includeTools: ["edits"] },
-            { tools: getTools(), toolSets: new Set([fromPackageJson]) },
-            silent
-        );
-        expect([...enablement]).toEqual([
-            [editFile, true],
-            [deleteFile, false],
-            [readFile, false],
-            [fromPackageJson, true],
-        ]);
-    });
-
-    it("runs the example of its documentation as written", () => {
+describe("the documentation example", () => {
+    // Small fakes of VS Code's ILanguageModelToolsService (getTools(model), toolSets observable)
+    // and of the chat widget.
+    function fakes() {
         const selected: ReadonlyMap<unknown, boolean>[] = [];
         const accepted: (string | undefined)[] = [];
         const languageModelToolsService = {
-            getTools: () => [...catalog.tools].values(),
-            toolSets: catalog.toolSets!,
+            getTools: (_model: undefined) => new Set(tools).values(),
+            toolSets: { get: () => new Set([editSet, webSet, readSet]) },
         };
         const widget = {
             input: {
                 selectedToolsModel: {
-                    set: (map: ReadonlyMap<unknown, boolean>) => selected.push(map),
+                    set: (map: ReadonlyMap<unknown, boolean>) => void selected.push(map),
                 },
             },
-            acceptInput: (query: string | undefined) => accepted.push(query),
+            acceptInput: (query: string | undefined) => void accepted.push(query),
         };
+        return { languageModelToolsService, widget, selected, accepted };
+    }
+
+    function expectExampleOutcome(f: ReturnType<typeof fakes>) {
+        expect(f.selected).toHaveLength(1);
+        expect([...f.selected[0]!].filter(([, on]) => on)).toEqual([[editFile, true]]);
+        expect(f.selected[0]!.get(deleteFile)).toBe(false);
+        expect(f.accepted).toEqual(["Clean up unused files"]);
+    }
+
+    it("runs as written in the TSDoc of resolveChatOpenToolEnablement", () => {
+        const source = readFileSync(
+            new URL("../../src/chatOpenOptions.ts", import.meta.url),
+            "utf8"
+        );
+        const example = /@example\n \* ```typescript\n([\s\S]*?)\n \* ```/.exec(source)![1]!;
+        const code = example.replace(/^ \* ?/gm, "");
+        expect(code).toContain("resolveChatOpenToolEnablement(");
+        const f = fakes();
+        new Function("resolveChatOpenToolEnablement", "languageModelToolsService", "widget", code)(
+            resolveChatOpenToolEnablement,
+            f.languageModelToolsService,
+            f.widget
+        );
+        expectExampleOutcome(f);
+    });
+
+    it("type-checks as written against the fakes", () => {
+        const { languageModelToolsService, widget, ...f } = fakes();
 
         const { options, enablement } = resolveChatOpenToolEnablement(
             {
@@ -251,15 +345,13 @@ describe("resolveChatOpenToolEnablement", () => {
                 excludeTools: ["deleteFile"],
             },
             {
-                tools: languageModelToolsService.getTools(),
-                toolSets: languageModelToolsService.toolSets,
+                tools: languageModelToolsService.getTools(undefined),
+                toolSets: languageModelToolsService.toolSets.get(),
             }
         );
         widget.input.selectedToolsModel.set(enablement);
         widget.acceptInput(options.query);
 
-        expect(selected[0]?.get(editFile)).toBe(true);
-        expect(selected[0]?.get(deleteFile)).toBe(false);
-        expect(accepted).toEqual(["Clean up unused files"]);
+        expectExampleOutcome({ languageModelToolsService, widget, ...f });
     });
 });

@@ -2,283 +2,323 @@ import { describe, expect, it } from "vitest";
 import {
     resolveToolFilter,
     ToolFilterError,
+    type ResolveToolFilterSettings,
     type ToolFilterCatalog,
     type ToolFilterOptions,
+    type ToolFilterResult,
     type ToolFilterWarning,
 } from "../../src/toolFilter.js";
 
-// The rules of the workbench.action.chat.open tool-filtering specification, one test each, on a
-// catalog shaped like VS Code's: tools with ids and reference names, toolsets with ids and
-// reference names.
+// The rules of the workbench.action.chat.open tool-filtering specification (seed 000), one test
+// each, on a catalog shaped like VS Code's: Copilot Chat's toolsets (ids
+// "toolset:GitHub.copilot-chat/<name>") beside core ones (id = reference name). Expected values are
+// written by hand from the rule.
 const catalog: ToolFilterCatalog = {
     tools: [
         { id: "vscode_editFile", toolReferenceName: "editFile" },
         { id: "vscode_deleteFile", toolReferenceName: "deleteFile" },
-        { id: "vscode_readFile", toolReferenceName: "readFile" },
-        { id: "vscode_search", toolReferenceName: "codebase" },
-        { id: "vscode_fetch", toolReferenceName: "fetch" },
-        { id: "vscode_githubRepo", toolReferenceName: "githubRepo" },
-        { id: "vscode_runSubagent", toolReferenceName: "runSubagent" },
+        { id: "copilot_readFile", toolReferenceName: "readFile" },
+        { id: "copilot_searchCodebase", toolReferenceName: "codebase" },
+        { id: "copilot_findFiles", toolReferenceName: "fileSearch" },
+        { id: "copilot_fetchWebPage", toolReferenceName: "fetch" },
+        { id: "copilot_githubRepo", toolReferenceName: "githubRepo" },
+        { id: "runSubagent", toolReferenceName: "runSubagent" },
+        { id: "run_in_terminal", toolReferenceName: "runInTerminal" },
     ],
     toolSets: [
         {
             id: "toolset:GitHub.copilot-chat/edit",
             referenceName: "edit",
-            tools: ["vscode_editFile", "vscode_deleteFile"],
+            tools: ["editFile", "deleteFile"],
         },
-        { id: "toolset:read", referenceName: "read", tools: ["vscode_readFile"] },
-        { id: "toolset:search", referenceName: "search", tools: ["vscode_search"] },
-        { id: "toolset:web", referenceName: "web", tools: ["vscode_fetch", "vscode_githubRepo"] },
-        { id: "toolset:agent", referenceName: "agent", tools: ["vscode_runSubagent"] },
+        { id: "read", referenceName: "read", tools: ["readFile"] },
+        {
+            id: "toolset:GitHub.copilot-chat/search",
+            referenceName: "search",
+            tools: ["codebase", "fileSearch"],
+        },
+        {
+            id: "toolset:GitHub.copilot-chat/web",
+            referenceName: "web",
+            tools: ["fetch", "githubRepo"],
+        },
+        { id: "agent", referenceName: "agent", tools: ["runSubagent"] },
+        { id: "execute", referenceName: "execute", tools: ["runInTerminal"] },
     ],
 };
 const ALL = [
     "vscode_editFile",
     "vscode_deleteFile",
-    "vscode_readFile",
-    "vscode_search",
-    "vscode_fetch",
-    "vscode_githubRepo",
-    "vscode_runSubagent",
-];
+    "copilot_readFile",
+    "copilot_searchCodebase",
+    "copilot_findFiles",
+    "copilot_fetchWebPage",
+    "copilot_githubRepo",
+    "runSubagent",
+    "run_in_terminal",
+] as const;
 
-function enabled(options: ToolFilterOptions, settings = {}): readonly string[] {
-    return resolveToolFilter(catalog, options, { onWarning: () => {}, ...settings }).enabledTools;
+function resolve(options: ToolFilterOptions, settings: ResolveToolFilterSettings = {}) {
+    const warnings: ToolFilterWarning[] = [];
+    const result = resolveToolFilter(catalog, options, {
+        onWarning: (warning) => warnings.push(warning),
+        ...settings,
+    });
+    return { result, warnings };
 }
 
+function enabled(options: ToolFilterOptions): readonly string[] {
+    return resolve(options).result.enabledTools;
+}
+
+function toolSets(result: ToolFilterResult): Record<string, boolean> {
+    return Object.fromEntries(result.toolSetEnablement);
+}
+
+describe("identifier resolution", () => {
+    it("matches a toolset by its id and affects all its members", () => {
+        expect(enabled({ include: ["toolset:GitHub.copilot-chat/search"] })).toEqual([
+            "copilot_searchCodebase",
+            "copilot_findFiles",
+        ]);
+    });
+
+    it("matches a toolset by its referenceName", () => {
+        expect(enabled({ exclude: ["search"] })).toEqual(
+            ALL.filter((id) => id !== "copilot_searchCodebase" && id !== "copilot_findFiles")
+        );
+    });
+
+    it("matches a tool by its id", () => {
+        expect(enabled({ include: ["copilot_githubRepo"] })).toEqual(["copilot_githubRepo"]);
+    });
+
+    it("matches a tool by its toolReferenceName", () => {
+        expect(enabled({ include: ["runInTerminal"] })).toEqual(["run_in_terminal"]);
+    });
+
+    it("tries a toolset before a tool when one identifier could name both", () => {
+        const shadowed: ToolFilterCatalog = {
+            tools: [{ id: "todo_list", toolReferenceName: "todo" }, { id: "todo_write" }],
+            toolSets: [{ id: "todo", referenceName: "todo", tools: ["todo_write"] }],
+        };
+        expect(resolveToolFilter(shadowed, { include: ["todo"] }).enabledTools).toEqual([
+            "todo_write",
+        ]);
+    });
+
+    it("tries a tool id before another tool's toolReferenceName", () => {
+        const ambiguous: ToolFilterCatalog = {
+            tools: [{ id: "a", toolReferenceName: "b" }, { id: "b" }],
+        };
+        expect(resolveToolFilter(ambiguous, { include: ["b"] }).enabledTools).toEqual(["b"]);
+    });
+});
+
 describe("behaviour matrix", () => {
-    it("enables every tool when neither option is given (default mode)", () => {
-        const result = resolveToolFilter(catalog, {});
+    it("enables every tool when includeTools and excludeTools are omitted (default)", () => {
+        const { result } = resolve({});
         expect(result.mode).toBe("default");
         expect(result.enabledTools).toEqual(ALL);
     });
 
-    it("enables only the named tools and toolsets when include is given (whitelist mode)", () => {
-        const result = resolveToolFilter(catalog, { include: ["edit", "readFile"] });
+    it("enables only the named tools and toolsets when only includeTools is given (whitelist)", () => {
+        const { result } = resolve({ include: ["web", "readFile"] });
         expect(result.mode).toBe("whitelist");
         expect(result.enabledTools).toEqual([
-            "vscode_editFile",
-            "vscode_deleteFile",
-            "vscode_readFile",
+            "copilot_readFile",
+            "copilot_fetchWebPage",
+            "copilot_githubRepo",
         ]);
     });
 
-    it("enables everything but the named tools and toolsets when exclude is given (blacklist mode)", () => {
-        const result = resolveToolFilter(catalog, { exclude: ["web", "deleteFile"] });
+    it("enables all tools but the named ones when only excludeTools is given (blacklist)", () => {
+        const { result } = resolve({ exclude: ["agent", "runInTerminal"] });
         expect(result.mode).toBe("blacklist");
+        expect(result.enabledTools).toEqual(ALL.slice(0, 7));
+    });
+
+    it("starts with includeTools and removes excludeTools when both are given (combined)", () => {
+        const { result } = resolve({ include: ["search", "read"], exclude: ["fileSearch"] });
+        expect(result.mode).toBe("combined");
+        expect(result.enabledTools).toEqual(["copilot_readFile", "copilot_searchCodebase"]);
+    });
+});
+
+describe("resolution algorithm", () => {
+    it("expands each toolset identifier to its member tools (step 1)", () => {
+        const { result } = resolve({ include: ["edit", "toolset:GitHub.copilot-chat/web"] });
+        expect(result.namedToolSets.include).toEqual([
+            "toolset:GitHub.copilot-chat/edit",
+            "toolset:GitHub.copilot-chat/web",
+        ]);
         expect(result.enabledTools).toEqual([
             "vscode_editFile",
-            "vscode_readFile",
-            "vscode_search",
-            "vscode_runSubagent",
+            "vscode_deleteFile",
+            "copilot_fetchWebPage",
+            "copilot_githubRepo",
         ]);
     });
 
-    it("starts from include and removes exclude when both are given (combined mode)", () => {
-        const result = resolveToolFilter(catalog, { include: ["edit"], exclude: ["deleteFile"] });
-        expect(result.mode).toBe("combined");
-        expect(result.enabledTools).toEqual(["vscode_editFile"]);
+    it("starts from an empty set with includeTools and from all tools without it (step 2)", () => {
+        const whitelist = resolve({ include: ["fetch"] }).result.toolEnablement;
+        const blacklist = resolve({ exclude: ["fetch"] }).result.toolEnablement;
+        for (const id of ALL) {
+            expect(whitelist.get(id)).toBe(id === "copilot_fetchWebPage");
+            expect(blacklist.get(id)).toBe(id !== "copilot_fetchWebPage");
+        }
     });
-});
 
-describe("identifier resolution", () => {
-    it("matches a toolset by its id", () => {
-        expect(enabled({ include: ["toolset:GitHub.copilot-chat/edit"] })).toEqual([
+    it("removes the tools excludeTools names after adding the included ones (step 3)", () => {
+        expect(enabled({ include: ["edit", "web"], exclude: ["web"] })).toEqual([
             "vscode_editFile",
             "vscode_deleteFile",
         ]);
     });
 
-    it("matches a toolset by its reference name", () => {
-        expect(enabled({ include: ["web"] })).toEqual(["vscode_fetch", "vscode_githubRepo"]);
-    });
-
-    it("matches a tool by its id and by its reference name", () => {
-        expect(enabled({ include: ["vscode_fetch", "codebase"] })).toEqual([
-            "vscode_search",
-            "vscode_fetch",
-        ]);
-    });
-
-    it("prefers a toolset over a tool when one identifier names both", () => {
-        const result = resolveToolFilter(
-            {
-                tools: [{ id: "a" }, { id: "b", toolReferenceName: "group" }],
-                toolSets: [{ id: "set", referenceName: "group", tools: ["a"] }],
-            },
-            { include: ["group"] }
-        );
-        expect(result.enabledTools).toEqual(["a"]);
-    });
-
-    it("names a tool by source and every tool of a source, where tools carry sources", () => {
-        const sourced: ToolFilterCatalog = {
-            tools: [
-                { id: "view", sources: ["builtin"] },
-                { id: "bash", sources: ["builtin"] },
-                { id: "lint", sources: ["custom"] },
-            ],
-        };
-        expect(
-            resolveToolFilter(sourced, { include: ["builtin:view", "custom:*"] }).enabledTools
-        ).toEqual(["view", "lint"]);
-        expect(resolveToolFilter(sourced, { exclude: ["builtin:*"] }).enabledTools).toEqual([
-            "lint",
-        ]);
-    });
-
-    it("names a toolset only by its id when reference names are turned off", () => {
-        const warnings: ToolFilterWarning[] = [];
-        const result = resolveToolFilter(
-            catalog,
-            { include: ["web", "toolset:read"] },
-            { matchToolSetReferenceNames: false, onWarning: (w) => warnings.push(w) }
-        );
-        expect(result.enabledTools).toEqual(["vscode_readFile"]);
-        expect(result.unknownIdentifiers).toEqual([
-            { option: "includeTools", identifier: "web", suggestion: "toolset:web" },
-        ]);
-    });
-});
-
-describe("precedence", () => {
-    it("excludes a tool that appears in both include and exclude", () => {
-        expect(enabled({ include: ["readFile", "fetch"], exclude: ["fetch"] })).toEqual([
-            "vscode_readFile",
-        ]);
-    });
-
-    it("includes a toolset but removes a member excluded by name", () => {
-        expect(enabled({ include: ["web"], exclude: ["githubRepo"] })).toEqual(["vscode_fetch"]);
-    });
-
-    it("keeps a tool included by name although its toolset is excluded", () => {
-        expect(enabled({ include: ["editFile", "read"], exclude: ["edit"] })).toEqual([
-            "vscode_editFile",
-            "vscode_readFile",
-        ]);
-    });
-
-    it("excludes a tool by name even when it is also included by name and through a toolset", () => {
-        expect(enabled({ include: ["editFile", "edit"], exclude: ["vscode_editFile"] })).toEqual([
-            "vscode_deleteFile",
-        ]);
-    });
-
-    it("excludes a tool that is in an included and in an excluded toolset", () => {
-        const overlapping: ToolFilterCatalog = {
-            tools: [{ id: "a" }, { id: "b" }],
-            toolSets: [
-                { id: "one", referenceName: "one", tools: ["a", "b"] },
-                { id: "two", referenceName: "two", tools: ["b"] },
-            ],
-        };
-        expect(
-            resolveToolFilter(overlapping, { include: ["one"], exclude: ["two"] }).enabledTools
-        ).toEqual(["a"]);
-    });
-});
-
-describe("toolset enablement", () => {
-    it("enables a toolset when all its members are enabled, keyed by reference name", () => {
-        const result = resolveToolFilter(catalog, { include: ["edit", "fetch"] });
-        expect(Object.fromEntries(result.toolSetEnablement)).toEqual({
-            edit: true,
-            read: false,
-            search: false,
+    it("enables a toolset only when all of its member tools are enabled (step 4)", () => {
+        const { result } = resolve({ include: ["read", "fetch", "codebase", "fileSearch"] });
+        expect(toolSets(result)).toEqual({
+            edit: false,
+            read: true,
+            search: true,
             web: false,
             agent: false,
+            execute: false,
         });
     });
 
-    it("never enables a toolset without members in the catalog", () => {
-        const result = resolveToolFilter(
-            { tools: [{ id: "a" }], toolSets: [{ id: "s", referenceName: "s", tools: ["gone"] }] },
-            {}
-        );
-        expect(result.toolSetEnablement.get("s")).toBe(false);
+    it("returns one enablement map entry for every tool and every toolset (step 5)", () => {
+        const { result } = resolve({ include: ["edit"] });
+        expect([...result.toolEnablement.keys()]).toEqual(ALL);
+        expect([...result.toolSetEnablement.keys()]).toEqual([
+            "edit",
+            "read",
+            "search",
+            "web",
+            "agent",
+            "execute",
+        ]);
     });
 });
 
 describe("edge cases", () => {
-    it("throws for include: [] (at least one tool must be enabled)", () => {
-        expect(() => resolveToolFilter(catalog, { include: [] })).toThrow(
-            expect.objectContaining({ code: "EMPTY_INCLUDE", option: "includeTools" })
+    it("excludes a tool that appears in both includeTools and excludeTools", () => {
+        expect(enabled({ include: ["readFile", "githubRepo"], exclude: ["githubRepo"] })).toEqual([
+            "copilot_readFile",
+        ]);
+    });
+
+    it("includes a toolset without the member tool excludeTools names", () => {
+        const { result } = resolve({ include: ["edit"], exclude: ["vscode_deleteFile"] });
+        expect(result.enabledTools).toEqual(["vscode_editFile"]);
+        expect(result.toolSetEnablement.get("edit")).toBe(false);
+    });
+
+    it("includes a tool named in includeTools although its toolset is in excludeTools", () => {
+        expect(enabled({ include: ["codebase", "read"], exclude: ["search"] })).toEqual([
+            "copilot_readFile",
+            "copilot_searchCodebase",
+        ]);
+    });
+
+    it("logs a warning for an unknown identifier and applies the others", () => {
+        const { result, warnings } = resolve({ include: ["read", "notATool"] });
+        expect(result.enabledTools).toEqual(["copilot_readFile"]);
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toMatchObject({
+            code: "UNKNOWN_IDENTIFIERS",
+            option: "includeTools",
+            identifiers: ["notATool"],
+        });
+    });
+
+    it("throws for includeTools: [] because at least one tool must be enabled", () => {
+        expect(() => resolve({ include: [] })).toThrow(
+            new ToolFilterError(
+                "EMPTY_INCLUDE",
+                "includeTools is empty, so no tool would be enabled. Name at least one tool or toolset, or leave includeTools out to keep every tool.",
+                "includeTools"
+            )
         );
     });
 
-    it("treats exclude: [] like an omitted exclude", () => {
-        const result = resolveToolFilter(catalog, { exclude: [] });
-        expect(result.enabledTools).toEqual(ALL);
+    it("treats excludeTools: [] exactly like an omitted excludeTools", () => {
+        expect(resolve({ exclude: [] }).result).toEqual(resolve({}).result);
+        expect(resolve({ include: ["read"], exclude: [] }).result).toEqual(
+            resolve({ include: ["read"] }).result
+        );
     });
 
-    it("throws when filtering leaves no tool enabled", () => {
-        expect(() => resolveToolFilter(catalog, { include: ["edit"], exclude: ["edit"] })).toThrow(
-            ToolFilterError
+    it("throws when includeTools and excludeTools together leave zero tools", () => {
+        expect(() => resolve({ include: ["web"], exclude: ["fetch", "githubRepo"] })).toThrow(
+            expect.objectContaining({
+                name: "ToolFilterError",
+                code: "NO_TOOLS_ENABLED",
+                message:
+                    "includeTools with excludeTools leaves no tool enabled. Check the names against the available tools and toolsets, or widen the filter.",
+            })
         );
+    });
+});
+
+describe("design decisions", () => {
+    it("lets includeTools: ['editFile'] override excludeTools: ['edit'], but not an explicit tool exclusion", () => {
+        expect(enabled({ include: ["editFile", "read"], exclude: ["edit"] })).toEqual([
+            "vscode_editFile",
+            "copilot_readFile",
+        ]);
         expect(() =>
-            resolveToolFilter(catalog, { include: ["nothing"] }, { onWarning() {} })
+            resolve({ include: ["editFile", "edit"], exclude: ["edit", "vscode_editFile"] })
         ).toThrow(expect.objectContaining({ code: "NO_TOOLS_ENABLED" }));
     });
 
-    it("warns about an unknown identifier without blocking", () => {
-        const warnings: ToolFilterWarning[] = [];
-        const result = resolveToolFilter(
-            catalog,
-            { include: ["edit", "nope"] },
-            { onWarning: (w) => warnings.push(w) }
-        );
-        expect(result.enabledTools).toEqual(["vscode_editFile", "vscode_deleteFile"]);
-        expect(warnings.map((w) => w.code)).toEqual(["UNKNOWN_IDENTIFIERS"]);
+    it("never throws for unknown identifiers, even when every excludeTools entry is unknown", () => {
+        const { result, warnings } = resolve({ exclude: ["gpt5OnlyTool", "claudeOnlyTool"] });
+        expect(result.enabledTools).toEqual(ALL);
+        expect(warnings.map((warning) => warning.code)).toEqual(["UNKNOWN_IDENTIFIERS"]);
     });
 
-    it("lets the caller allow include: [] and an empty result instead", () => {
-        const warnings: ToolFilterWarning[] = [];
-        const settings = {
-            emptyInclude: "allow" as const,
-            noToolsEnabled: "warn" as const,
-            onWarning: (w: ToolFilterWarning) => warnings.push(w),
-        };
-        expect(resolveToolFilter(catalog, { include: [] }, settings).enabledTools).toEqual([]);
-        expect(warnings).toEqual([]);
-        expect(resolveToolFilter(catalog, { exclude: ALL }, settings).enabledTools).toEqual([]);
-        expect(warnings.map((w) => w.code)).toEqual(["NO_TOOLS_ENABLED"]);
-        expect(
-            resolveToolFilter(catalog, { exclude: ALL }, { noToolsEnabled: "allow" }).warnings
-        ).toEqual([]);
+    it("throws when excludeTools alone removes every tool", () => {
+        expect(() =>
+            resolve({ exclude: ["edit", "read", "search", "web", "agent", "execute"] })
+        ).toThrow(expect.objectContaining({ code: "NO_TOOLS_ENABLED" }));
     });
 });
 
 describe("the specification's examples", () => {
-    it("enables only the edit and search toolsets", () => {
-        expect(enabled({ include: ["edit", "search"] })).toEqual([
+    it("enables only the edit and search toolsets (whitelist only)", () => {
+        const { result } = resolve({ include: ["edit", "search"] });
+        expect(result.enabledTools).toEqual([
             "vscode_editFile",
             "vscode_deleteFile",
-            "vscode_search",
+            "copilot_searchCodebase",
+            "copilot_findFiles",
         ]);
+        expect(toolSets(result)).toMatchObject({ edit: true, search: true, web: false });
     });
 
-    it("enables all tools except the web toolset", () => {
-        expect(enabled({ exclude: ["web"] })).toEqual([
-            "vscode_editFile",
-            "vscode_deleteFile",
-            "vscode_readFile",
-            "vscode_search",
-            "vscode_runSubagent",
-        ]);
+    it("enables all tools except the web toolset (blacklist only)", () => {
+        const { result } = resolve({ exclude: ["web"] });
+        expect(result.enabledTools).toEqual(
+            ALL.filter((id) => id !== "copilot_fetchWebPage" && id !== "copilot_githubRepo")
+        );
+        expect(toolSets(result)).toMatchObject({ web: false, edit: true, execute: true });
     });
 
-    it("enables the edit toolset without the dangerous deleteFile", () => {
-        expect(enabled({ include: ["edit"], exclude: ["deleteFile"] })).toEqual([
-            "vscode_editFile",
-        ]);
+    it("enables the edit toolset without the dangerous deleteFile (combined)", () => {
+        const { result } = resolve({ include: ["edit"], exclude: ["deleteFile"] });
+        expect(result.enabledTools).toEqual(["vscode_editFile"]);
+        expect(result.warnings).toEqual([]);
     });
 
-    it("adds web to agent and read, then removes fetch", () => {
-        expect(enabled({ include: ["agent", "read", "web"], exclude: ["fetch"] })).toEqual([
-            "vscode_readFile",
-            "vscode_githubRepo",
-            "vscode_runSubagent",
+    it("starts with agent and read, adds web, and removes fetch", () => {
+        const { result } = resolve({ include: ["agent", "read", "web"], exclude: ["fetch"] });
+        expect(result.enabledTools).toEqual([
+            "copilot_readFile",
+            "copilot_githubRepo",
+            "runSubagent",
         ]);
+        expect(toolSets(result)).toMatchObject({ agent: true, read: true, web: false });
     });
 });
