@@ -310,7 +310,12 @@ try {
         if (config.mode) await session.rpc.mode.set({ mode: config.mode });
         return session;
     }
-    const close = (session) => session?.disconnect().catch(() => {});
+    /** Disconnects, without waiting more than 5 s for a session still busy with a turn. */
+    const close = (session) =>
+        Promise.race([
+            session?.disconnect().catch(() => {}),
+            new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
+        ]);
     /** Runs `work(chunk, client)` over `size`-name chunks of `names`, one worker per client. */
     async function overChunks(names, size, work) {
         const chunks = [];
@@ -571,6 +576,7 @@ try {
         );
         const configs = [...new Set([plain, configOffering(name) ?? plain])];
         const t = performance.now();
+        if (!quiet) process.stderr.write(`  override ${name}: `);
         let outcome = "custom ran";
         let honoured = true;
         for (const config of configs.filter((c) => c !== deferring)) {
@@ -586,7 +592,7 @@ try {
             }
         }
         log(
-            `  override ${name} (${configs.map((c) => `${c.label} ${c.model}`).join(", ")}): ${outcome} ${(performance.now() - t).toFixed(0)} ms`
+            `(${configs.map((c) => `${c.label} ${c.model}`).join(", ")}): ${outcome} ${(performance.now() - t).toFixed(0)} ms`
         );
     }
     log(

@@ -1,6 +1,10 @@
-// PROVISIONAL - replaced by the discovery script
+// GENERATED FILE - do not edit by hand.
+// Made by: npm run discover:tool-names -- --sdk <version> (one data file per SDK version in
+// scripts/data/measured-built-in-tools/), measured offline against each version's own runtime.
+
 import type { MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
 
+/** What each measured runtime does with tool names, oldest SDK version first. */
 export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.85",
@@ -16,6 +20,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             "edit",
             "execution_subagent",
             "exit_plan_mode",
+            "extensions_manage",
             "extensions_reload",
             "factories_manage",
             "fetch_copilot_cli_documentation",
@@ -23,7 +28,9 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             "get_context_remaining",
             "glob",
             "grep",
+            "grep_search",
             "invoke_canvas_action",
+            "lexical_code_search",
             "list_agents",
             "list_bash",
             "list_canvas_capabilities",
@@ -45,6 +52,9 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             "report_progress",
             "rg",
             "run_factory",
+            "search_code_subagent",
+            "semantic_code_search",
+            "semantic_search",
             "send_inbox",
             "session_artifacts",
             "session_history",
@@ -66,6 +76,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
         ],
         unsupportedOverrides: [
             "catalog_search",
+            "extensions_manage",
             "extensions_reload",
             "get_context_remaining",
             "invoke_canvas_action",
@@ -222,13 +233,23 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             ],
         },
         offeredByCondition: {
+            autopilotMode: ["task_complete"],
+            enableSessionStore: ["session_store_sql"],
+            manageScheduleEnabled: ["manage_schedule"],
             onUserInputRequest: ["ask_user"],
             planMode: ["exit_plan_mode"],
-            autopilotMode: ["task_complete"],
-            manageScheduleEnabled: ["manage_schedule"],
-            enableSessionStore: ["session_store_sql"],
             skillDirectories: ["skill"],
             toolSearch: ["tool_search_tool"],
+        },
+        filterAliases: {
+            excludedWith: {
+                grep: ["rg"],
+                rg: ["grep"],
+            },
+            includedWith: {
+                grep: ["rg"],
+                rg: ["grep"],
+            },
         },
     },
 ];
