@@ -60,6 +60,7 @@ const MODULE_STAGES = {
  */
 const TEST_STAGES = {
     "toolFilter.spec.test.ts": "resolver",
+    "toolFilter.precedence.test.ts": "resolver",
     "toolFilter.validation.test.ts": "resolver",
     "customTools.test.ts": "construction",
     "builtInToolOverrides.test.ts": "construction",
