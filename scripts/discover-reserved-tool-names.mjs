@@ -12,7 +12,8 @@
  * tiny OpenAI-compatible mock on 127.0.0.1 (node:http, below). Steps:
  *
  * 1. Candidates: every identifier-like string (/^[a-z][a-z0-9_]{1,40}$/) in the
- *    runtime binary and its bundled JS; the names the binary stores back to back
+ *    runtime binary and in the text files of the runtime package (bundled JS, agent
+ *    definitions, schemas, built-in skills); the names the binary stores back to back
  *    (`..._searchgrep_searchlexical_code_search...`), cut where a run of words is glued
  *    to the next (see gluedNames); plus the names of `tools.list`,
  *    `session.rpc.tools.getBuiltinDescriptors` and every probed session's tool set.
@@ -23,7 +24,9 @@
  * 3. Conflicts: custom tools without `overridesBuiltInTool` are registered in
  *    batches; `createSession` rejects names the runtime forbids outright, and
  *    `session.rpc.tools.initializeAndValidate()` (the same check `send` runs) reports
- *    one conflicting name at a time, which is removed before retrying.
+ *    one conflicting name at a time, which is removed before retrying. A batch failing
+ *    otherwise is halved; a single name still refused for another reason (twice) counts
+ *    as forbidden: inconclusive is never taken to mean free.
  * 4. Shadowing: in a plain session, custom tools (no flag) that do not conflict are
  *    executed through `session.rpc.tools.execute` (the runtime's own dispatch path,
  *    the same as a model tool call); names whose custom handler does not run are
@@ -38,10 +41,18 @@
  * 6. Filter aliases: which offered built-ins the runtime removes when another name is in
  *    excludedTools, or allows when another name is in availableTools (grep and rg, ...).
  *
- * Deterministic (sorted output), takes about 2.5 minutes on 2 cores, cleans up its temp dirs and
- * runtime process.
+ * Deterministic (sorted output); takes 3 to 6 minutes per version on 2 cores; cleans up its temp
+ * dirs and runtime processes, also when interrupted.
  */
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+    existsSync,
+    mkdtempSync,
+    mkdirSync,
+    readdirSync,
+    readFileSync,
+    rmSync,
+    writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
@@ -78,7 +89,12 @@ const CLIENTS = Math.max(1, Math.min(2, availableParallelism()));
 /** Not a secret: the runtime masks the provider key in tool output, so keep it unusual. */
 const API_KEY = "mock-provider-key-8f3a";
 const CONFLICT = /External tool "([^"]+)" conflicts with a built-in tool/;
-const FORBIDDEN = /reserved (\S+) built-in/;
+/** `createSession`'s refusal of a reserved name: 1.0.13/1.0.14 wording, then 1.0.15-preview's. */
+const FORBIDDEN = /reserved (\S+) built-in|tool name clash: (\S+) is reserved/;
+const forbiddenName = (message) => {
+    const m = FORBIDDEN.exec(message);
+    return m ? (m[1] ?? m[2]) : undefined;
+};
 
 // ---------------------------------------------------------------- runtime package
 const require = createRequire(join(projectRoot, "package.json"));
@@ -125,6 +141,20 @@ function runsOf(file) {
         }
     }
     return runs;
+}
+
+/**
+ * The text files of the runtime package, whose identifiers are candidates too: bundled JS,
+ * agent definitions, JSON schemas, built-in skills. Binaries (the runtime itself is read
+ * separately; ripgrep, tgrep) and compressed files are skipped.
+ */
+function textFilesOf(dir) {
+    const skip = new Set(["prebuilds", "ripgrep", "tgrep", "node_modules"]);
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return skip.has(entry.name) ? [] : textFilesOf(path);
+        return /\.(m?js|ts|json|ya?ml|md)$/.test(entry.name) ? [path] : [];
+    });
 }
 
 /**
@@ -288,6 +318,15 @@ const clients = Array.from(
 );
 const client = clients[0];
 let exitCode = 0;
+/** Stops the runtime processes and removes the temp dir; also run on Ctrl-C / SIGTERM. */
+const cleanUp = async () => {
+    await Promise.all(clients.map((c) => c.stop().catch(() => {})));
+    await mock.close();
+    rmSync(tempRoot, { recursive: true, force: true });
+};
+for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.once(signal, () => cleanUp().finally(() => process.exit(130)));
+}
 try {
     await Promise.all(clients.map((c) => c.start()));
     const provider = { type: "openai", baseUrl: mock.baseUrl, apiKey: API_KEY };
@@ -330,11 +369,17 @@ try {
 
     // 1+2. candidates and offered sets
     const binaryRuns = runsOf(join(runtimeDir, "prebuilds", platform, "runtime.node"));
-    const candidates = new Set([
-        ...binaryRuns.filter((run) => NAME.test(run)),
-        ...runsOf(join(runtimeDir, "copilot-sdk/index.js")).filter((run) => NAME.test(run)),
-        ...gluedNames(binaryRuns),
-    ]);
+    const sources = {
+        binary: binaryRuns.filter((run) => NAME.test(run)),
+        "package text files": textFilesOf(runtimeDir).flatMap((file) =>
+            runsOf(file).filter((run) => NAME.test(run))
+        ),
+        "glued in the binary": gluedNames(binaryRuns),
+    };
+    const candidates = new Set(Object.values(sources).flat());
+    for (const [source, names] of Object.entries(sources)) {
+        log(`candidates from the ${source}: ${new Set(names).size}`);
+    }
     const listed = (await client.rpc.tools.list({})).tools.map((t) => t.name);
     listed.forEach((n) => candidates.add(n));
     const offered = new Map(); // "label|model" -> names
@@ -380,6 +425,11 @@ try {
     const conflicting = new Map(); // name -> config labels
     const forbidden = new Set();
     const odd = [];
+    /** A name the runtime will not take as a custom tool, for a reason other than a conflict. */
+    const refuse = (name, why) => {
+        forbidden.add(name);
+        odd.push(`${name} refused, counted as forbidden (${why})`);
+    };
     async function conflictScan(config, names) {
         const tag = `${config.label}|${config.model}`;
         const tryBatch = async (batch, on) => {
@@ -388,8 +438,8 @@ try {
             try {
                 session = await open(config, tools, on);
             } catch (e) {
-                const m = FORBIDDEN.exec(e.message);
-                return m ? { forbidden: m[1] } : { error: e.message };
+                const name = forbiddenName(e.message);
+                return name !== undefined ? { forbidden: name } : { error: e.message };
             }
             try {
                 await session.rpc.tools.initializeAndValidate();
@@ -401,7 +451,7 @@ try {
                 await close(session);
             }
         };
-        const run = async (batch, on) => {
+        const run = async (batch, on, retried = false) => {
             while (batch.length > 0) {
                 const r = await tryBatch(batch, on);
                 const hit = r.conflict ?? r.forbidden;
@@ -411,7 +461,10 @@ try {
                     batch = batch.filter((n) => n !== hit);
                 } else if (r.error !== undefined || hit !== undefined) {
                     if (batch.length === 1) {
-                        odd.push(`${tag}: ${batch[0]}: ${r.error ?? hit}`);
+                        // Once more, in case of a passing hiccup; a name refused twice for an
+                        // unknown reason cannot be used as a custom tool, so it is not free.
+                        if (!retried) return run(batch, on, true);
+                        refuse(batch[0], `${tag}: ${r.error ?? hit}`);
                         return;
                     }
                     const half = batch.length >> 1;
@@ -499,41 +552,63 @@ try {
             await close(session);
         }
     }
-    async function executeAll(config, names, flag) {
-        const ran = new Set();
-        const notRun = new Set();
-        await overChunks(names, EXECUTE_BATCH, async (batch, on) => {
-            const session = await open(
+    /**
+     * Executes every name of `batch` (custom tools without the flag) in one session, recording
+     * in `ran` the names whose custom handler ran and in `notRun` the others. A batch the
+     * runtime refuses is halved; a single refused name is forbidden, not free.
+     */
+    async function executeBatch(config, batch, on, ran, notRun) {
+        let session;
+        try {
+            session = await open(
                 config,
-                batch.map((name) => probeTool(name, flag, () => ran.add(name))),
+                batch.map((name) => probeTool(name, false, () => ran.add(name))),
                 on
             );
-            try {
-                await session.rpc.tools.initializeAndValidate();
-                let next = 0;
-                const worker = async () => {
-                    while (next < batch.length) {
-                        const name = batch[next++];
-                        let result;
-                        try {
-                            result = await execute(session, name);
-                        } catch (e) {
-                            odd.push(`execute ${name}: ${e.message}`);
-                        }
-                        if (ran.has(name)) continue;
-                        // the execute path does not reach every tool (e.g. tool_search_tool)
-                        if (/^Tool '.*' does not exist/.test(result?.textResultForLlm ?? "")) {
-                            inconclusive.add(name);
-                        } else {
-                            notRun.add(name);
-                        }
-                    }
-                };
-                await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-            } finally {
-                await close(session);
+            await session.rpc.tools.initializeAndValidate();
+        } catch (e) {
+            await close(session);
+            if (batch.length === 1) {
+                refuse(batch[0], `execute scan: ${e.message}`);
+                return;
             }
-        });
+            const half = batch.length >> 1;
+            await executeBatch(config, batch.slice(0, half), on, ran, notRun);
+            await executeBatch(config, batch.slice(half), on, ran, notRun);
+            return;
+        }
+        try {
+            let next = 0;
+            const worker = async () => {
+                while (next < batch.length) {
+                    const name = batch[next++];
+                    let result;
+                    try {
+                        result = await execute(session, name);
+                    } catch (e) {
+                        odd.push(`execute ${name}: ${e.message}`);
+                    }
+                    if (ran.has(name)) continue;
+                    // the execute path does not reach every tool (e.g. tool_search_tool)
+                    if (/^Tool '.*' does not exist/.test(result?.textResultForLlm ?? "")) {
+                        inconclusive.add(name);
+                    } else {
+                        notRun.add(name);
+                    }
+                }
+            };
+            await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+        } finally {
+            await close(session);
+        }
+    }
+    /** The names among `names` whose custom handler (no flag) does not run in `config`. */
+    async function executeAll(config, names) {
+        const ran = new Set();
+        const notRun = new Set();
+        await overChunks(names, EXECUTE_BATCH, (batch, on) =>
+            executeBatch(config, batch, on, ran, notRun)
+        );
         return notRun;
     }
     const shadowed = new Map(); // name -> models
@@ -547,7 +622,7 @@ try {
             config.model === MODELS.openai
                 ? free.filter((n) => full || !/[0-9]/.test(n))
                 : free.filter((n) => conflicting.has(n) || shadowed.has(n) || listed.includes(n));
-        for (const name of await executeAll(config, names, false)) {
+        for (const name of await executeAll(config, names)) {
             shadowed.set(name, [...(shadowed.get(name) ?? []), config.model]);
         }
     }
@@ -680,8 +755,6 @@ try {
     console.error(error);
     exitCode = 1;
 } finally {
-    await Promise.all(clients.map((c) => c.stop().catch(() => {})));
-    await mock.close();
-    rmSync(tempRoot, { recursive: true, force: true });
+    await cleanUp();
 }
 process.exit(exitCode);

@@ -1,6 +1,6 @@
 // Installs a published @github/copilot-sdk version with its bundled runtime into
-// .cache/sdk/<version>, apart from the project's own node_modules, for the discovery and the
-// conformance suite.
+// .cache/sdk/<version>, apart from the project's own package.json, lockfile and node_modules, for
+// the discovery, the multi-version patch build and the conformance suite.
 
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -8,15 +8,26 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const PLATFORM = `${process.platform}-${process.arch}`;
 
 /**
+ * @param {string} version an exact published version
+ * @returns {string} the cache folder (npm prefix) of that version
+ */
+export function sdkCacheDir(version) {
+    return join(ROOT, ".cache", "sdk", version);
+}
+
+/**
+ * Installs `@github/copilot-sdk@<version>` and, through its optional dependency, the platform
+ * runtime of the same version, unless a complete install is already cached.
  * @param {string} version an exact published version
  * @returns {Promise<string>} the directory of the installed SDK package
  */
 export async function installSdkVersion(version) {
-    const prefix = join(ROOT, ".cache", "sdk", version);
+    const prefix = sdkCacheDir(version);
     const sdkDir = join(prefix, "node_modules", "@github", "copilot-sdk");
-    if (versionAt(sdkDir) === version && existsSync(runtimeDirOf(sdkDir))) return sdkDir;
+    if (isComplete(prefix, version)) return sdkDir;
     rmSync(prefix, { recursive: true, force: true });
     mkdirSync(prefix, { recursive: true });
     // A package.json of its own keeps npm from walking up to the project's.
@@ -28,6 +39,8 @@ export async function installSdkVersion(version) {
         "npm",
         [
             "install",
+            "--prefix",
+            prefix,
             "--no-save",
             "--no-audit",
             "--no-fund",
@@ -36,9 +49,9 @@ export async function installSdkVersion(version) {
         ],
         { cwd: prefix, stdio: ["ignore", "ignore", "inherit"] }
     );
-    if (versionAt(sdkDir) !== version || !existsSync(runtimeDirOf(sdkDir))) {
+    if (!isComplete(prefix, version)) {
         throw new Error(
-            `Installing @github/copilot-sdk@${version} with its runtime into ${prefix} failed.`
+            `Installing @github/copilot-sdk@${version} with its ${PLATFORM} runtime into ${prefix} failed.`
         );
     }
     return sdkDir;
@@ -47,9 +60,27 @@ export async function installSdkVersion(version) {
 /**
  * @param {string} sdkDir an installed SDK package directory
  * @returns {string} the directory of its platform runtime package
+ *     (`@github/copilot-sdk-<platform>-<arch>`, a sibling of the SDK package)
  */
 export function runtimeDirOf(sdkDir) {
-    return join(dirname(sdkDir), `copilot-sdk-${process.platform}-${process.arch}`);
+    return join(dirname(sdkDir), `copilot-sdk-${PLATFORM}`);
+}
+
+/**
+ * The install at `prefix` finished (npm writes node_modules/.package-lock.json last, and the
+ * prefix is emptied before every install, so an interrupted one lacks it) and holds the SDK and
+ * its runtime package, both at `version`, with the runtime binary.
+ */
+function isComplete(prefix, version) {
+    const sdkDir = join(prefix, "node_modules", "@github", "copilot-sdk");
+    const runtimeDir = runtimeDirOf(sdkDir);
+    return (
+        existsSync(join(prefix, "node_modules", ".package-lock.json")) &&
+        versionAt(sdkDir) === version &&
+        versionAt(runtimeDir) === version &&
+        existsSync(join(sdkDir, "dist", "index.js")) &&
+        existsSync(join(runtimeDir, "prebuilds", PLATFORM, "runtime.node"))
+    );
 }
 
 function versionAt(dir) {
