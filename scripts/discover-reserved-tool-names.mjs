@@ -486,7 +486,9 @@ try {
         await conflictScan(config, offered.get(`${config.label}|${config.model}`));
     }
     log(`phase 3 done at ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    log(`conflicts: ${sorted(conflicting.keys()).join(" ")}; forbidden: ${sorted(forbidden)}`);
+    log(
+        `conflicts: ${sorted(conflicting.keys()).join(" ")}; forbidden: ${sorted(forbidden).join(" ")}`
+    );
 
     // 4. shadowed names: no conflict, yet executing runs a built-in
     /** Executes `name` with empty arguments (a string for free-form tools like apply_patch). */
@@ -671,7 +673,7 @@ try {
         );
     }
     log(
-        `unsupported: ${sorted(unsupported).join(" ")}; only with tool search: ${sorted(keptOnlyWithToolSearch)}`
+        `unsupported: ${sorted(unsupported).join(" ")}; only with tool search: ${sorted(keptOnlyWithToolSearch).join(" ")}`
     );
     const sanity = await runsCustomViaModel(CONFIGS[0], "zz_probe_not_a_built_in", true);
     log(`a non-built-in name with overridesBuiltInTool: true runs its custom handler: ${sanity}`);

@@ -306,7 +306,7 @@ export async function prepareSessionTools<C extends object>(
             toolEnablement: readonlyMap(toolEnablement),
             // #region upstream:toolsets
             toolSetEnablement: result.toolSetEnablement,
-            toolSets: filter.toolSets,
+            toolSets: readonlyMap(new Map(filter.toolSets)),
             // #endregion upstream:toolsets
             modeTools: Object.freeze({
                 plan: Object.freeze(modes.plan.filter(isEnabled)),
