@@ -80,9 +80,15 @@ function node22() {
     return bin;
 }
 
-/** Installs nodejs/, bumping exact pins this registry does not have (temporary tree only). */
+/**
+ * Installs nodejs/, bumping pins this registry does not have (temporary tree only). Without the
+ * lockfile, every other direct dependency is pinned to the version the lockfile had, so upstream's
+ * toolchain (prettier, eslint, typescript) stays the one upstream checks with.
+ */
 function installUpstream(nodejs, env) {
     const bumps = [];
+    const lock = JSON.parse(readFileSync(join(nodejs, "package-lock.json"), "utf8"));
+    const locked = (name) => lock.packages?.[`node_modules/${name}`]?.version;
     for (let attempt = 0; attempt < 6; attempt++) {
         const result = spawnSync("npm", ["install", "--no-audit", "--no-fund"], {
             cwd: nodejs,
@@ -109,7 +115,15 @@ function installUpstream(nodejs, env) {
         const manifestPath = join(nodejs, "package.json");
         const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
         for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
-            if (manifest[field]?.[name] !== undefined) manifest[field][name] = `^${chosen}`;
+            for (const dependency of Object.keys(manifest[field] ?? {})) {
+                if (dependency === name) manifest[field][dependency] = `^${chosen}`;
+                else if (
+                    bumps.every((bump) => !bump.startsWith(`${dependency} `)) &&
+                    locked(dependency)
+                ) {
+                    manifest[field][dependency] = locked(dependency);
+                }
+            }
         }
         writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
         rmSync(join(nodejs, "package-lock.json"), { force: true });
