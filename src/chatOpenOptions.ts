@@ -49,12 +49,17 @@ export interface ChatToolSetData {
 
 /**
  * The tools and toolsets available to the chat widget, as arrays or any iterables (what
- * `ILanguageModelToolsService.getTools()` returns).
+ * `ILanguageModelToolsService.getTools(model)` and `getToolSetsForModel(model)` return).
  *
  * @experimental
  */
 export interface ChatToolCatalog<TTool extends ChatToolData, TToolSet extends ChatToolSetData> {
     readonly tools: Iterable<TTool>;
+    /**
+     * The toolsets as the service lists them, each `referenceName` once: VS Code merges a built-in
+     * extension's toolset into the core toolset of the same name (Copilot Chat's `read`,
+     * `execute`, `vscode`), so pass the merged sets, not package.json's beside the core ones.
+     */
     readonly toolSets?: Iterable<TToolSet>;
 }
 
@@ -114,14 +119,15 @@ export type ChatOpenToolFilterSettings = Pick<ResolveToolFilterSettings, "onWarn
  *
  * @example
  * ```typescript
+ * const model = widget.input.selectedLanguageModel.get()?.metadata;
  * const { options, enablement } = resolveChatOpenToolEnablement(
  *     { query: "Clean up unused files", includeTools: ["edit"], excludeTools: ["deleteFile"] },
  *     {
- *         tools: languageModelToolsService.getTools(undefined),
- *         toolSets: languageModelToolsService.toolSets.get(),
+ *         tools: languageModelToolsService.getTools(model),
+ *         toolSets: languageModelToolsService.getToolSetsForModel(model),
  *     }
  * );
- * widget.input.selectedToolsModel.set(enablement);
+ * widget.input.selectedToolsModel.set(enablement, true);
  * widget.acceptInput(options.query);
  * ```
  * @experimental

@@ -470,7 +470,9 @@ class CatalogIndex {
                 `Invalid tool catalog ${quoteValue(catalog)}: pass { tools, toolSets }.`
             );
         }
-        for (const source of catalog.sources ?? []) this.#bySource.set(`${source}:*`, []);
+        for (const source of iterate(catalog.sources ?? [], "sources")) {
+            this.#bySource.set(`${sourceName(source)}:*`, []);
+        }
         for (const tool of iterate(catalog.tools, "tools")) this.#addTool(tool);
         if (catalog.toolSets !== undefined && catalog.toolSets !== null) {
             for (const toolSet of iterate(catalog.toolSets, "toolSets")) this.#addToolSet(toolSet);
@@ -540,8 +542,9 @@ class CatalogIndex {
             if (same === undefined) this.#byReferenceName.set(tool.toolReferenceName, [position]);
             else same.push(position);
         }
-        for (const source of tool.sources ?? []) {
-            this.#bySourceName.set(`${source}:${tool.id}`, position);
+        const sources = iterate(tool.sources ?? [], `sources of tool ${quoteValue(tool.id)}`);
+        for (const source of sources) {
+            this.#bySourceName.set(`${sourceName(source)}:${tool.id}`, position);
             const ofSource = this.#bySource.get(`${source}:*`);
             if (ofSource === undefined) this.#bySource.set(`${source}:*`, [position]);
             else ofSource.push(position);
@@ -593,6 +596,15 @@ function iterate<T>(values: Iterable<T> | undefined, what: string): Iterable<T> 
         );
     }
     return values;
+}
+
+function sourceName(source: unknown): string {
+    if (!isName(source)) {
+        throw invalidCatalog(
+            `Invalid source ${quoteValue(source)}: a source is a non-empty string such as 'builtin'.`
+        );
+    }
+    return source;
 }
 
 function isName(value: unknown): value is string {

@@ -291,40 +291,69 @@ describe("immutability", () => {
 });
 
 describe("the documentation example", () => {
-    // Small fakes of VS Code's ILanguageModelToolsService (getTools(model), toolSets observable)
-    // and of the chat widget.
+    // Small fakes of VS Code's ILanguageModelToolsService (getTools(model) and
+    // getToolSetsForModel(model) return iterables) and of the chat widget (the selected model's
+    // metadata, selectedToolsModel.set(map, ephemeral)), as VS Code's chat.open handler uses them.
     function fakes() {
-        const selected: ReadonlyMap<unknown, boolean>[] = [];
+        const selected: [ReadonlyMap<unknown, boolean>, boolean][] = [];
         const accepted: (string | undefined)[] = [];
+        const models: unknown[] = [];
+        const metadata = { id: "gpt-test", family: "gpt-test" };
         const languageModelToolsService = {
-            getTools: (_model: undefined) => new Set(tools).values(),
-            toolSets: { get: () => new Set([editSet, webSet, readSet]) },
+            getTools: (model: typeof metadata | undefined) => {
+                models.push(model);
+                return new Set(tools).values();
+            },
+            getToolSetsForModel: (model: typeof metadata | undefined) => {
+                models.push(model);
+                return [editSet, webSet, readSet].values();
+            },
         };
         const widget = {
             input: {
+                selectedLanguageModel: { get: () => ({ metadata }) },
                 selectedToolsModel: {
-                    set: (map: ReadonlyMap<unknown, boolean>) => void selected.push(map),
+                    set: (map: ReadonlyMap<unknown, boolean>, ephemeral: boolean) =>
+                        void selected.push([map, ephemeral]),
                 },
             },
             acceptInput: (query: string | undefined) => void accepted.push(query),
         };
-        return { languageModelToolsService, widget, selected, accepted };
+        return { languageModelToolsService, widget, selected, accepted, models, metadata };
     }
 
     function expectExampleOutcome(f: ReturnType<typeof fakes>) {
+        expect(f.models).toEqual([f.metadata, f.metadata]);
         expect(f.selected).toHaveLength(1);
-        expect([...f.selected[0]!].filter(([, on]) => on)).toEqual([[editFile, true]]);
-        expect(f.selected[0]!.get(deleteFile)).toBe(false);
+        const [map, ephemeral] = f.selected[0]!;
+        expect([...map].filter(([, on]) => on)).toEqual([[editFile, true]]);
+        expect(map.get(deleteFile)).toBe(false);
+        expect(map.get(editSet)).toBe(false);
+        expect(ephemeral).toBe(true);
         expect(f.accepted).toEqual(["Clean up unused files"]);
     }
 
-    it("runs as written in the TSDoc of resolveChatOpenToolEnablement", () => {
+    // The example's code from the TSDoc, and the copy below that the compiler checks.
+    function exampleCode(): string {
         const source = readFileSync(
             new URL("../../src/chatOpenOptions.ts", import.meta.url),
             "utf8"
         );
         const example = /@example\n \* ```typescript\n([\s\S]*?)\n \* ```/.exec(source)![1]!;
-        const code = example.replace(/^ \* ?/gm, "");
+        return example.replace(/^ \* ?/gm, "");
+    }
+
+    function typeCheckedCopy(): string {
+        const source = readFileSync(new URL(import.meta.url), "utf8");
+        const copy = /\/\/ example:start\n([\s\S]*?)\n\s*\/\/ example:end/.exec(source)![1]!;
+        return copy.replace(/^ {8}/gm, "");
+    }
+
+    // Prettier wraps the copy at another width; compare the code, not its line breaks.
+    const tokens = (code: string) => code.replace(/,(\s*[)}\]])/g, "$1").replace(/\s+/g, "");
+
+    it("runs as written in the TSDoc of resolveChatOpenToolEnablement", () => {
+        const code = exampleCode();
         expect(code).toContain("resolveChatOpenToolEnablement(");
         const f = fakes();
         new Function("resolveChatOpenToolEnablement", "languageModelToolsService", "widget", code)(
@@ -338,6 +367,8 @@ describe("the documentation example", () => {
     it("type-checks as written against the fakes", () => {
         const { languageModelToolsService, widget, ...f } = fakes();
 
+        // example:start
+        const model = widget.input.selectedLanguageModel.get()?.metadata;
         const { options, enablement } = resolveChatOpenToolEnablement(
             {
                 query: "Clean up unused files",
@@ -345,13 +376,15 @@ describe("the documentation example", () => {
                 excludeTools: ["deleteFile"],
             },
             {
-                tools: languageModelToolsService.getTools(undefined),
-                toolSets: languageModelToolsService.toolSets.get(),
+                tools: languageModelToolsService.getTools(model),
+                toolSets: languageModelToolsService.getToolSetsForModel(model),
             }
         );
-        widget.input.selectedToolsModel.set(enablement);
+        widget.input.selectedToolsModel.set(enablement, true);
         widget.acceptInput(options.query);
+        // example:end
 
         expectExampleOutcome({ languageModelToolsService, widget, ...f });
+        expect(tokens(typeCheckedCopy())).toBe(tokens(exampleCode()));
     });
 });

@@ -31,7 +31,7 @@ describe("precedence", () => {
         expect(enabled(["grep", "search"], ["textSearch"])).toEqual(["glob"]);
     });
 
-    it("lets an inclusion by name win over membership of an excluded toolset", () => {
+    it("lets an inclusion by name win even when every toolset of the tool is excluded", () => {
         expect(enabled(["textSearch", "execute"], ["read", "search"])).toEqual(["grep", "bash"]);
     });
 

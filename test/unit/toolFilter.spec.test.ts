@@ -107,6 +107,17 @@ describe("identifier resolution", () => {
         ]);
     });
 
+    it("tries a toolset id before another toolset's referenceName", () => {
+        const crossed: ToolFilterCatalog = {
+            tools: [{ id: "a" }, { id: "b" }],
+            toolSets: [
+                { id: "toolset:x", referenceName: "y", tools: ["a"] },
+                { id: "y", referenceName: "z", tools: ["b"] },
+            ],
+        };
+        expect(resolveToolFilter(crossed, { include: ["y"] }).enabledTools).toEqual(["b"]);
+    });
+
     it("tries a tool id before another tool's toolReferenceName", () => {
         const ambiguous: ToolFilterCatalog = {
             tools: [{ id: "a", toolReferenceName: "b" }, { id: "b" }],

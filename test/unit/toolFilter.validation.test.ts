@@ -271,6 +271,36 @@ describe("malformed input", () => {
         }
     });
 
+    it("refuses sources that are not a list of names instead of reading a string's letters", () => {
+        const cases: [unknown, string][] = [
+            [
+                { tools: [{ id: "view", sources: "builtin" }] },
+                "Invalid catalog sources of tool 'view' 'builtin': pass an array or other iterable.",
+            ],
+            [
+                { tools: [{ id: "view", sources: 5 }] },
+                "Invalid catalog sources of tool 'view' 5: pass an array or other iterable.",
+            ],
+            [
+                { tools: [{ id: "view" }], sources: "custom" },
+                "Invalid catalog sources 'custom': pass an array or other iterable.",
+            ],
+            [
+                { tools: [{ id: "view", sources: ["builtin", ""] }] },
+                "Invalid source '': a source is a non-empty string such as 'builtin'.",
+            ],
+            [
+                { tools: [{ id: "view" }], sources: [null] },
+                "Invalid source null: a source is a non-empty string such as 'builtin'.",
+            ],
+        ];
+        for (const [malformed, message] of cases) {
+            expect(() =>
+                resolveToolFilter(malformed as ToolFilterCatalog, { include: ["b:*"] })
+            ).toThrow(new ToolFilterError("INVALID_CATALOG", message));
+        }
+    });
+
     it("throws ToolFilterError, an Error with a code and the option", () => {
         let caught: unknown;
         try {
@@ -344,11 +374,13 @@ describe("inputs and results", () => {
             result.enabledTools,
             result.namedToolSets,
             result.namedToolSets.include,
+            result.namedToolSets.exclude,
             result.unknownIdentifiers,
             result.unknownIdentifiers[0],
             result.warnings,
             result.warnings[0],
             result.toolEnablement,
+            result.toolSetEnablement,
         ]) {
             expect(Object.isFrozen(part)).toBe(true);
         }
