@@ -34,10 +34,14 @@
  *    --full is given (no built-in name has one). Names the execute path cannot reach
  *    (it answers "Tool '<name>' does not exist") are checked through the model instead.
  * 5. Overrides: every built-in name found is registered with
- *    `overridesBuiltInTool: true` in a session that offers it (else a plain one), and the
+ *    `overridesBuiltInTool: true` in a plain session and in one that offers it, and the
  *    mock model calls it; the model must see exactly one definition (the custom one) and the
  *    custom handler must run. A name that fails, or whose probe is inconclusive, is
  *    unsupported, unless it works while tool search defers tools (keptOnlyWithToolSearch).
+ *    The names are probed many per session (the mock calls them all in one turn, as parallel
+ *    tool calls); a name failing in a batch is probed again alone, and a batch that changes
+ *    the other tools offered is redone name by name, so batching cannot change a verdict.
+ *    Last, a free name with the flag must be accepted and run its custom handler.
  * 6. Filter aliases: which offered built-ins the runtime removes when another name is in
  *    excludedTools, or allows when another name is in availableTools (grep and rg, ...).
  *
@@ -71,7 +75,10 @@ const args = process.argv.slice(2);
 const quiet = args.includes("--quiet");
 /** Also execute-scan candidates containing digits (no built-in name has any; ~25% slower). */
 const full = args.includes("--full");
-/** Debugging: restrict the candidates to a comma-separated list (output is then partial). */
+/**
+ * Debugging: restrict the candidates to a comma-separated list. The result is then partial, so
+ * it goes to stdout and no file is written.
+ */
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1].split(",") : undefined;
 const log = (...parts) => {
     if (!quiet) console.error(...parts);
@@ -195,12 +202,13 @@ function gluedNames(runs) {
 
 // ---------------------------------------------------------------- mock model
 /**
- * Minimal OpenAI-compatible /chat/completions: records bodies; answers a user turn with a
- * call to `mock.toolCall` when set, anything else with "ok".
+ * Minimal OpenAI-compatible /chat/completions: records bodies; answers a user turn with
+ * parallel calls to the names in `mock.toolCalls` when set (call ids `call_<request>_<name>`),
+ * anything else with "ok".
  */
 async function startMock() {
     const requests = [];
-    const mock = { toolCall: undefined };
+    const mock = { toolCalls: undefined };
     const server = createServer((req, res) => {
         let body = "";
         req.on("data", (chunk) => (body += chunk));
@@ -213,19 +221,18 @@ async function startMock() {
             const json = JSON.parse(body);
             requests.push(json);
             const base = { id: "c1", created: 0, model: json.model };
-            const call = json.messages.at(-1)?.role === "user" ? mock.toolCall : undefined;
+            const calls = json.messages.at(-1)?.role === "user" ? mock.toolCalls : undefined;
+            const call = calls !== undefined && calls.length > 0;
             const message = call
                 ? {
                       role: "assistant",
                       content: null,
-                      tool_calls: [
-                          {
-                              index: 0,
-                              id: `call_${requests.length}`,
-                              type: "function",
-                              function: { name: call, arguments: "{}" },
-                          },
-                      ],
+                      tool_calls: calls.map((name, index) => ({
+                          index,
+                          id: `call_${requests.length}_${name}`,
+                          type: "function",
+                          function: { name, arguments: "{}" },
+                      })),
                   }
                 : { role: "assistant", content: "ok" };
             const finish_reason = call ? "tool_calls" : "stop";
@@ -355,6 +362,22 @@ try {
             session?.disconnect().catch(() => {}),
             new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
         ]);
+    /**
+     * The first model request since index `since` that offers tools: the session's turn (side
+     * requests, such as a title, carry none).
+     */
+    const turnRequest = (since) => mock.requests.slice(since).find((r) => r.tools?.length > 0);
+    /** The first result for a call of `name` the runtime sent the model since `since`, as text. */
+    const toolAnswer = (since, name) => {
+        const message = mock.requests
+            .slice(since)
+            .flatMap((r) => r.messages ?? [])
+            .find((m) => m.role === "tool" && m.tool_call_id?.endsWith(`_${name}`));
+        if (message === undefined) return undefined;
+        return typeof message.content === "string"
+            ? message.content
+            : JSON.stringify(message.content);
+    };
     /** Runs `work(chunk, client)` over `size`-name chunks of `names`, one worker per client. */
     async function overChunks(names, size, work) {
         const chunks = [];
@@ -370,19 +393,22 @@ try {
     // 1+2. candidates and offered sets
     const binaryRuns = runsOf(join(runtimeDir, "prebuilds", platform, "runtime.node"));
     const sources = {
-        binary: binaryRuns.filter((run) => NAME.test(run)),
-        "package text files": textFilesOf(runtimeDir).flatMap((file) =>
-            runsOf(file).filter((run) => NAME.test(run))
+        "whole tokens of the binary": new Set(binaryRuns.filter((run) => NAME.test(run))),
+        "tokens of the package's text files": new Set(
+            textFilesOf(runtimeDir).flatMap((file) => runsOf(file).filter((run) => NAME.test(run)))
         ),
-        "glued in the binary": gluedNames(binaryRuns),
+        "names cut from glued tokens of the binary": new Set(gluedNames(binaryRuns)),
     };
-    const candidates = new Set(Object.values(sources).flat());
+    const candidates = new Set(Object.values(sources).flatMap((names) => [...names]));
     for (const [source, names] of Object.entries(sources)) {
-        log(`candidates from the ${source}: ${new Set(names).size}`);
+        const others = Object.values(sources).filter((n) => n !== names);
+        const own = [...names].filter((name) => !others.some((n) => n.has(name))).length;
+        log(`candidates: ${names.size} ${source} (${own} found nowhere else)`);
     }
     const listed = (await client.rpc.tools.list({})).tools.map((t) => t.name);
     listed.forEach((n) => candidates.add(n));
     const offered = new Map(); // "label|model" -> names
+    const requested = new Map(); // config -> the names of the model's first request
     const modelSees = {};
     for (const config of CONFIGS) {
         const session = await open(config);
@@ -397,6 +423,7 @@ try {
             }
             await session.abort().catch(() => {});
             const seen = (mock.requests[before]?.tools ?? []).map(toolNameOf);
+            requested.set(config, sorted(seen.filter((n) => !n.startsWith("zz_probe_"))));
             if (config.label === "model") {
                 modelSees[config.model === UNLISTED_MODEL ? "*" : config.model] = sorted(seen);
             }
@@ -516,43 +543,107 @@ try {
         };
     }
     /**
-     * Model path: the mock calls `name`; resolves true once the custom handler runs, false
-     * when the turn ends (or 15 s pass) without it.
+     * Model path: custom tools for every name of `names` in one session of `config`, and the
+     * mock model calls them all at once (parallel tool calls). Per name, `ran` is true when the
+     * model saw exactly one definition of the name, the custom one, and the custom handler ran;
+     * else `why` says what happened instead (the turn ended, or 15 s passed, without it).
      */
-    async function runsCustomViaModel(config, name, flag) {
-        let ranCustom;
-        const ran = new Promise((r) => (ranCustom = r));
-        const tool = probeTool(name, flag, () => ranCustom(true));
+    async function customViaModelBatch(config, names, flag) {
+        const ranCustom = new Set();
+        let allRan;
+        const allDone = new Promise((r) => (allRan = r));
+        const tools = names.map((name) =>
+            probeTool(name, flag, () => {
+                ranCustom.add(name);
+                if (ranCustom.size === names.length) allRan();
+            })
+        );
+        const results = new Map();
         let session;
         let timer;
         try {
-            session = await open(config, [tool]);
+            session = await open(config, tools);
             const before = mock.requests.length;
-            mock.toolCall = name;
+            mock.toolCalls = names;
             const ended = new Promise((r) => {
                 session.on((e) => {
-                    if (e.type === "session.idle" || e.type === "session.error") r(false);
+                    if (e.type === "session.idle" || e.type === "session.error") r();
                 });
-                timer = setTimeout(() => r(false), 15_000);
+                timer = setTimeout(r, 15_000);
             });
-            const sent = session.send({ prompt: "call the tool" }).then(() => ended);
-            const handlerRan = await Promise.race([ran, sent]);
-            // The model must have seen exactly one definition of the name: the custom one.
-            const definitions = (mock.requests[before]?.tools ?? []).filter(
-                (t) => toolNameOf(t) === name
+            // wait for the turn to end (or every custom handler to run: the built-ins of an
+            // autopilot session keep the turn going)
+            await Promise.race([
+                allDone,
+                session.send({ prompt: "call the tools" }).then(() => ended),
+            ]);
+            const offeredTools = turnRequest(before)?.tools ?? [];
+            // the built-ins the model saw besides the probes, for customViaModelMany's check
+            results.others = sorted(
+                offeredTools
+                    .filter((t) => (t.function?.description ?? t.description) !== "probe")
+                    .map(toolNameOf)
+                    .filter((n) => !n.startsWith("zz_probe_"))
             );
-            const oneCustom =
-                definitions.length === 1 &&
-                (definitions[0].function?.description ?? definitions[0].description) === "probe";
-            return handlerRan && oneCustom;
+            for (const name of names) {
+                // The model must have seen exactly one definition of the name: the custom one.
+                const descriptions = offeredTools
+                    .filter((t) => toolNameOf(t) === name)
+                    .map((t) => t.function?.description ?? t.description);
+                if (descriptions.length !== 1 || descriptions[0] !== "probe") {
+                    const custom = descriptions.filter((d) => d === "probe").length;
+                    results.set(name, {
+                        ran: false,
+                        why: `model saw ${descriptions.length} definition(s), ${custom} custom`,
+                    });
+                } else if (ranCustom.has(name)) {
+                    results.set(name, { ran: true, why: "custom handler ran" });
+                } else {
+                    const answer = toolAnswer(before, name);
+                    results.set(name, {
+                        ran: false,
+                        why:
+                            answer === undefined
+                                ? "no answer to the call"
+                                : `another handler answered: ${JSON.stringify(answer.slice(0, 60))}`,
+                    });
+                }
+            }
         } catch (e) {
-            odd.push(`model path ${name}: ${e.message}`);
-            return false;
+            for (const name of names) {
+                if (!results.has(name))
+                    results.set(name, { ran: false, why: `error: ${e.message}` });
+            }
         } finally {
             clearTimeout(timer);
-            mock.toolCall = undefined;
+            mock.toolCalls = undefined;
             await close(session);
         }
+        return results;
+    }
+    /** {@link customViaModelBatch} for one name. */
+    const customViaModel = async (config, name, flag) =>
+        (await customViaModelBatch(config, [name], flag)).get(name);
+    /**
+     * {@link customViaModelBatch} over many names, with no batch effect on the verdict: a name
+     * that fails in the batch is probed again on its own, and a batch whose session offered the
+     * model other built-ins than the config's plain session does (minus the probed names; tool
+     * search starting to defer tools, say) is discarded and probed name by name.
+     */
+    async function customViaModelMany(config, names, flag) {
+        if (names.length <= 1) return customViaModelBatch(config, names, flag);
+        const results = await customViaModelBatch(config, names, flag);
+        const baseline = (requested.get(config) ?? []).filter((n) => !names.includes(n));
+        const same = JSON.stringify(results.others) === JSON.stringify(baseline);
+        if (!same) {
+            log(
+                `  ${config.label} ${config.model}: a batch of ${names.length} changed the other tools offered ` +
+                    `(${JSON.stringify(results.others)} vs ${JSON.stringify(baseline)}); one by one`
+            );
+        }
+        const retry = same ? names.filter((n) => !results.get(n).ran) : names;
+        for (const name of retry) results.set(name, await customViaModel(config, name, flag));
+        return results;
     }
     /**
      * Executes every name of `batch` (custom tools without the flag) in one session, recording
@@ -631,11 +722,12 @@ try {
     // names the execute path cannot reach: check through the model, in a config offering them
     const configOffering = (name) =>
         CONFIGS.find((c) => offered.get(`${c.label}|${c.model}`).includes(name));
+    // (a name the model path cannot prove free either counts as a built-in: never free)
     for (const name of sorted(inconclusive)) {
         const config = configOffering(name) ?? CONFIGS[0];
-        if (!(await runsCustomViaModel(config, name, false))) {
-            shadowed.set(name, [...(shadowed.get(name) ?? []), config.model]);
-        }
+        const { ran, why } = await customViaModel(config, name, false);
+        log(`  execute path cannot reach ${name}; model path (${config.label}): ${why}`);
+        if (!ran) shadowed.set(name, [...(shadowed.get(name) ?? []), config.model]);
     }
     log(`phase 4 done at ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     log(`shadowed: ${sorted(shadowed.keys()).join(" ")}`);
@@ -645,42 +737,62 @@ try {
     const keptOnlyWithToolSearch = new Set();
     const deferring = CONFIGS.find((c) => c.label === "toolSearch (deferral active)");
     const builtIns = sorted([...conflicting.keys(), ...shadowed.keys(), ...forbidden]);
+    // A plain session, and one that offers the built-in (when another does), must both run the
+    // custom handler; failing that, a session where tool search defers tools may. The names
+    // are probed in batches, one session per config (parallel tool calls).
+    const t5 = performance.now();
+    const probes = new Map(); // config -> names
+    const configsOf = new Map(); // name -> configs
     for (const name of builtIns.filter((n) => !forbidden.has(n))) {
-        // A plain session, and one that offers the built-in (when another does), must both run
-        // the custom handler; failing that, a session where tool search defers tools may.
         const plain = CONFIGS.find(
             (c) => c.label === "default" && c.model === (shadowed.get(name) ?? [MODELS.openai])[0]
         );
         const configs = [...new Set([plain, configOffering(name) ?? plain])];
-        const t = performance.now();
-        if (!quiet) process.stderr.write(`  override ${name}: `);
-        let outcome = "custom ran";
-        let honoured = true;
+        configsOf.set(name, configs);
         for (const config of configs.filter((c) => c !== deferring)) {
-            if (!(await runsCustomViaModel(config, name, true))) honoured = false;
+            probes.set(config, [...(probes.get(config) ?? []), name]);
         }
-        if (!honoured || configs.includes(deferring)) {
-            if (!(await runsCustomViaModel(deferring, name, true))) {
-                unsupported.add(name);
-                outcome = "unsupported";
-            } else if (!honoured) {
-                keptOnlyWithToolSearch.add(name);
-                outcome = "custom ran only while tool search defers tools";
+    }
+    const failures = new Map(); // name -> why, per config
+    for (const [config, names] of probes) {
+        const results = await customViaModelMany(config, names, true);
+        for (const [name, { ran, why }] of results) {
+            if (!ran) {
+                const why2 = `${config.label} ${config.model}: ${why}`;
+                failures.set(name, [...(failures.get(name) ?? []), why2]);
             }
         }
-        log(
-            `(${configs.map((c) => `${c.label} ${c.model}`).join(", ")}): ${outcome} ${(performance.now() - t).toFixed(0)} ms`
-        );
     }
+    const toDefer = [...configsOf]
+        .filter(([name, configs]) => failures.has(name) || configs.includes(deferring))
+        .map(([name]) => name);
+    const deferred = await customViaModelMany(deferring, toDefer, true);
+    for (const [name, configs] of configsOf) {
+        const failed = failures.get(name) ?? [];
+        let outcome = "custom ran";
+        const viaDeferring = deferred.get(name);
+        if (viaDeferring !== undefined && !viaDeferring.ran) {
+            unsupported.add(name);
+            outcome = `unsupported (${[...failed, `${deferring.label}: ${viaDeferring.why}`].join("; ")})`;
+        } else if (failed.length > 0) {
+            keptOnlyWithToolSearch.add(name);
+            outcome = `custom ran only while tool search defers tools (${failed.join("; ")})`;
+        }
+        const tried = configs.map((c) => `${c.label} ${c.model}`).join(", ");
+        log(`  override ${name} [${tried}]: ${outcome}`);
+    }
+    log(`phase 5 (overrides) took ${((performance.now() - t5) / 1000).toFixed(1)} s`);
     log(
         `unsupported: ${sorted(unsupported).join(" ")}; only with tool search: ${sorted(keptOnlyWithToolSearch).join(" ")}`
     );
-    const sanity = await runsCustomViaModel(CONFIGS[0], "zz_probe_not_a_built_in", true);
-    log(`a non-built-in name with overridesBuiltInTool: true runs its custom handler: ${sanity}`);
-    if (!sanity)
+    // The session step sends the flag for every custom tool, so a free name must take it too.
+    const sanity = await customViaModel(CONFIGS[0], "zz_probe_not_a_built_in", true);
+    log(`a non-built-in name with overridesBuiltInTool: true: ${sanity.why}`);
+    if (!sanity.ran) {
         throw new Error(
             "A custom tool with overridesBuiltInTool: true on a free name did not run."
         );
+    }
 
     // 6. filter aliases: what excluding or allowing one name does to the others
     const excludedWith = {};
@@ -747,12 +859,17 @@ try {
             includedWith: sortKeys(includedWith),
         },
     };
-    const dataDir = join(projectRoot, "scripts", "data", "measured-built-in-tools");
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(join(dataDir, `${sdkVersion}.json`), `${JSON.stringify(measured, null, 4)}\n`);
-    log(
-        `wrote ${join(dataDir, `${sdkVersion}.json`)} and ${await writeMeasuredModule()} in ${((performance.now() - t0) / 1000).toFixed(1)} s`
-    );
+    const elapsed = `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+    if (only !== undefined) {
+        console.log(JSON.stringify(measured, null, 4));
+        log(`--only: partial result printed, nothing written, ${elapsed}`);
+    } else {
+        const dataDir = join(projectRoot, "scripts", "data", "measured-built-in-tools");
+        mkdirSync(dataDir, { recursive: true });
+        const dataFile = join(dataDir, `${sdkVersion}.json`);
+        writeFileSync(dataFile, `${JSON.stringify(measured, null, 4)}\n`);
+        log(`wrote ${dataFile} and ${await writeMeasuredModule()} in ${elapsed}`);
+    }
 } catch (error) {
     console.error(error);
     exitCode = 1;
