@@ -1,272 +1,202 @@
 /**
- * Custom tools named like built-ins, against the real runtime and a mock model: the patched SDK
- * overrides the built-in (one definition, the custom handler runs, its result reaches the
- * model) in createSession, resumeSession, and resumeSession from a new client; the unpatched
- * SDK, with the same calls, fails on the first send.
+ * A custom tool named like a built-in, against the real runtime and a mock model that calls it:
+ * through the patched SDK the model sees one definition of the name, the custom one, and the
+ * call runs the custom handler, whose result reaches the model. Through the unpatched SDK the
+ * same config fails at the first send or the built-in answers in the custom tool's place; which
+ * one is what the runtime does for that name, written down per case.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-    BuiltInTools,
-    CopilotClient,
-    approveAll,
-    type SessionToolWarning,
-} from "@github/copilot-sdk";
+import { describe, expect, it } from "vitest";
+import { BuiltInTools, CopilotClient, type SessionToolWarning } from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 import {
     CLAUDE_MODEL,
-    cleanupStack,
-    mockModel,
-    providerFor,
+    GPT_MODEL,
+    e2eRig,
+    isRecordingTool,
     recordingTool,
-    temporaryBaseDirectory,
-    type Defer,
-    type RecordingTool,
+    testCleanups,
 } from "../support/e2eHarness.js";
+import { callsOfferedTools, descriptionOf, toolResultTexts } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
-import { lastUserText, type MockModel } from "../support/mockModel.js";
 
-/** The prompt that makes the mock model call the scenario's tools; any other gets "ok". */
+/** The prompt that makes the mock model call the custom tool; any other gets "ok". */
 const CALL_PROMPT = "Use your tools now.";
+const ARGS = { path: "/tmp/example.txt" };
 
-interface Scenario {
-    readonly label: string;
+interface OverrideCase {
+    readonly name: string;
     readonly model: string;
-    /** Custom tools to register, each named like a built-in; the model calls all of them. */
-    readonly toolNames: readonly string[];
+    /** What the runtime does with the same tool when the SDK is not patched. */
+    readonly unpatched: "fails at the first send" | "the built-in answers instead";
 }
 
-const SCENARIOS: readonly Scenario[] = [
-    { label: "view", model: CLAUDE_MODEL, toolNames: ["view"] },
-    { label: "edit", model: CLAUDE_MODEL, toolNames: ["edit"] },
-    {
-        label: "bash with read_bash, stop_bash and list_bash",
-        model: CLAUDE_MODEL,
-        toolNames: ["bash", "read_bash", "stop_bash", "list_bash"],
-    },
+const CASES: readonly OverrideCase[] = [
+    { name: "view", model: CLAUDE_MODEL, unpatched: "fails at the first send" },
+    { name: "apply_patch", model: GPT_MODEL, unpatched: "fails at the first send" },
+    // Hidden built-ins: never offered to the model, yet they answer calls of their name.
+    { name: "read_file", model: CLAUDE_MODEL, unpatched: "the built-in answers instead" },
+    { name: "update_todo", model: CLAUDE_MODEL, unpatched: "the built-in answers instead" },
 ];
 
-type Construction = "createSession" | "resumeSession" | "resumeSession on a new client";
-const CONSTRUCTIONS: readonly Construction[] = [
-    "createSession",
-    "resumeSession",
-    "resumeSession on a new client",
-];
+/** A mock model that calls every tool with a custom description when asked to. */
+const callsCustomTools = callsOfferedTools(CALL_PROMPT, isRecordingTool, ARGS);
 
-/** Every scenario under every construction, as `[construction, label, scenario]`. */
-const cases = (): [Construction, string, Scenario][] =>
-    CONSTRUCTIONS.flatMap((construction) =>
-        SCENARIOS.map((scenario): [Construction, string, Scenario] => [
-            construction,
-            scenario.label,
-            scenario,
-        ])
-    );
+/** The cases as `[name, model, unpatched]` rows, for test names without quotes. */
+const CASE_ROWS = CASES.map((c) => [c.name, c.model, c.unpatched] as const);
 
-/** The part of the patched and the unpatched client that these tests use. */
-type AnyClient = CopilotClient | UnpatchedClient;
-type AnySession = Awaited<ReturnType<AnyClient["createSession"]>>;
+describe.concurrent("a custom tool named like a built-in, patched SDK", () => {
+    it.for(CASE_ROWS)(
+        "%s on %s: the model sees only the custom definition, and a call runs the custom handler",
+        async ([name, modelId], { onTestFinished }) => {
+            const defer = testCleanups(onTestFinished);
+            const { client, model, base } = await e2eRig(
+                defer,
+                (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} }),
+                callsCustomTools
+            );
+            const tool = recordingTool(name);
+            const session = await client.createSession({ ...base(modelId), tools: [tool] });
+            expect(session.toolResolution?.overriddenBuiltInTools).toEqual([name]);
 
-/** A mock model that calls every tool of `toolNames` (in one turn) when asked to. */
-function scriptedModel(defer: Defer, toolNames: readonly string[]): Promise<MockModel> {
-    return mockModel(defer, {
-        toolCall: (request) =>
-            lastUserText(request).includes(CALL_PROMPT)
-                ? toolNames.map((name) => ({ name, arguments: { path: "/tmp/example.txt" } }))
-                : undefined,
-    });
-}
+            const reply = await session.sendAndWait({ prompt: CALL_PROMPT });
 
-/**
- * Constructs a session with `tools` the way `construction` says. For the resume cases a session
- * without custom tools is created first, used for one turn and disconnected, as an app would.
- */
-async function constructSession(
-    construction: Construction,
-    client: AnyClient,
-    newClient: () => AnyClient,
-    model: MockModel,
-    modelId: string,
-    tools: readonly RecordingTool[]
-): Promise<AnySession> {
-    const base = { model: modelId, provider: providerFor(model), onPermissionRequest: approveAll };
-    if (construction === "createSession") {
-        return client.createSession({ ...base, tools: [...tools] });
-    }
-    const earlier = await client.createSession(base);
-    await earlier.sendAndWait({ prompt: "Hello." });
-    await earlier.disconnect();
-    const resumer = construction === "resumeSession" ? client : newClient();
-    return resumer.resumeSession(earlier.sessionId, { ...base, tools: [...tools] });
-}
-
-describe("custom tools named like built-ins, patched SDK (real runtime)", () => {
-    const { defer, run } = cleanupStack();
-    afterEach(run);
-    let baseDirectory: string;
-    let client: CopilotClient;
-    let warnings: SessionToolWarning[];
-
-    beforeEach(() => {
-        warnings = [];
-        baseDirectory = temporaryBaseDirectory(defer);
-        client = new CopilotClient({ baseDirectory, onToolWarning: (w) => warnings.push(w) });
-        defer(() => client.stop());
-    });
-
-    it.each(cases())(
-        "%s: the model sees one custom %s, and its call runs the custom handler",
-        async (construction, _label, { model: modelId, toolNames }) => {
-            const local = cleanupStack();
-            try {
-                const model = await scriptedModel(local.defer, toolNames);
-                const tools = toolNames.map(recordingTool);
-                const newClient = (): CopilotClient => {
-                    const other = new CopilotClient({ baseDirectory, onToolWarning: () => {} });
-                    local.defer(() => other.stop());
-                    return other;
-                };
-                const session = await constructSession(
-                    construction,
-                    client,
-                    newClient,
-                    model,
-                    modelId,
-                    tools
-                );
-                expect(session.toolResolution?.overriddenBuiltInTools).toEqual(toolNames);
-
-                const first = model.requests.length;
-                const reply = await session.sendAndWait({ prompt: CALL_PROMPT });
-
-                const offered = model.toolNamesOf(first);
-                expect(new Set(offered).size).toBe(offered.length);
-                for (const tool of tools) {
-                    const definitions = model.toolDefinitionsOf(first, tool.name);
-                    expect(definitions).toHaveLength(1);
-                    expect(definitions[0]?.function?.description).toBe(tool.description);
-                    expect(tool.calls).toEqual([{ path: "/tmp/example.txt" }]);
-                }
-                const results = model.toolResultsOf(first + 1).map((result) => result.text);
-                expect(results.sort()).toEqual(tools.map((tool) => tool.result).sort());
-                expect(reply?.data.content).toMatch(/^tool said: custom \w+ handler ran$/);
-            } finally {
-                await local.run();
-            }
-        }
-    );
-
-    it("reports each automatic override once per client, however many sessions use it", async () => {
-        const local = cleanupStack();
-        try {
-            const model = await mockModel(local.defer);
-            const base = {
-                model: CLAUDE_MODEL,
-                provider: providerFor(model),
-                onPermissionRequest: approveAll,
-            };
-            const tools = ["view", "bash"].map(recordingTool);
-            const first = await client.createSession({ ...base, tools });
-            await client.createSession({ ...base, tools });
-            await client.resumeSession(first.sessionId, { ...base, tools });
-            const reported = warnings.filter((w) => w.code === "AUTOMATIC_OVERRIDE");
-            expect(reported.map((w) => w.identifiers)).toEqual([["view", "bash"]]);
-        } finally {
-            await local.run();
-        }
-    });
-});
-
-describe("custom tools named like built-ins, unpatched SDK (control)", () => {
-    const { defer, run } = cleanupStack();
-    afterEach(run);
-    let baseDirectory: string;
-    let client: UnpatchedClient;
-
-    beforeEach(() => {
-        baseDirectory = temporaryBaseDirectory(defer);
-        client = new UnpatchedClient({ baseDirectory });
-        defer(() => client.stop());
-    });
-
-    it.each(cases())(
-        "%s accepts a custom %s, then the first send fails with a conflict",
-        async (construction, _label, { model: modelId, toolNames }) => {
-            const local = cleanupStack();
-            try {
-                const model = await scriptedModel(local.defer, toolNames);
-                const tools = toolNames.map(recordingTool);
-                const newClient = (): UnpatchedClient => {
-                    const other = new UnpatchedClient({ baseDirectory });
-                    local.defer(() => other.stop());
-                    return other;
-                };
-                const session = await constructSession(
-                    construction,
-                    client,
-                    newClient,
-                    model,
-                    modelId,
-                    tools
-                );
-
-                const first = model.requests.length;
-                const error = await session.sendAndWait({ prompt: CALL_PROMPT }).then(
-                    () => undefined,
-                    (e: unknown) => e
-                );
-
-                expect(error).toBeInstanceOf(Error);
-                const conflict = /External tool "([a-z_]+)" conflicts with a built-in tool/.exec(
-                    (error as Error).message
-                );
-                expect(conflict?.[1]).toBeOneOf([...toolNames]);
-                expect(model.requests).toHaveLength(first);
-                expect(tools.flatMap((tool) => tool.calls)).toEqual([]);
-            } finally {
-                await local.run();
-            }
+            const definitions = model.toolDefinitionsOf(0, name);
+            expect(definitions.map(descriptionOf)).toEqual([tool.description]);
+            expect(new Set(model.toolNamesOf(0))).toEqual(
+                new Set(session.toolResolution?.enabledTools)
+            );
+            expect(tool.calls).toEqual([ARGS]);
+            expect(model.toolResultsOf(1).map((result) => result.text)).toEqual([tool.result]);
+            expect(reply?.data.content).toBe(`tool said: ${tool.result}`);
         }
     );
 });
 
-describe("custom tools named like built-ins in empty mode (real runtime)", () => {
-    const { defer, run } = cleanupStack();
-    afterEach(run);
+describe.concurrent("a custom tool named like a built-in, unpatched SDK (control)", () => {
+    it.for(CASE_ROWS)(
+        "%s on %s: %s, and the custom handler never runs",
+        async ([name, modelId, unpatched], { onTestFinished }) => {
+            const defer = testCleanups(onTestFinished);
+            const { client, model, base } = await e2eRig(
+                defer,
+                (baseDirectory) => new UnpatchedClient({ baseDirectory }),
+                callsCustomTools
+            );
+            const tool = recordingTool(name);
+            const session = await client.createSession({ ...base(modelId), tools: [tool] });
 
+            const sent = await session.sendAndWait({ prompt: CALL_PROMPT }).then(
+                () => undefined,
+                (error: unknown) => error as Error
+            );
+
+            if (unpatched === "fails at the first send") {
+                expect(sent?.message).toContain(
+                    `External tool "${name}" conflicts with a built-in tool`
+                );
+                expect(model.requests).toEqual([]);
+            } else {
+                expect(sent).toBeUndefined();
+                expect(model.toolDefinitionsOf(0, name).map(descriptionOf)).toEqual([
+                    tool.description,
+                ]);
+                const results = model.toolResultsOf(1);
+                expect(results).toHaveLength(1);
+                expect(results[0]?.text).not.toContain(tool.result);
+            }
+            expect(tool.calls).toEqual([]);
+        }
+    );
+});
+
+describe.concurrent("a custom tool whose name differs from a built-in's only in case", () => {
+    it("keeps both, with one warning, and a call of the custom one runs the custom handler", async ({
+        onTestFinished,
+    }) => {
+        const warnings: SessionToolWarning[] = [];
+        const { client, model, base } = await e2eRig(
+            testCleanups(onTestFinished),
+            (baseDirectory) =>
+                new CopilotClient({ baseDirectory, onToolWarning: (w) => warnings.push(w) }),
+            callsCustomTools
+        );
+        const tool = recordingTool("View");
+        const session = await client.createSession({ ...base(CLAUDE_MODEL), tools: [tool] });
+        expect(warnings.map((w) => [w.code, w.identifiers])).toEqual([
+            ["CASE_ONLY_MATCH", ["View"]],
+        ]);
+
+        await session.sendAndWait({ prompt: CALL_PROMPT });
+
+        expect(model.toolNamesOf(0)).toEqual(expect.arrayContaining(["view", "View"]));
+        expect(model.toolDefinitionsOf(0, "View").map(descriptionOf)).toEqual([tool.description]);
+        expect(tool.calls).toEqual([ARGS]);
+        expect(model.toolResultsOf(1).map((result) => result.text)).toEqual([tool.result]);
+    });
+});
+
+describe.concurrent("a custom task_complete, patched SDK", () => {
+    it("runs the custom handler, and the runtime still ends the turn as its built-in does", async ({
+        onTestFinished,
+    }) => {
+        const defer = testCleanups(onTestFinished);
+        const { client, model, base } = await e2eRig(
+            defer,
+            (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} }),
+            callsCustomTools
+        );
+        const tool = recordingTool("task_complete");
+        const session = await client.createSession({ ...base(CLAUDE_MODEL), tools: [tool] });
+        const completions: unknown[] = [];
+        session.on("session.task_complete", (event) => completions.push(event.data));
+
+        const reply = await session.sendAndWait({ prompt: CALL_PROMPT });
+
+        expect(model.toolDefinitionsOf(0, "task_complete").map(descriptionOf)).toEqual([
+            tool.description,
+        ]);
+        expect(tool.calls).toEqual([ARGS]);
+        // The runtime ends the turn on the call, by name: no request carries the result...
+        expect(model.requests).toHaveLength(1);
+        expect(reply?.data.content).toBe("");
+        expect(completions).toEqual([{ summary: "", success: true }]);
+        // ...until the next turn, whose request has it in the conversation.
+        await session.sendAndWait({ prompt: "Hello." });
+        expect(toolResultTexts(model.requests[1])).toEqual([tool.result]);
+    });
+});
+
+describe.concurrent("a custom tool named like a built-in in empty mode", () => {
     /** The session config of an app in `mode: "empty"`, which must list its tools. */
-    async function emptyModeConfig() {
-        const model = await mockModel(defer);
-        return {
-            model: CLAUDE_MODEL,
-            provider: providerFor(model),
-            onPermissionRequest: approveAll,
-            includedBuiltinSkills: [],
-            tools: [recordingTool("view")],
-            availableTools: [...BuiltInTools.Isolated.map((name) => `builtin:${name}`), "custom:*"],
-        };
-    }
+    const emptyModeConfig = {
+        includedBuiltinSkills: [],
+        tools: [recordingTool("view")],
+        availableTools: [...BuiltInTools.Isolated.map((name) => `builtin:${name}`), "custom:*"],
+    };
 
-    it("constructs the session and answers, with the patched SDK", async () => {
-        const config = await emptyModeConfig();
-        const client = new CopilotClient({
-            baseDirectory: temporaryBaseDirectory(defer),
-            mode: "empty",
-            onToolWarning: () => {},
-        });
-        defer(() => client.stop());
-        const session = await client.createSession(config);
+    it("is constructed and answers, with the patched SDK", async ({ onTestFinished }) => {
+        const defer = testCleanups(onTestFinished);
+        const { client, base } = await e2eRig(
+            defer,
+            (baseDirectory) =>
+                new CopilotClient({ baseDirectory, mode: "empty", onToolWarning: () => {} })
+        );
+        const session = await client.createSession({ ...base(CLAUDE_MODEL), ...emptyModeConfig });
         expect(session.toolResolution?.overriddenBuiltInTools).toEqual(["view"]);
         expect((await session.sendAndWait({ prompt: "Hello." }))?.data.content).toBe("ok");
     });
 
-    it("fails inside createSession, after the runtime made the session, with the unpatched SDK", async () => {
-        const config = await emptyModeConfig();
-        const client = new UnpatchedClient({
-            baseDirectory: temporaryBaseDirectory(defer),
-            mode: "empty",
-        });
-        defer(() => client.stop());
-        await expect(client.createSession(config)).rejects.toThrow(
+    it("fails inside createSession, after the runtime made the session, with the unpatched SDK", async ({
+        onTestFinished,
+    }) => {
+        const defer = testCleanups(onTestFinished);
+        const { client, base } = await e2eRig(
+            defer,
+            (baseDirectory) => new UnpatchedClient({ baseDirectory, mode: "empty" })
+        );
+        await expect(
+            client.createSession({ ...base(CLAUDE_MODEL), ...emptyModeConfig })
+        ).rejects.toThrow(
             /session\.options\.update failed .*External tool "view" conflicts with a built-in tool/
         );
     });

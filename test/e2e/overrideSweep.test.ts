@@ -2,29 +2,43 @@
  * Every name the runtime has a built-in for, as far as the discovery measured it, plus six
  * built-ins it hides: a custom tool of that name, with and without `overridesBuiltInTool`, on a
  * Claude and a GPT model, through the patched SDK against the real runtime. For each name either
- * construction refuses it, naming it, or the model sees exactly one definition (the custom one)
- * and its call runs the custom handler. Never a built-in answering silently.
+ * construction refuses it with a SessionToolError naming it, or the model sees exactly one
+ * definition of the name (the custom one) and a call runs the custom handler. Never a built-in
+ * answering silently.
  *
- * A refusal is only right when the runtime would misbehave: every refused name is shown, through
- * the unpatched SDK with `overridesBuiltInTool: true`, to be answered by the built-in, dropped,
- * or refused by the runtime itself.
+ * The measured data only supplies the candidate names. Which names are refused is what the
+ * patched SDK does, and each refusal is justified by what the runtime does: the same tool, with
+ * `overridesBuiltInTool: true`, through the unpatched SDK, is not honoured (the built-in answers,
+ * the tool is dropped, or the runtime refuses the session).
+ *
+ * To stay fast, every accepted name goes into one session whose model calls them all in one
+ * response (parallel tool calls).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CopilotClient, SessionToolError, approveAll, type Tool } from "@github/copilot-sdk";
+import { describe, expect, it } from "vitest";
+import { CopilotClient, SessionToolError, type CopilotSession } from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 import { MEASURED_BUILT_IN_TOOLS } from "../../src/measuredBuiltInTools.generated.js";
 import {
     CLAUDE_MODEL,
     GPT_MODEL,
-    cleanupStack,
-    mockModel,
-    providerFor,
-    temporaryBaseDirectory,
+    e2eRig,
+    isRecordingTool,
+    recordingTool,
+    testCleanups,
+    type Defer,
+    type E2eRig,
+    type RecordingTool,
+    type SessionBase,
 } from "../support/e2eHarness.js";
-import { descriptionOf, lastUserText, type MockModel } from "../support/mockModel.js";
+import {
+    callsOfferedTools,
+    descriptionOf,
+    toolResultTexts,
+    type MockModel,
+} from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
 
-/** Built-ins the runtime hides, which an earlier discovery missed. */
+/** Built-ins the runtime hides from its tool list, which an earlier discovery missed. */
 const HIDDEN_BUILT_INS = [
     "semantic_search",
     "grep_search",
@@ -34,172 +48,258 @@ const HIDDEN_BUILT_INS = [
     "extensions_manage",
 ];
 const CALL_PROMPT = "Call every tool now.";
-const DESCRIPTION = "The app's own implementation.";
+const MODELS = [CLAUDE_MODEL, GPT_MODEL];
 
-interface ProbeTools {
-    readonly tools: Tool[];
-    readonly ran: Set<string>;
+/** Recording tools named `names`, with `overridesBuiltInTool: flag` unless it is undefined. */
+function probeTools(names: readonly string[], flag: boolean | undefined): RecordingTool[] {
+    return names.map((name) =>
+        flag === undefined
+            ? recordingTool(name)
+            : { ...recordingTool(name), overridesBuiltInTool: flag }
+    );
 }
 
-function probeTools(names: readonly string[], flag: boolean | undefined): ProbeTools {
-    const ran = new Set<string>();
-    const tools = names.map((name): Tool => ({
-        name,
-        description: DESCRIPTION,
-        parameters: { type: "object", properties: {} },
-        skipPermission: true,
-        ...(flag === undefined ? {} : { overridesBuiltInTool: flag }),
-        handler: async () => {
-            ran.add(name);
-            return `custom ${name} ran`;
-        },
-    }));
-    return { tools, ran };
+function patchedRig(defer: Defer): Promise<E2eRig<CopilotClient>> {
+    return e2eRig(
+        defer,
+        (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} }),
+        callsOfferedTools(CALL_PROMPT, isRecordingTool)
+    );
 }
 
-/** Names the model saw exactly once, with the custom description, in request `index`. */
-function seenOnceAsCustom(model: MockModel, index: number, names: readonly string[]): string[] {
-    return names.filter((name) => {
-        const definitions = model.toolDefinitionsOf(index, name);
-        return definitions.length === 1 && descriptionOf(definitions[0]!) === DESCRIPTION;
-    });
+/**
+ * The candidate names: the built-ins measured for the runtime version the patched SDK reports
+ * in `toolResolution` (so a session without tools is made to read it), plus the hidden ones.
+ */
+async function sweptNames(client: CopilotClient, base: SessionBase): Promise<string[]> {
+    const session = await client.createSession(base);
+    const runtime = session.toolResolution?.runtime;
+    await session.disconnect();
+    expect(runtime?.catalog).toBe("measured");
+    const measured = MEASURED_BUILT_IN_TOOLS.find((m) => m.runtimeVersion === runtime?.version);
+    expect(measured?.builtIns.length).toBeGreaterThan(50);
+    return [...new Set([...(measured?.builtIns ?? []), ...HIDDEN_BUILT_INS])].sort();
 }
 
-const { defer, run } = cleanupStack();
-// Everything below runs inside one describe, so its clean-up runs before describeNoLeftovers.
-describe("custom tools named like built-ins, swept", () => {
-    let model: MockModel;
-    let patched: CopilotClient;
-    let unpatched: UnpatchedClient;
-    let names: string[];
-
-    beforeAll(async () => {
-        model = await mockModel(defer, {
-            toolCall: (request) =>
-                lastUserText(request).includes(CALL_PROMPT)
-                    ? (request.tools ?? [])
-                          .filter((tool) => descriptionOf(tool) === DESCRIPTION)
-                          .map((tool) => ({ name: tool.function?.name ?? tool.custom?.name ?? "" }))
-                    : undefined,
-        });
-        patched = new CopilotClient({
-            baseDirectory: temporaryBaseDirectory(defer),
-            onToolWarning: () => {},
-        });
-        defer(() => patched.stop());
-        unpatched = new UnpatchedClient({ baseDirectory: temporaryBaseDirectory(defer) });
-        defer(() => unpatched.stop());
-        await Promise.all([patched.start(), unpatched.start()]);
-        const status = await patched.getStatus();
-        const measured = MEASURED_BUILT_IN_TOOLS.find((m) => m.runtimeVersion === status.version);
-        names = [...new Set([...(measured?.builtIns ?? []), ...HIDDEN_BUILT_INS])].sort();
-    });
-    afterAll(run);
-
-    const base = (modelId: string) => ({
-        model: modelId,
-        provider: providerFor(model),
-        onPermissionRequest: approveAll,
-    });
-
-    describe.each([CLAUDE_MODEL, GPT_MODEL])("every built-in name on %s", (modelId) => {
-        it.each([
-            ["without the flag", undefined],
-            ["with overridesBuiltInTool: true", true],
-        ] as const)(
-            "%s: construction refuses the name, or the custom handler answers it",
-            async (_label, flag) => {
-                expect(names.length).toBeGreaterThan(50);
-                // Construction alone sorts the names: refused ones never reach the runtime.
-                const accepted: string[] = [];
-                const refused: string[] = [];
-                for (const name of names) {
-                    try {
-                        const session = await patched.createSession({
-                            ...base(modelId),
-                            tools: probeTools([name], flag).tools,
-                        });
-                        accepted.push(name);
-                        await session.disconnect();
-                    } catch (error) {
-                        expect(error).toBeInstanceOf(SessionToolError);
-                        expect((error as Error).message).toContain(`'${name}'`);
-                        refused.push(name);
-                    }
-                }
-                expect(accepted).toEqual(expect.arrayContaining(["view", "bash"]));
-
-                // All accepted names in one session; the model calls every one it is offered.
-                const { tools, ran } = probeTools(accepted, flag);
-                const session = await patched.createSession({ ...base(modelId), tools });
-                const first = model.requests.length;
-                await session.sendAndWait({ prompt: CALL_PROMPT }, 60_000);
-                await session.disconnect();
-                expect(seenOnceAsCustom(model, first, accepted)).toEqual(accepted);
-                expect([...ran].sort()).toEqual(accepted);
-
-                // Each refusal is justified by what the runtime does with an honest override.
-                const shown = await misbehavingOverrides(modelId, refused);
-                expect(shown).toEqual(refused);
-            },
-            120_000
-        );
-    });
-
-    /** The names, of `candidates`, whose override the runtime does not honour (unpatched SDK). */
-    async function misbehavingOverrides(modelId: string, candidates: readonly string[]) {
-        const misbehaving: string[] = [];
-        const pending = [[...candidates]];
-        while (pending.length > 0) {
-            const batch = pending.pop()!;
-            if (batch.length === 0) continue;
-            const { tools, ran } = probeTools(batch, true);
-            let session;
-            try {
-                session = await unpatched.createSession({ ...base(modelId), tools });
-            } catch {
-                // The runtime refuses the batch: find which names, one half at a time.
-                if (batch.length === 1) misbehaving.push(batch[0]!);
-                else
-                    pending.push(batch.slice(0, batch.length >> 1), batch.slice(batch.length >> 1));
-                continue;
-            }
-            const first = model.requests.length;
-            await session.sendAndWait({ prompt: CALL_PROMPT }, 60_000).catch(() => undefined);
-            await session.disconnect();
-            const honoured = new Set(
-                seenOnceAsCustom(model, first, batch).filter((n) => ran.has(n))
-            );
-            misbehaving.push(...batch.filter((name) => !honoured.has(name)));
+/**
+ * Offers every name at once and drops the ones each refusal names, until construction succeeds.
+ * Each refusal must be a SessionToolError naming only names still offered.
+ *
+ * @returns the session with the accepted tools, and the refused names
+ */
+async function sortByConstruction(
+    client: CopilotClient,
+    base: SessionBase,
+    names: readonly string[],
+    flag: boolean | undefined
+): Promise<{ session: CopilotSession; tools: RecordingTool[]; refused: string[] }> {
+    const refused: string[] = [];
+    for (;;) {
+        const offered = names.filter((name) => !refused.includes(name));
+        const tools = probeTools(offered, flag);
+        try {
+            return { session: await client.createSession({ ...base, tools }), tools, refused };
+        } catch (error) {
+            expect(error).toBeInstanceOf(SessionToolError);
+            const { toolNames } = error as SessionToolError;
+            expect(toolNames.length).toBeGreaterThan(0);
+            expect(offered).toEqual(expect.arrayContaining([...toolNames]));
+            refused.push(...toolNames);
         }
-        return misbehaving.sort();
     }
+}
 
-    describe("the tool-search tool", () => {
-        it("is refused unless tool search defers tools, where the runtime keeps it", async () => {
-            const alone = probeTools(["tool_search_tool"], true).tools;
-            const error = await patched
+/** What happened to a custom tool the mock model was asked to call. */
+type Outcome =
+    | "custom handler ran"
+    | "never called (the probe is broken)"
+    | "dropped (the model never saw it)"
+    | "offered twice"
+    | "built-in answered"
+    | "result never reached the model"
+    | "runtime refused the session"
+    | "send failed";
+
+/**
+ * Asks the model to call every custom tool (one response, parallel tool calls), then sends one
+ * more turn, so that every tool result is in the conversation the model receives even when a
+ * tool ends the turn; tells per tool what happened.
+ */
+async function callEveryTool(
+    session: { sendAndWait(options: { prompt: string }): Promise<unknown> },
+    model: MockModel,
+    tools: readonly RecordingTool[]
+): Promise<Record<string, Outcome>> {
+    const first = model.requests.length;
+    await session.sendAndWait({ prompt: CALL_PROMPT });
+    await session.sendAndWait({ prompt: "Go on." });
+    const results = new Set(toolResultTexts(model.requests.at(-1)));
+    const outcomeOf = (tool: RecordingTool): Outcome => {
+        const descriptions = model.toolDefinitionsOf(first, tool.name).map(descriptionOf);
+        if (!descriptions.includes(tool.description)) return "dropped (the model never saw it)";
+        if (descriptions.length > 1) return "offered twice";
+        if (!model.toolCallsOf(first).includes(tool.name))
+            return "never called (the probe is broken)";
+        if (tool.calls.length === 0) return "built-in answered";
+        if (!results.has(tool.result)) return "result never reached the model";
+        return "custom handler ran";
+    };
+    return Object.fromEntries(tools.map((tool) => [tool.name, outcomeOf(tool)]));
+}
+
+describe.concurrent.each(MODELS)("a custom tool for every built-in name on %s", (modelId) => {
+    it.for([
+        ["without overridesBuiltInTool", undefined],
+        ["with overridesBuiltInTool: true", true],
+    ] as const)(
+        "%s: construction refuses the name, naming it, or a call runs the custom handler",
+        async ([, flag], { onTestFinished }) => {
+            const { client, model, base } = await patchedRig(testCleanups(onTestFinished));
+            const names = await sweptNames(client, base(modelId));
+
+            const { session, tools, refused } = await sortByConstruction(
+                client,
+                base(modelId),
+                names,
+                flag
+            );
+            for (const name of refused) {
+                const alone = await client
+                    .createSession({ ...base(modelId), tools: probeTools([name], flag) })
+                    .then(
+                        () => undefined,
+                        (error: unknown) => error as SessionToolError
+                    );
+                expect(alone).toBeInstanceOf(SessionToolError);
+                expect(alone?.code).toBeOneOf(["UNSUPPORTED_OVERRIDE", "BUILT_IN_TOOL_COLLISION"]);
+                expect(alone?.message).toContain(`'${name}'`);
+            }
+
+            const accepted = tools.map((tool) => tool.name);
+            expect(accepted).toEqual(expect.arrayContaining(["view", "bash", "read_file"]));
+            expect(await callEveryTool(session, model, tools)).toEqual(
+                Object.fromEntries(accepted.map((name) => [name, "custom handler ran"]))
+            );
+        }
+    );
+
+    it("the unpatched SDK shows, for every name the patched SDK refuses, that the runtime does not honour the override", async ({
+        onTestFinished,
+    }) => {
+        const defer = testCleanups(onTestFinished);
+        const patched = await patchedRig(defer);
+        const names = await sweptNames(patched.client, patched.base(modelId));
+        const { refused } = await sortByConstruction(
+            patched.client,
+            patched.base(modelId),
+            names,
+            true
+        );
+        expect(refused.length).toBeGreaterThan(0);
+
+        const unpatched = await e2eRig(
+            defer,
+            (baseDirectory) => new UnpatchedClient({ baseDirectory }),
+            callsOfferedTools(CALL_PROMPT, isRecordingTool)
+        );
+        const outcomes = await unpatchedOverrideOutcomes(unpatched, modelId, refused);
+        expect(Object.keys(outcomes).sort()).toEqual([...refused].sort());
+        const honoured = Object.keys(outcomes).filter(
+            (name) => outcomes[name] === "custom handler ran"
+        );
+        expect(honoured, JSON.stringify(outcomes, null, 1)).toEqual([]);
+    });
+});
+
+/** A name whose override the runtime honours, probed beside the others to show the probe works. */
+const CONTROL = "view";
+
+/**
+ * What the runtime does, through the unpatched SDK, with a custom tool of each of `names` that
+ * sets `overridesBuiltInTool: true`. Names are probed together, with {@link CONTROL}; a batch
+ * whose session the runtime refuses, or whose send fails, is split in halves until single names
+ * remain.
+ */
+async function unpatchedOverrideOutcomes(
+    { client, model, base }: E2eRig<UnpatchedClient>,
+    modelId: string,
+    names: readonly string[]
+): Promise<Record<string, Outcome>> {
+    const outcomes: Record<string, Outcome> = {};
+    const pending = [[...names]];
+    while (pending.length > 0) {
+        const batch = pending.pop()!;
+        const tools = probeTools([CONTROL, ...batch], true);
+        let failure: Outcome | undefined;
+        let probed: Record<string, Outcome> = {};
+        try {
+            const session = await client.createSession({ ...base(modelId), tools }).catch((e) => {
+                failure = "runtime refused the session";
+                throw e;
+            });
+            probed = await callEveryTool(session, model, tools).catch((e) => {
+                failure = "send failed";
+                throw e;
+            });
+        } catch {
+            if (batch.length > 1) {
+                const half = Math.ceil(batch.length / 2);
+                pending.push(batch.slice(0, half), batch.slice(half));
+            } else {
+                outcomes[batch[0]!] = failure!;
+            }
+            continue;
+        }
+        expect(probed[CONTROL]).toBe("custom handler ran");
+        for (const name of batch) outcomes[name] = probed[name]!;
+    }
+    return outcomes;
+}
+
+describe.concurrent("a custom tool named tool_search_tool", () => {
+    it.for([
+        ["without toolSearch", {}],
+        ["with toolSearch enabled but no deferThreshold", { toolSearch: { enabled: true } }],
+    ] as const)(
+        "is refused %s, with a message that says to enable tool search or rename it",
+        async ([, options], { onTestFinished }) => {
+            const { client, model, base } = await patchedRig(testCleanups(onTestFinished));
+            const error = await client
                 .createSession({
                     ...base(CLAUDE_MODEL),
-                    tools: alone,
-                    toolSearch: { enabled: true },
+                    ...options,
+                    tools: probeTools(["tool_search_tool", "lint"], true),
                 })
-                .catch((e: unknown) => e);
+                .then(
+                    () => undefined,
+                    (e: unknown) => e as SessionToolError
+                );
             expect(error).toBeInstanceOf(SessionToolError);
-            expect((error as Error).message).toContain("deferThreshold");
+            expect(error?.code).toBe("UNSUPPORTED_OVERRIDE");
+            expect(error?.toolNames).toEqual(["tool_search_tool"]);
+            expect(error?.message).toMatch(/toolSearch: \{ enabled: true, deferThreshold/);
+            expect(error?.message).toMatch(/rename/);
+            expect(model.requests).toEqual([]);
+        }
+    );
 
-            const withOthers = probeTools(["tool_search_tool", "lint_a", "lint_b"], undefined);
-            const session = await patched.createSession({
-                ...base(CLAUDE_MODEL),
-                tools: withOthers.tools,
-                toolSearch: { enabled: true, deferThreshold: 1 },
-            });
-            const first = model.requests.length;
-            await session.sendAndWait({ prompt: "Hello." });
-            await session.disconnect();
-            expect(seenOnceAsCustom(model, first, ["tool_search_tool"])).toEqual([
-                "tool_search_tool",
-            ]);
+    it("is kept while tool search defers tools: the model sees the custom one, and a call runs its handler", async ({
+        onTestFinished,
+    }) => {
+        const { client, model, base } = await patchedRig(testCleanups(onTestFinished));
+        const [toolSearch, ...others] = probeTools(
+            ["tool_search_tool", "lint_a", "lint_b"],
+            undefined
+        );
+        const session = await client.createSession({
+            ...base(CLAUDE_MODEL),
+            tools: [{ ...toolSearch!, overridesBuiltInTool: true }, ...others],
+            toolSearch: { enabled: true, deferThreshold: 1 },
+        });
+        expect(session.toolResolution?.overriddenBuiltInTools).toEqual(["tool_search_tool"]);
+
+        expect(await callEveryTool(session, model, [toolSearch!])).toEqual({
+            tool_search_tool: "custom handler ran",
         });
     });
 });

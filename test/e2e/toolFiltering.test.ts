@@ -1,54 +1,79 @@
 /**
- * availableTools / excludedTools with toolset entries, and customToolSets, against the real runtime: the tools the model receives
- * in its first request are exactly `session.toolResolution.enabledTools`, and exactly the list
- * written down for each case.
+ * availableTools / excludedTools with toolset entries, the ToolSet builder and customToolSets,
+ * against the real runtime: for each case the tools the model receives in its first request are
+ * the ones written down for the case (what the rule says), and exactly
+ * `session.toolResolution.enabledTools`. MCP tools, which the SDK does not list, come from the
+ * mock model's MCP server and pass through the filter untouched.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CopilotClient, ToolSet, approveAll, type SessionConfig } from "@github/copilot-sdk";
+import { describe, expect, it } from "vitest";
+import {
+    CopilotClient,
+    ToolSet,
+    type MCPServerConfig,
+    type SessionConfig,
+} from "@github/copilot-sdk";
 import {
     CLAUDE_MODEL,
     GPT_MODEL,
-    cleanupStack,
-    mockModel,
-    providerFor,
+    e2eRig,
     recordingTool,
-    temporaryBaseDirectory,
+    testCleanups,
+    type Defer,
 } from "../support/e2eHarness.js";
+import {
+    callsOfferedTools,
+    descriptionOf,
+    toolNameOf,
+    type MockModelScript,
+} from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
+
+type FilterOptions = Pick<SessionConfig, "availableTools" | "excludedTools" | "customToolSets">;
 
 interface FilterCase {
     readonly label: string;
     readonly model: string;
     /** Names of custom tools to register. */
     readonly tools?: readonly string[];
-    /** availableTools, excludedTools, customToolSets. */
-    readonly options: Pick<SessionConfig, "availableTools" | "excludedTools" | "customToolSets">;
+    readonly options: FilterOptions;
     /** The tool names the model must receive, in any order. */
     readonly expected: readonly string[];
 }
 
-/** What claude-sonnet-4.5 is offered in a default session (measured on the runtime). */
+/** What claude-sonnet-4.5 is offered in a session without filter (the "no filter" case shows it). */
 const CLAUDE_DEFAULT = [
-    "bash",
-    "read_bash",
-    "stop_bash",
-    "list_bash",
-    "view",
-    "create",
-    "edit",
-    "web_fetch",
-    "sql",
-    "read_agent",
-    "list_agents",
-    "write_agent",
-    "grep",
-    "glob",
-    "task",
+    ...["bash", "read_bash", "stop_bash", "list_bash"],
+    ...["view", "create", "edit", "grep", "glob"],
+    ...["task", "read_agent", "list_agents", "write_agent"],
+    ...["web_fetch", "sql"],
 ];
+/** What gpt-4o is offered in a session without filter. */
+const GPT_DEFAULT = [
+    ...["bash", "read_bash", "stop_bash", "list_bash"],
+    ...["view", "apply_patch", "rg", "glob"],
+    ...["task", "read_agent", "list_agents", "write_agent"],
+    ...["web_fetch", "sql"],
+];
+const EXECUTE = ["bash", "read_bash", "stop_bash", "list_bash"];
+const AGENT = ["task", "read_agent", "list_agents", "write_agent"];
+const without = (names: readonly string[], removed: readonly string[]): string[] =>
+    names.filter((name) => !removed.includes(name));
 
 const CASES: readonly FilterCase[] = [
     {
-        label: "tool names in availableTools",
+        label: "no filter at all",
+        model: CLAUDE_MODEL,
+        options: {},
+        expected: CLAUDE_DEFAULT,
+    },
+    {
+        label: "no filter at all",
+        model: GPT_MODEL,
+        options: {},
+        expected: GPT_DEFAULT,
+    },
+    {
+        label: "bare tool names in availableTools",
         model: CLAUDE_MODEL,
         options: { availableTools: ["view", "grep"] },
         expected: ["view", "grep"],
@@ -60,21 +85,43 @@ const CASES: readonly FilterCase[] = [
         expected: ["view", "bash"],
     },
     {
-        label: "toolsets excluded",
+        label: "toolsets in excludedTools",
         model: CLAUDE_MODEL,
         options: { excludedTools: ["toolset:execute", "toolset:web"] },
-        expected: CLAUDE_DEFAULT.filter(
-            (name) => !["bash", "read_bash", "stop_bash", "list_bash", "web_fetch"].includes(name)
-        ),
+        expected: without(CLAUDE_DEFAULT, [...EXECUTE, "web_fetch"]),
     },
     {
-        label: "a toolset with one member excluded by name",
+        label: "ToolSet.addToolSet in excludedTools",
+        model: CLAUDE_MODEL,
+        options: { excludedTools: new ToolSet().addToolSet("execute").addToolSet("agent") },
+        expected: without(CLAUDE_DEFAULT, [...EXECUTE, ...AGENT]),
+    },
+    {
+        label: "ToolSet.addToolSet beside addBuiltIn in availableTools",
+        model: CLAUDE_MODEL,
+        options: { availableTools: new ToolSet().addToolSet("agent").addBuiltIn("view") },
+        expected: [...AGENT, "view"],
+    },
+    {
+        label: "the edit and search toolsets, whose members differ by model family",
+        model: GPT_MODEL,
+        options: { availableTools: ["toolset:edit", "toolset:search"] },
+        expected: ["apply_patch", "rg", "glob"],
+    },
+    {
+        label: "the edit toolset excluded",
+        model: GPT_MODEL,
+        options: { excludedTools: ["toolset:edit"] },
+        expected: without(GPT_DEFAULT, ["apply_patch"]),
+    },
+    {
+        label: "precedence: a toolset member excluded by name",
         model: CLAUDE_MODEL,
         options: { availableTools: ["toolset:edit", "toolset:read"], excludedTools: ["create"] },
         expected: ["edit", "view"],
     },
     {
-        label: "a tool named in availableTools whose toolset is excluded",
+        label: "precedence: a tool named in availableTools survives the exclusion of its toolset",
         model: CLAUDE_MODEL,
         options: {
             availableTools: ["toolset:read", "toolset:search", "grep"],
@@ -83,13 +130,23 @@ const CASES: readonly FilterCase[] = [
         expected: ["view", "grep"],
     },
     {
-        label: "the ToolSet builder with addToolSet",
+        label: "precedence: a tool named in both lists is excluded",
         model: CLAUDE_MODEL,
-        options: { availableTools: new ToolSet().addToolSet("agent").addBuiltIn("view") },
-        expected: ["task", "read_agent", "write_agent", "list_agents", "view"],
+        options: { availableTools: ["toolset:search", "glob"], excludedTools: ["glob"] },
+        expected: ["grep"],
     },
     {
-        label: "a toolset of the session's own",
+        label: "precedence: a tool in an included and an excluded toolset is excluded",
+        model: CLAUDE_MODEL,
+        options: {
+            customToolSets: { reading: ["view", "glob"] },
+            availableTools: ["toolset:reading", "toolset:search"],
+            excludedTools: ["toolset:read"],
+        },
+        expected: ["glob", "grep"],
+    },
+    {
+        label: "a custom toolset of custom and built-in tools",
         model: CLAUDE_MODEL,
         tools: ["lint", "fmt"],
         options: {
@@ -99,52 +156,23 @@ const CASES: readonly FilterCase[] = [
         expected: ["grep", "lint"],
     },
     {
-        label: "availableTools: [] (a session without tools)",
+        label: "custom tools excluded by their custom toolset",
         model: CLAUDE_MODEL,
-        tools: ["lint"],
-        options: { availableTools: [] },
-        expected: [],
-    },
-    {
-        label: "an MCP pattern passed through beside a toolset",
-        model: CLAUDE_MODEL,
-        options: { availableTools: ["toolset:read", "mcp:*"] },
-        expected: ["view"],
-    },
-    {
-        label: "no filter at all",
-        model: CLAUDE_MODEL,
-        options: {},
+        tools: ["lint", "fmt"],
+        options: {
+            customToolSets: { quality: ["lint", "fmt"] },
+            excludedTools: ["toolset:quality"],
+        },
         expected: CLAUDE_DEFAULT,
     },
     {
-        label: "the edit and search toolsets on a GPT model",
-        model: GPT_MODEL,
-        options: { availableTools: ["toolset:edit", "toolset:search"] },
-        expected: ["apply_patch", "rg", "glob"],
+        label: "a custom toolset that replaces a default one",
+        model: CLAUDE_MODEL,
+        options: { customToolSets: { read: ["glob"] }, availableTools: ["toolset:read"] },
+        expected: ["glob"],
     },
     {
-        label: "the edit toolset excluded on a GPT model",
-        model: GPT_MODEL,
-        options: { excludedTools: ["toolset:edit"] },
-        expected: [
-            "bash",
-            "read_bash",
-            "stop_bash",
-            "list_bash",
-            "view",
-            "web_fetch",
-            "sql",
-            "read_agent",
-            "list_agents",
-            "write_agent",
-            "rg",
-            "glob",
-            "task",
-        ],
-    },
-    {
-        label: "availableTools naming the built-in a custom tool overrides",
+        label: "availableTools naming the built-in that a custom tool overrides",
         model: CLAUDE_MODEL,
         tools: ["view"],
         options: { availableTools: ["builtin:view", "builtin:glob"] },
@@ -157,95 +185,138 @@ const CASES: readonly FilterCase[] = [
         options: { availableTools: ["builtin:*"] },
         expected: CLAUDE_DEFAULT,
     },
+    {
+        label: "an override inside an included toolset",
+        model: CLAUDE_MODEL,
+        tools: ["view", "lint"],
+        options: { availableTools: ["toolset:read"] },
+        expected: ["view"],
+    },
+    {
+        label: "an override excluded by name: neither the custom nor the built-in one is left",
+        model: CLAUDE_MODEL,
+        tools: ["view"],
+        options: { excludedTools: ["view"] },
+        expected: without(CLAUDE_DEFAULT, ["view"]),
+    },
+    {
+        label: "an override excluded with its toolset",
+        model: GPT_MODEL,
+        tools: ["apply_patch"],
+        options: { excludedTools: ["toolset:edit"] },
+        expected: without(GPT_DEFAULT, ["apply_patch"]),
+    },
+    {
+        label: "availableTools: [] (a session without tools)",
+        model: CLAUDE_MODEL,
+        tools: ["lint"],
+        options: { availableTools: [] },
+        expected: [],
+    },
 ];
 
-const sorted = (names: readonly string[] | undefined): string[] => [...(names ?? [])].sort();
+/** Starts a patched client on a fresh base directory, and a mock model. */
+function patchedRig(defer: Defer, script: MockModelScript = {}) {
+    return e2eRig(
+        defer,
+        (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} }),
+        script
+    );
+}
 
-describe("availableTools / excludedTools with toolsets on the real runtime", () => {
-    const { defer, run } = cleanupStack();
-    afterEach(run);
-    let client: CopilotClient;
+const asSet = (names: readonly string[] | undefined): Set<string> => new Set(names);
 
-    beforeEach(() => {
-        client = new CopilotClient({
-            baseDirectory: temporaryBaseDirectory(defer),
-            onToolWarning: () => {},
-        });
-        defer(() => client.stop());
-    });
-
-    async function check(filterCase: FilterCase): Promise<void> {
-        const local = cleanupStack();
-        try {
-            const model = await mockModel(local.defer);
+describe.concurrent("toolsets in availableTools / excludedTools on the real runtime", () => {
+    it.for(CASES.map((c) => [c.label, c.model, c] as const))(
+        "%s (%s): the model receives exactly the enabled tools",
+        async ([, , filterCase], { onTestFinished }) => {
+            const { client, model, base } = await patchedRig(testCleanups(onTestFinished));
             const tools = (filterCase.tools ?? []).map(recordingTool);
             const session = await client.createSession({
-                model: filterCase.model,
-                provider: providerFor(model),
-                onPermissionRequest: approveAll,
+                ...base(filterCase.model),
                 ...(tools.length > 0 ? { tools } : {}),
                 ...filterCase.options,
             });
             await session.sendAndWait({ prompt: "Hello." });
 
             const offered = model.toolNamesOf(0);
-            expect(new Set(offered).size).toBe(offered.length);
-            expect(sorted(offered)).toEqual(sorted(filterCase.expected));
-            expect(sorted(session.toolResolution?.enabledTools)).toEqual(sorted(offered));
+            expect(offered).toHaveLength(asSet(offered).size);
+            expect(asSet(offered)).toEqual(asSet(filterCase.expected));
+            expect(asSet(session.toolResolution?.enabledTools)).toEqual(asSet(offered));
             for (const tool of tools.filter((t) => offered.includes(t.name))) {
-                expect(model.toolDefinitionsOf(0, tool.name)[0]?.function?.description).toBe(
-                    tool.description
-                );
+                expect(model.toolDefinitionsOf(0, tool.name).map(descriptionOf)).toEqual([
+                    tool.description,
+                ]);
             }
-        } finally {
-            await local.run();
         }
-    }
-
-    it.each(CASES.map((c) => [c.label, c.model, c] as const))(
-        "%s (%s): the model receives exactly the enabled tools",
-        async (_label, _model, filterCase) => check(filterCase)
     );
 
-    it("keeps a toolset filter meaningful across a model switch", async () => {
-        const local = cleanupStack();
-        try {
-            const model = await mockModel(local.defer);
-            const session = await client.createSession({
-                model: CLAUDE_MODEL,
-                provider: providerFor(model),
-                onPermissionRequest: approveAll,
-                availableTools: ["toolset:edit"],
-            });
-            await session.sendAndWait({ prompt: "Hello." });
-            await session.setModel(GPT_MODEL);
-            await session.sendAndWait({ prompt: "Hello again." });
-            expect(sorted(model.toolNamesOf(0))).toEqual(["create", "edit"]);
-            expect(model.toolNamesOf(model.requests.length - 1)).toEqual(["apply_patch"]);
-        } finally {
-            await local.run();
-        }
+    it("passes mcp: entries to the runtime untouched, which filters the MCP server's tools with them, and a call reaches the server", async ({
+        onTestFinished,
+    }) => {
+        const { client, model, base } = await patchedRig(testCleanups(onTestFinished), {
+            mcpTools: ["echo", "shout"],
+            ...callsOfferedTools("Use the MCP tools.", (tool) =>
+                toolNameOf(tool).startsWith("probe-")
+            ),
+        });
+        const mcpServers: Record<string, MCPServerConfig> = {
+            probe: { type: "http", url: model.mcpUrl, tools: ["*"] },
+        };
+        const session = await client.createSession({
+            ...base(CLAUDE_MODEL),
+            mcpServers,
+            availableTools: ["toolset:read", "mcp:*"],
+            excludedTools: ["mcp:probe-shout"],
+        });
+        await session.sendAndWait({ prompt: "Use the MCP tools." });
+
+        const offered = model.toolNamesOf(0);
+        expect(asSet(offered)).toEqual(asSet(["view", "probe-echo"]));
+        expect(session.toolResolution?.wire.availableTools).toContain("mcp:*");
+        expect(session.toolResolution?.wire.excludedTools).toEqual(["mcp:probe-shout"]);
+        // enabledTools lists the built-in and custom tools; the SDK does not know MCP tools.
+        expect(asSet(session.toolResolution?.enabledTools)).toEqual(
+            asSet(offered.filter((name) => !name.startsWith("probe-")))
+        );
+        expect(model.mcpCalls).toEqual(["echo"]);
     });
 
-    it("lists the built-ins that session options switch on", async () => {
-        const local = cleanupStack();
-        try {
-            const model = await mockModel(local.defer);
-            const session = await client.createSession({
-                model: CLAUDE_MODEL,
-                provider: providerFor(model),
-                onPermissionRequest: approveAll,
-                onUserInputRequest: async () => ({ answer: "no", wasFreeform: true }),
-                excludedTools: ["toolset:execute"],
-            });
-            await session.sendAndWait({ prompt: "Hello." });
-            expect(model.toolNamesOf(0)).toContain("ask_user");
-            expect(sorted(session.toolResolution?.enabledTools)).toEqual(
-                sorted(model.toolNamesOf(0))
-            );
-        } finally {
-            await local.run();
-        }
+    it("keeps toolset:edit meaningful across a model switch: create and edit, then apply_patch", async ({
+        onTestFinished,
+    }) => {
+        const { client, model, base } = await patchedRig(testCleanups(onTestFinished));
+        const session = await client.createSession({
+            ...base(CLAUDE_MODEL),
+            availableTools: ["toolset:edit"],
+        });
+        await session.sendAndWait({ prompt: "Hello." });
+        expect(asSet(session.toolResolution?.enabledTools)).toEqual(asSet(["create", "edit"]));
+        expect(asSet(model.toolNamesOf(0))).toEqual(asSet(["create", "edit"]));
+
+        await session.setModel(GPT_MODEL);
+        await session.sendAndWait({ prompt: "Hello again." });
+        const last = model.requests.length - 1;
+        expect(model.requests[last]?.model).toBe(GPT_MODEL);
+        expect(model.toolNamesOf(last)).toEqual(["apply_patch"]);
+    });
+
+    it("lists ask_user, which onUserInputRequest switches on, in enabledTools and in the request", async ({
+        onTestFinished,
+    }) => {
+        const { client, model, base } = await patchedRig(testCleanups(onTestFinished));
+        const session = await client.createSession({
+            ...base(CLAUDE_MODEL),
+            onUserInputRequest: async () => ({ answer: "no", wasFreeform: true }),
+            excludedTools: ["toolset:execute"],
+        });
+        await session.sendAndWait({ prompt: "Hello." });
+
+        expect(session.toolResolution?.enabledTools).toContain("ask_user");
+        expect(asSet(model.toolNamesOf(0))).toEqual(
+            asSet([...without(CLAUDE_DEFAULT, EXECUTE), "ask_user"])
+        );
+        expect(asSet(session.toolResolution?.enabledTools)).toEqual(asSet(model.toolNamesOf(0)));
     });
 });
 

@@ -2,36 +2,66 @@ import { createRequire } from "node:module";
 import { afterEach, describe, expect, it } from "vitest";
 import {
     CopilotClient,
+    DEFAULT_TOOL_SETS,
     RuntimeConnection,
     SessionToolError,
+    ToolFilterError,
     ToolSet,
     approveAll,
+    resolveToolFilter,
     type SessionToolWarning,
 } from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
+import { MEASURED_BUILT_IN_TOOLS } from "../../src/measuredBuiltInTools.generated.js";
 import {
     startFakeRuntime,
     type FakeRuntime,
     type FakeRuntimeOptions,
 } from "../support/fakeRuntime.js";
 
-// The real patched CopilotClient, talking JSON-RPC to a fake runtime on 127.0.0.1: the exact
-// session.create / session.resume payloads and the requests session construction makes.
+// The real patched CopilotClient talking JSON-RPC to a fake runtime on 127.0.0.1: the exact
+// tool fields of the session.create / session.resume payloads, and the requests construction
+// makes. Expected values are written by hand from the behaviour spec.
 const handler = async (): Promise<string> => "custom result";
 const MODEL = "claude-sonnet-4.5";
+const EDIT_MEMBERS = ["edit", "create", "apply_patch", "str_replace_editor"];
+const EXECUTE_MEMBERS = [
+    "bash",
+    "read_bash",
+    "write_bash",
+    "stop_bash",
+    "list_bash",
+    "powershell",
+    "read_powershell",
+    "write_powershell",
+    "stop_powershell",
+    "list_powershell",
+];
+/** The runtime whose measurements stand in for an unmeasured or silent one: the newest. */
+const NEWEST_MEASURED = MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!.runtimeVersion;
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
     while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function setUp(
-    options: Record<string, unknown> = {},
-    runtimeOptions: FakeRuntimeOptions = {},
-    Client: typeof CopilotClient = CopilotClient
-): Promise<{ runtime: FakeRuntime; client: CopilotClient; warnings: SessionToolWarning[] }> {
-    const runtime = await startFakeRuntime(runtimeOptions);
+interface Setup {
+    readonly runtime: FakeRuntime;
+    readonly client: CopilotClient;
+    readonly warnings: SessionToolWarning[];
+}
+
+async function startRuntime(options: FakeRuntimeOptions = {}): Promise<FakeRuntime> {
+    const runtime = await startFakeRuntime(options);
     cleanups.push(() => runtime.close());
+    return runtime;
+}
+
+function connect(
+    runtime: FakeRuntime,
+    options: Record<string, unknown> = {},
+    Client: typeof CopilotClient = CopilotClient
+): Setup {
     const warnings: SessionToolWarning[] = [];
     const client = new Client({
         connection: RuntimeConnection.forUri(runtime.url),
@@ -42,162 +72,389 @@ async function setUp(
     return { runtime, client, warnings };
 }
 
-/** The RPC methods the client sent, without the handshake. */
-function methods(runtime: FakeRuntime): string[] {
-    return runtime.requests.map((r) => r.method).filter((m) => m !== "connect" && m !== "ping");
+async function setUp(
+    options: Record<string, unknown> = {},
+    runtimeOptions: FakeRuntimeOptions = {}
+): Promise<Setup> {
+    return connect(await startRuntime(runtimeOptions), options);
 }
 
-describe("session construction through the patched client (mocked RPC)", () => {
-    it("sends every custom tool as an override, in session.create and session.resume", async () => {
+/** The tool fields of a session.create / session.resume payload. */
+function toolFields(params: Record<string, unknown> | undefined): Record<string, unknown> {
+    return {
+        tools: params?.tools,
+        availableTools: params?.availableTools,
+        excludedTools: params?.excludedTools,
+        toolFilterPrecedence: params?.toolFilterPrecedence,
+    };
+}
+
+/** The handler a session would call for a tool call of this name (the SDK's internal lookup). */
+function handlerOf(session: object, name: string): unknown {
+    return (session as { getToolHandler(name: string): unknown }).getToolHandler(name);
+}
+
+function registeredSessions(client: CopilotClient): Map<string, unknown> {
+    return (client as unknown as { sessions: Map<string, unknown> }).sessions;
+}
+
+function deepFreeze<T>(value: T): T {
+    if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+        Object.freeze(value);
+        for (const key of Reflect.ownKeys(value)) {
+            deepFreeze((value as Record<PropertyKey, unknown>)[key]);
+        }
+    }
+    return value;
+}
+
+/** A tool whose name getter answers "lint" first and "view" on every later read. */
+function shiftyTool(): { readonly name: string; readonly handler: typeof handler } {
+    let reads = 0;
+    return {
+        get name(): string {
+            reads++;
+            return reads === 1 ? "lint" : "view";
+        },
+        handler,
+    };
+}
+
+describe("session construction: custom tools on the wire", () => {
+    it("sends every accepted custom tool with overridesBuiltInTool: true unless the app set false", async () => {
         const { runtime, client } = await setUp();
+        const parameters = { type: "object", properties: { path: { type: "string" } } };
         const config = {
             model: MODEL,
             onPermissionRequest: approveAll,
             tools: [
-                { name: "view", description: "custom view", handler },
+                { name: "view", description: "custom view", parameters, handler },
                 { name: "lint", description: "custom lint", handler },
+                { name: "bash", description: "custom bash", handler, skipPermission: true },
                 { name: "notes", description: "app answers", overridesBuiltInTool: false },
             ],
         };
         const session = await client.createSession(config);
         await client.resumeSession(session.sessionId, config);
-        for (const method of ["session.create", "session.resume"]) {
-            const params = runtime.paramsOf(method)[0]!;
-            expect(params.tools).toEqual([
-                { name: "view", description: "custom view", overridesBuiltInTool: true },
+        const expected = {
+            tools: [
+                {
+                    name: "view",
+                    description: "custom view",
+                    parameters,
+                    overridesBuiltInTool: true,
+                },
                 {
                     name: "lint",
                     description: "custom lint",
                     overridesBuiltInTool: true,
                     defer: "auto",
                 },
+                {
+                    name: "bash",
+                    description: "custom bash",
+                    overridesBuiltInTool: true,
+                    skipPermission: true,
+                },
                 { name: "notes", description: "app answers", overridesBuiltInTool: false },
+            ],
+            availableTools: undefined,
+            excludedTools: undefined,
+            toolFilterPrecedence: "excluded",
+        };
+        expect(toolFields(runtime.paramsOf("session.create")[0])).toEqual(expected);
+        expect(toolFields(runtime.paramsOf("session.resume")[0])).toEqual(expected);
+    });
+
+    it("validates, sends and registers a getter-based name under one name", async () => {
+        const { runtime, client } = await setUp();
+        const created = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [shiftyTool()],
+        });
+        const resumed = await client.resumeSession(created.sessionId, {
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [shiftyTool()],
+        });
+        for (const method of ["session.create", "session.resume"]) {
+            expect(runtime.paramsOf(method)[0]!.tools).toEqual([
+                { name: "lint", overridesBuiltInTool: true, defer: "auto" },
             ]);
-            expect(params.availableTools).toBeUndefined();
-            expect(params.excludedTools).toBeUndefined();
-            expect(params.toolFilterPrecedence).toBe("excluded");
+        }
+        for (const session of [created, resumed]) {
+            expect(handlerOf(session, "lint")).toBe(handler);
+            expect(handlerOf(session, "view")).toBeUndefined();
+            expect(session.toolResolution!.overriddenBuiltInTools).toEqual([]);
         }
     });
 
-    it("asks a runtime of a measured version status.get once per client, and never tools.list", async () => {
+    it("sends a tool without a handler and registers no handler for it", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [{ name: "lookup", description: "answered by the app" }],
+        });
+        expect(runtime.paramsOf("session.create")[0]!.tools).toEqual([
+            {
+                name: "lookup",
+                description: "answered by the app",
+                overridesBuiltInTool: true,
+                defer: "auto",
+            },
+        ]);
+        expect(handlerOf(session, "lookup")).toBeUndefined();
+    });
+
+    it("neither sends nor registers the custom tools the filter disables", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [
+                { name: "lint", handler },
+                { name: "fmt", handler },
+            ],
+            availableTools: ["toolset:read", "lint"],
+        });
+        expect(toolFields(runtime.paramsOf("session.create")[0])).toEqual({
+            tools: [{ name: "lint", overridesBuiltInTool: true, defer: "auto" }],
+            availableTools: ["view", "read_file", "lint"],
+            excludedTools: undefined,
+            toolFilterPrecedence: "excluded",
+        });
+        expect(handlerOf(session, "lint")).toBe(handler);
+        expect(handlerOf(session, "fmt")).toBeUndefined();
+    });
+
+    it("excludes builtin:<name> too when the filter disables a custom tool replacing it", async () => {
+        const { runtime, client } = await setUp();
+        await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [{ name: "view", handler, overridesBuiltInTool: true }],
+            excludedTools: ["toolset:read"],
+        });
+        expect(toolFields(runtime.paramsOf("session.create")[0])).toEqual({
+            tools: [],
+            availableTools: undefined,
+            excludedTools: ["view", "read_file", "builtin:view"],
+            toolFilterPrecedence: "excluded",
+        });
+    });
+});
+
+describe("session construction: overrides", () => {
+    const automatic = (name: string): SessionToolWarning => ({
+        code: "AUTOMATIC_OVERRIDE",
+        option: "tools",
+        identifiers: [name],
+        message: `Custom tools '${name}' replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.`,
+    });
+
+    it("reports AUTOMATIC_OVERRIDE once per client and name, and nothing for a refused session", async () => {
+        const runtime = await startRuntime();
+        const first = connect(runtime);
+        const base = { model: MODEL, onPermissionRequest: approveAll };
+        await expect(
+            first.client.createSession({
+                ...base,
+                tools: [{ name: "view", handler }],
+                availableTools: ["toolset:"],
+            })
+        ).rejects.toBeInstanceOf(SessionToolError);
+        expect(first.warnings).toEqual([]);
+
+        const session = await first.client.createSession({
+            ...base,
+            tools: [{ name: "view", handler }],
+        });
+        await first.client.resumeSession(session.sessionId, {
+            ...base,
+            tools: [
+                { name: "view", handler },
+                { name: "bash", handler },
+            ],
+        });
+        await first.client.createSession({
+            ...base,
+            tools: [
+                { name: "bash", handler },
+                { name: "view", handler },
+            ],
+        });
+        expect(first.warnings).toEqual([automatic("view"), automatic("bash")]);
+        expect(session.toolResolution!.warnings).toEqual([automatic("view")]);
+
+        const second = connect(runtime);
+        await second.client.createSession({ ...base, tools: [{ name: "view", handler }] });
+        expect(second.warnings).toEqual([automatic("view")]);
+    });
+
+    it("accepts a custom tool_search_tool only while tool search defers tools", async () => {
+        const { runtime, client } = await setUp();
+        const tools = [
+            { name: "tool_search_tool", handler, overridesBuiltInTool: true },
+            { name: "lint", handler },
+        ];
+        await expect(
+            client.createSession({ model: MODEL, onPermissionRequest: approveAll, tools })
+        ).rejects.toMatchObject({ code: "UNSUPPORTED_OVERRIDE", toolNames: ["tool_search_tool"] });
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools,
+            toolSearch: { enabled: true, deferThreshold: 5 },
+        });
+        expect(runtime.paramsOf("session.create")).toHaveLength(1);
+        expect(toolFields(runtime.paramsOf("session.create")[0])).toEqual({
+            tools: [
+                { name: "tool_search_tool", overridesBuiltInTool: true },
+                { name: "lint", overridesBuiltInTool: true, defer: "auto" },
+            ],
+            availableTools: undefined,
+            excludedTools: undefined,
+            toolFilterPrecedence: "excluded",
+        });
+        expect(runtime.paramsOf("session.create")[0]!.toolSearch).toEqual({
+            enabled: true,
+            deferThreshold: 5,
+        });
+        expect(session.toolResolution!.overriddenBuiltInTools).toEqual(["tool_search_tool"]);
+    });
+});
+
+describe("session construction: availableTools and excludedTools on the wire", () => {
+    it("sends toolset entries as their members and the other entries unchanged", async () => {
         const { runtime, client } = await setUp();
         const config = {
             model: MODEL,
             onPermissionRequest: approveAll,
             tools: [{ name: "lint", handler }],
+            customToolSets: { quality: ["lint"] },
+            availableTools: new ToolSet()
+                .addToolSet("edit")
+                .addToolSet("quality")
+                .addBuiltIn("view")
+                .addCustom("lint")
+                .addMcp("*"),
+            excludedTools: ["toolset:execute", "create", "mcp:github-delete_repo"],
         };
-        await client.createSession(config);
-        await client.createSession(config);
-        expect(methods(runtime)).toEqual(["status.get", "session.create", "session.create"]);
+        const session = await client.createSession(config);
+        await client.resumeSession(session.sessionId, config);
+        const expected = {
+            tools: [{ name: "lint", overridesBuiltInTool: true, defer: "auto" }],
+            availableTools: [...EDIT_MEMBERS, "lint", "builtin:view", "custom:lint", "mcp:*"],
+            excludedTools: [...EXECUTE_MEMBERS, "create", "mcp:github-delete_repo"],
+            toolFilterPrecedence: "excluded",
+        };
+        expect(toolFields(runtime.paramsOf("session.create")[0])).toEqual(expected);
+        expect(toolFields(runtime.paramsOf("session.resume")[0])).toEqual(expected);
     });
 
-    it("asks nothing extra for a session without custom tools or filters", async () => {
+    it("keeps a tool named in availableTools when a toolset it belongs to is excluded", async () => {
         const { runtime, client } = await setUp();
-        await client.createSession({ model: MODEL, onPermissionRequest: approveAll });
-        expect(methods(runtime)).toEqual(["session.create"]);
-    });
-
-    it("adds tools.list for a runtime version it has no measurements of", async () => {
-        const { runtime, client, warnings } = await setUp(
-            {},
-            { runtimeVersion: "0.0.1", toolList: { kind: "list", names: ["brand_new"] } }
-        );
-        await client.createSession({
-            model: MODEL,
-            onPermissionRequest: approveAll,
-            tools: [{ name: "brand_new", handler }],
-        });
-        expect(methods(runtime)).toEqual(["status.get", "tools.list", "session.create"]);
-        expect(warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK", "AUTOMATIC_OVERRIDE"]);
-    });
-
-    it("completes construction when tools.list never answers, with the stand-in list", async () => {
-        const { client, warnings } = await setUp(
-            {},
-            { runtimeVersion: "0.0.1", toolList: { kind: "never" } }
-        );
-        const started = Date.now();
         const session = await client.createSession({
             model: MODEL,
             onPermissionRequest: approveAll,
-            tools: [{ name: "view", handler }],
+            availableTools: ["toolset:edit", "create"],
+            excludedTools: ["toolset:edit"],
         });
-        expect(Date.now() - started).toBeLessThan(10_000);
-        expect(session.toolResolution?.runtime.catalog).toBe("fallback");
-        expect(warnings[0]!.message).toContain("tools.list did not answer in 3000 ms");
-    }, 20_000);
+        expect(runtime.paramsOf("session.create")[0]!.excludedTools).toEqual([
+            "edit",
+            "apply_patch",
+            "str_replace_editor",
+        ]);
+        expect(session.toolResolution!.enabledTools).toEqual(["create"]);
+    });
 
-    it("sends toolsets expanded and the other entries unchanged", async () => {
+    it("excludes a tool named in excludedTools even when availableTools names it too", async () => {
         const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            availableTools: ["bash", "view"],
+            excludedTools: ["bash"],
+        });
+        expect(toolFields(runtime.paramsOf("session.create")[0])).toMatchObject({
+            availableTools: ["bash", "view"],
+            excludedTools: ["bash"],
+        });
+        expect(session.toolResolution!.enabledTools).toEqual(["view"]);
+    });
+
+    it("sends the toolset members of every model family, so the filter holds after setModel", async () => {
+        const { runtime, client } = await setUp();
+        const claude = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            availableTools: ["toolset:edit"],
+        });
+        const codex = await client.createSession({
+            model: "gpt-5-codex",
+            onPermissionRequest: approveAll,
+            availableTools: ["toolset:edit"],
+        });
+        expect(runtime.paramsOf("session.create").map((p) => p.availableTools)).toEqual([
+            EDIT_MEMBERS,
+            EDIT_MEMBERS,
+        ]);
+        expect(claude.toolResolution!.enabledTools).toEqual(["create", "edit"]);
+        expect(codex.toolResolution!.enabledTools).toEqual(["apply_patch"]);
+    });
+
+    it("lets builtin:<name> keep the custom tool that replaces that built-in", async () => {
+        const { runtime, client } = await setUp();
+        await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [{ name: "view", handler, overridesBuiltInTool: true }],
+            availableTools: new ToolSet().addBuiltIn("view"),
+        });
+        expect(toolFields(runtime.paramsOf("session.create")[0])).toEqual({
+            tools: [{ name: "view", overridesBuiltInTool: true }],
+            availableTools: ["builtin:view", "custom:view"],
+            excludedTools: undefined,
+            toolFilterPrecedence: "excluded",
+        });
+    });
+
+    it("sends availableTools: [] as a session without tools, silently", async () => {
+        const { runtime, client, warnings } = await setUp();
         await client.createSession({
             model: MODEL,
             onPermissionRequest: approveAll,
             tools: [{ name: "lint", handler }],
-            customToolSets: { quality: ["lint"] },
-            availableTools: new ToolSet().addToolSet("edit").addToolSet("quality").addMcp("*"),
-            excludedTools: ["toolset:execute", "create"],
+            availableTools: [],
         });
-        const params = runtime.paramsOf("session.create")[0]!;
-        expect(params.availableTools).toEqual([
-            "edit",
-            "create",
-            "apply_patch",
-            "str_replace_editor",
-            "lint",
-            "mcp:*",
-        ]);
-        expect(params.excludedTools).toEqual([
-            "bash",
-            "read_bash",
-            "write_bash",
-            "stop_bash",
-            "list_bash",
-            "powershell",
-            "read_powershell",
-            "write_powershell",
-            "stop_powershell",
-            "list_powershell",
-            "create",
-        ]);
+        expect(toolFields(runtime.paramsOf("session.create")[0])).toEqual({
+            tools: [],
+            availableTools: [],
+            excludedTools: undefined,
+            toolFilterPrecedence: "excluded",
+        });
+        expect(warnings).toEqual([]);
     });
 
-    it("refuses every tool problem with SessionToolError before session.create", async () => {
-        const { runtime, client } = await setUp({ builtInToolCollisions: "error" });
-        const bad: Record<string, unknown>[] = [
-            { tools: [{ name: "bad name", handler }] },
-            {
-                tools: [
-                    { name: "lint", handler },
-                    { name: "LINT", handler },
-                ],
-            },
-            { tools: [{ name: "bash", handler }] },
-            { tools: [{ name: "read_file", handler, overridesBuiltInTool: false }] },
-            { availableTools: ["toolset:"] },
-            { customToolSets: new ToolSet() },
-        ];
-        for (const config of bad) {
-            await expect(
-                client.createSession({ model: MODEL, onPermissionRequest: approveAll, ...config })
-            ).rejects.toBeInstanceOf(SessionToolError);
-        }
-        expect(runtime.paramsOf("session.create")).toEqual([]);
-        expect(runtime.paramsOf("session.resume")).toEqual([]);
-    });
-
-    it("keeps the SDK's own checks first", async () => {
-        const { client } = await setUp();
-        await expect(
-            client.createSession({
-                model: MODEL,
-                onPermissionRequest: approveAll,
-                availableTools: ["*"],
-            })
-        ).rejects.toThrow("Invalid availableTools entry '*': there is no bare wildcard");
-        const empty = await setUp({ mode: "empty", baseDirectory: "/tmp/unused-empty-mode" });
-        await expect(
-            empty.client.createSession({ model: MODEL, onPermissionRequest: approveAll })
-        ).rejects.toThrow("Empty mode requires every session to explicitly opt into the tools");
+    it("warns once per option about unknown names, with suggestions", async () => {
+        const { client, warnings } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            availableTools: ["bash", "read", "veiw"],
+            excludedTools: ["bsah"],
+        });
+        expect(warnings.map((w) => [w.code, w.option, w.identifiers])).toEqual([
+            ["UNKNOWN_IDENTIFIERS", "availableTools", ["read", "veiw"]],
+            ["UNKNOWN_IDENTIFIERS", "excludedTools", ["bsah"]],
+        ]);
+        expect(session.toolResolution!.unknownIdentifiers).toEqual([
+            { option: "availableTools", identifier: "read", suggestion: "toolset:read" },
+            { option: "availableTools", identifier: "veiw", suggestion: "view" },
+            { option: "excludedTools", identifier: "bsah", suggestion: "bash" },
+        ]);
     });
 
     it("exposes a frozen toolResolution on created and resumed sessions", async () => {
@@ -211,64 +468,421 @@ describe("session construction through the patched client (mocked RPC)", () => {
         const created = await client.createSession(config);
         const resumed = await client.resumeSession(created.sessionId, config);
         for (const session of [created, resumed]) {
-            expect(session.toolResolution).toBeDefined();
-            expect(Object.isFrozen(session.toolResolution)).toBe(true);
-            expect(session.toolResolution!.enabledTools).toEqual(["view"]);
-            expect(session.toolResolution!.overriddenBuiltInTools).toEqual(["view"]);
+            const resolution = session.toolResolution;
+            expect(resolution).toBeDefined();
+            expect(Object.isFrozen(resolution)).toBe(true);
+            expect(() => (resolution!.toolSets as Map<string, string[]>).set("x", [])).toThrow(
+                TypeError
+            );
+            expect(resolution!.enabledTools).toEqual(["view"]);
+            expect(resolution!.overriddenBuiltInTools).toEqual(["view"]);
+            expect(resolution!.runtime).toEqual({ version: "1.0.85", catalog: "measured" });
         }
     });
+});
 
-    it("rejects a bad client option in the constructor", async () => {
-        const runtime = await startFakeRuntime();
-        cleanups.push(() => runtime.close());
-        expect(
-            () =>
-                new CopilotClient({
-                    connection: RuntimeConnection.forUri(runtime.url),
-                    builtInToolCollisions: "replace" as never,
-                })
-        ).toThrow(expect.objectContaining({ code: "INVALID_CLIENT_OPTION" }));
+describe("session construction: requests to the runtime", () => {
+    it("asks a runtime of a measured version status.get once per client and never tools.list", async () => {
+        const runtime = await startRuntime();
+        const first = connect(runtime);
+        const config = {
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [{ name: "lint", handler }],
+        };
+        const session = await first.client.createSession(config);
+        await first.client.createSession({ ...config, availableTools: ["toolset:read"] });
+        await first.client.resumeSession(session.sessionId, config);
+        expect(runtime.methods()).toEqual([
+            "status.get",
+            "session.create",
+            "session.create",
+            "session.resume",
+        ]);
+        const second = connect(runtime);
+        await second.client.createSession(config);
+        expect(runtime.methods().slice(4)).toEqual(["status.get", "session.create"]);
     });
 
-    it("behaves the same through the CommonJS build", async () => {
-        const cjs = createRequire(import.meta.url)(
-            "@github/copilot-sdk"
-        ) as typeof import("@github/copilot-sdk");
-        const { runtime, client } = await setUp({}, {}, cjs.CopilotClient);
-        const session = await client.createSession({
+    it("asks nothing extra for a session without custom tools or filters", async () => {
+        const { runtime, client } = await setUp();
+        await client.createSession({ model: MODEL, onPermissionRequest: approveAll });
+        expect(runtime.methods()).toEqual(["session.create"]);
+    });
+
+    it("adds one tools.list for an unmeasured version, whose names count as built-ins", async () => {
+        const { runtime, client, warnings } = await setUp(
+            {},
+            {
+                status: { kind: "version", version: "0.0.1" },
+                toolList: { kind: "list", names: ["brand_new"] },
+            }
+        );
+        const config = {
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [{ name: "brand_new", handler }],
+        };
+        const session = await client.createSession(config);
+        await client.createSession(config);
+        expect(runtime.methods()).toEqual([
+            "status.get",
+            "tools.list",
+            "session.create",
+            "session.create",
+        ]);
+        expect(warnings.map((w) => [w.code, w.identifiers])).toEqual([
+            ["CATALOG_FALLBACK", undefined],
+            ["AUTOMATIC_OVERRIDE", ["brand_new"]],
+        ]);
+        expect(session.toolResolution!.overriddenBuiltInTools).toEqual(["brand_new"]);
+        expect(session.toolResolution!.runtime).toEqual({
+            version: NEWEST_MEASURED,
+            catalog: "fallback",
+        });
+    });
+
+    it("falls back after the timeout when status.get or tools.list never answers, and createSession completes", async () => {
+        const silentStatus = await setUp({}, { status: { kind: "never" } });
+        const silentList = await setUp(
+            {},
+            { status: { kind: "version", version: "0.0.1" }, toolList: { kind: "never" } }
+        );
+        const config = {
             model: MODEL,
             onPermissionRequest: approveAll,
             tools: [{ name: "view", handler }],
-            availableTools: new cjs.ToolSet().addToolSet("read").toArray(),
+        };
+        const started = Date.now();
+        const sessions = await Promise.all([
+            silentStatus.client.createSession(config),
+            silentList.client.createSession(config),
+        ]);
+        const elapsed = Date.now() - started;
+        expect(elapsed).toBeGreaterThanOrEqual(2900);
+        expect(elapsed).toBeLessThan(10_000);
+        expect(silentStatus.runtime.methods()).toEqual(["status.get", "session.create"]);
+        expect(silentList.runtime.methods()).toEqual([
+            "status.get",
+            "tools.list",
+            "session.create",
+        ]);
+        for (const [{ warnings }, session, silent] of [
+            [silentStatus, sessions[0]!, "status.get"],
+            [silentList, sessions[1]!, "tools.list"],
+        ] as const) {
+            expect(warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK", "AUTOMATIC_OVERRIDE"]);
+            expect(warnings[0]!.message).toContain(`${silent} did not answer in 3000 ms`);
+            expect(session.toolResolution!.runtime).toEqual({
+                version: NEWEST_MEASURED,
+                catalog: "fallback",
+            });
+        }
+    }, 20_000);
+});
+
+describe("session construction: refusals", () => {
+    const bad: [string, Record<string, unknown>, string][] = [
+        ["tools not an array", { tools: { name: "lint", handler } }, "INVALID_CUSTOM_TOOL"],
+        ["a sparse tools array", { tools: [, { name: "lint", handler }] }, "INVALID_CUSTOM_TOOL"],
+        ["a tools entry that is not an object", { tools: ["lint"] }, "INVALID_CUSTOM_TOOL"],
+        ["a name models refuse", { tools: [{ name: "bad name", handler }] }, "INVALID_CUSTOM_TOOL"],
+        [
+            "a handler that is no function",
+            { tools: [{ name: "lint", handler: "x" }] },
+            "INVALID_CUSTOM_TOOL",
+        ],
+        [
+            "a non-boolean overridesBuiltInTool",
+            { tools: [{ name: "view", handler, overridesBuiltInTool: "yes" }] },
+            "INVALID_CUSTOM_TOOL",
+        ],
+        [
+            "names equal when case is ignored",
+            {
+                tools: [
+                    { name: "lint", handler },
+                    { name: "LINT", handler },
+                ],
+            },
+            "DUPLICATE_TOOL_NAME",
+        ],
+        [
+            "overridesBuiltInTool: false on a built-in's name",
+            { tools: [{ name: "read_file", handler, overridesBuiltInTool: false }] },
+            "BUILT_IN_TOOL_COLLISION",
+        ],
+        [
+            "an override the runtime does not honour",
+            { tools: [{ name: "powershell", handler, overridesBuiltInTool: true }] },
+            "UNSUPPORTED_OVERRIDE",
+        ],
+        [
+            "a tool-search tool without tool search",
+            { tools: [{ name: "tool_search_tool", handler, overridesBuiltInTool: true }] },
+            "UNSUPPORTED_OVERRIDE",
+        ],
+        ["availableTools that is not an array", { availableTools: "view" }, "INVALID_TOOL_FILTER"],
+        ["a non-string excludedTools entry", { excludedTools: ["view", 3] }, "INVALID_TOOL_FILTER"],
+        ["an empty toolset entry", { availableTools: ["toolset:"] }, "INVALID_TOOL_FILTER"],
+        ["a malformed toolset entry", { excludedTools: ["toolset:a b"] }, "INVALID_TOOL_FILTER"],
+        ["customToolSets that is an array", { customToolSets: [] }, "INVALID_TOOL_SET"],
+        ["a ToolSet as customToolSets", { customToolSets: new ToolSet() }, "INVALID_TOOL_SET"],
+        ["a bad customToolSets name", { customToolSets: { "a b": ["lint"] } }, "INVALID_TOOL_SET"],
+        [
+            "a toolset as a customToolSets member",
+            { customToolSets: { quality: ["toolset:edit"] } },
+            "INVALID_TOOL_SET",
+        ],
+    ];
+
+    it("refuses every tool problem with SessionToolError before session.create or session.resume", async () => {
+        const { runtime, client } = await setUp();
+        for (const [what, config, code] of bad) {
+            const full = { model: MODEL, onPermissionRequest: approveAll, ...config };
+            for (const attempt of [
+                () => client.createSession(full as never),
+                () => client.resumeSession("existing-session", full as never),
+            ]) {
+                const outcome = await attempt().then(
+                    () => "accepted",
+                    (error: unknown) => error
+                );
+                expect(outcome, what).toBeInstanceOf(SessionToolError);
+                expect((outcome as SessionToolError).code, what).toBe(code);
+            }
+        }
+        expect(runtime.paramsOf("session.create")).toEqual([]);
+        expect(runtime.paramsOf("session.resume")).toEqual([]);
+        expect(registeredSessions(client).size).toBe(0);
+    });
+
+    it("refuses a built-in's name without the flag under builtInToolCollisions: 'error'", async () => {
+        const { runtime, client } = await setUp({ builtInToolCollisions: "error" });
+        const config = {
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [{ name: "bash", handler }],
+        };
+        await expect(client.createSession(config)).rejects.toMatchObject({
+            name: "SessionToolError",
+            code: "BUILT_IN_TOOL_COLLISION",
+            toolNames: ["bash"],
+        });
+        await expect(client.createSession(config)).rejects.toBeInstanceOf(SessionToolError);
+        expect(runtime.methods()).toEqual(["status.get"]);
+        expect(registeredSessions(client).size).toBe(0);
+    });
+
+    it("leaves a deep-frozen caller config and its tools untouched", async () => {
+        const { runtime, client } = await setUp();
+        const config = deepFreeze({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [
+                { name: "view", handler, parameters: { type: "object", properties: {} } },
+                { name: "lint", handler },
+            ],
+            customToolSets: { quality: ["lint"] },
+            availableTools: ["toolset:read", "toolset:quality"],
+            excludedTools: ["toolset:execute"],
+        });
+        const session = await client.createSession(config);
+        await client.resumeSession(session.sessionId, config);
+        expect(config).toEqual({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [
+                { name: "view", handler, parameters: { type: "object", properties: {} } },
+                { name: "lint", handler },
+            ],
+            customToolSets: { quality: ["lint"] },
+            availableTools: ["toolset:read", "toolset:quality"],
+            excludedTools: ["toolset:execute"],
+        });
+        expect(runtime.paramsOf("session.resume")[0]!.availableTools).toEqual([
+            "view",
+            "read_file",
+            "lint",
+        ]);
+    });
+
+    it("keeps the SDK's own checks first: a bare '*' throws its plain Error", async () => {
+        const { runtime, client } = await setUp();
+        const config = {
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [{ name: "bad name", handler }],
+            availableTools: ["*"],
+        };
+        for (const attempt of [
+            () => client.createSession(config),
+            () => client.resumeSession("existing-session", config),
+        ]) {
+            const outcome = await attempt().then(
+                () => "accepted",
+                (error: unknown) => error
+            );
+            expect(outcome).toBeInstanceOf(Error);
+            expect(outcome).not.toBeInstanceOf(SessionToolError);
+            expect((outcome as Error).message).toBe(
+                "Invalid availableTools entry '*': there is no bare wildcard. Use one or more of `new ToolSet().addBuiltIn('*')`, `.addMcp('*')`, or `.addCustom('*')` to target a specific source."
+            );
+        }
+        expect(runtime.methods()).toEqual([]);
+    });
+
+    it("keeps the SDK's check that mode 'empty' needs availableTools, then expands toolsets", async () => {
+        const { runtime, client } = await setUp({
+            mode: "empty",
+            baseDirectory: "/tmp/unused-empty-mode",
+        });
+        const outcome = await client
+            .createSession({ model: MODEL, onPermissionRequest: approveAll })
+            .then(
+                () => "accepted",
+                (error: unknown) => error
+            );
+        expect(outcome).toBeInstanceOf(Error);
+        expect(outcome).not.toBeInstanceOf(SessionToolError);
+        expect((outcome as Error).message).toContain(
+            "Empty mode requires every session to explicitly opt into the tools it wants"
+        );
+        await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            availableTools: new ToolSet().addToolSet("read"),
         });
         expect(runtime.paramsOf("session.create")[0]!.availableTools).toEqual([
             "view",
             "read_file",
         ]);
-        expect(session.toolResolution?.enabledTools).toEqual(["view"]);
-        await expect(
-            client.createSession({ model: MODEL, tools: [{ name: "a b", handler }] })
-        ).rejects.toBeInstanceOf(cjs.SessionToolError);
+    });
+
+    it("refuses a bad client option in the constructor with INVALID_CLIENT_OPTION", async () => {
+        const runtime = await startRuntime();
+        for (const options of [{ builtInToolCollisions: "replace" }, { onToolWarning: "log" }]) {
+            let thrown: unknown;
+            try {
+                new CopilotClient({
+                    connection: RuntimeConnection.forUri(runtime.url),
+                    ...(options as object),
+                });
+            } catch (error) {
+                thrown = error;
+            }
+            expect(thrown).toBeInstanceOf(SessionToolError);
+            expect((thrown as SessionToolError).code).toBe("INVALID_CLIENT_OPTION");
+        }
+    });
+
+    it("exports the tool customization API from the SDK root", () => {
+        expect(typeof resolveToolFilter).toBe("function");
+        expect(new ToolFilterError("EMPTY_INCLUDE", "m")).toBeInstanceOf(Error);
+        expect(DEFAULT_TOOL_SETS.edit).toEqual(EDIT_MEMBERS);
+    });
+});
+
+describe("session construction: the CommonJS build", () => {
+    const cjs = createRequire(import.meta.url)(
+        "@github/copilot-sdk"
+    ) as typeof import("@github/copilot-sdk");
+
+    it("sends the same payload and asks a measured runtime status.get once", async () => {
+        const runtime = await startRuntime();
+        const { client } = connect(runtime, {}, cjs.CopilotClient);
+        const config = {
+            model: MODEL,
+            onPermissionRequest: cjs.approveAll,
+            tools: [
+                { name: "view", handler },
+                { name: "notes", overridesBuiltInTool: false },
+            ],
+            availableTools: new cjs.ToolSet().addToolSet("read").addCustom("notes"),
+            excludedTools: ["toolset:execute"],
+        };
+        const session = await client.createSession(config);
+        await client.resumeSession(session.sessionId, config);
+        const expected = {
+            tools: [
+                { name: "view", overridesBuiltInTool: true },
+                { name: "notes", overridesBuiltInTool: false },
+            ],
+            availableTools: ["view", "read_file", "custom:notes"],
+            excludedTools: EXECUTE_MEMBERS,
+            toolFilterPrecedence: "excluded",
+        };
+        expect(toolFields(runtime.paramsOf("session.create")[0])).toEqual(expected);
+        expect(toolFields(runtime.paramsOf("session.resume")[0])).toEqual(expected);
+        expect(runtime.methods()).toEqual(["status.get", "session.create", "session.resume"]);
+        expect(session.toolResolution!.enabledTools).toEqual(["view", "notes"]);
+    });
+
+    it("refuses tool problems with its SessionToolError before anything is sent", async () => {
+        const runtime = await startRuntime();
+        const { client } = connect(runtime, {}, cjs.CopilotClient);
+        for (const config of [
+            { tools: [{ name: "a b", handler }] },
+            { tools: [{ name: "view", handler, overridesBuiltInTool: false }] },
+            { availableTools: ["toolset:"] },
+            { customToolSets: new cjs.ToolSet() },
+        ]) {
+            const outcome = await client
+                .createSession({
+                    model: MODEL,
+                    onPermissionRequest: cjs.approveAll,
+                    ...(config as object),
+                })
+                .then(
+                    () => "accepted",
+                    (error: unknown) => error
+                );
+            expect(outcome).toBeInstanceOf(cjs.SessionToolError);
+        }
+        expect(runtime.paramsOf("session.create")).toEqual([]);
+        expect(registeredSessions(client).size).toBe(0);
+    });
+
+    it("exports the tool customization API and the patch marker", () => {
+        expect(typeof cjs.resolveToolFilter).toBe("function");
+        expect(typeof cjs.ToolFilterError).toBe("function");
+        expect(cjs.DEFAULT_TOOL_SETS.read).toEqual(["view", "read_file"]);
         expect(cjs.TOOL_CUSTOMIZATION_PATCH).toEqual({ sdkVersion: "1.0.14" });
     });
 });
 
-describe("the same configs through the unpatched SDK (control)", () => {
-    it("sends toolset entries verbatim and custom tools unmarked", async () => {
-        const { runtime, client } = await setUp(
-            {},
-            {},
-            UnpatchedClient as unknown as typeof CopilotClient
-        );
-        await client.createSession({
+describe("the unpatched SDK (control)", () => {
+    it("sends toolset entries verbatim and custom tools without overridesBuiltInTool", async () => {
+        const config = {
             model: MODEL,
             onPermissionRequest: approveAll,
             tools: [{ name: "view", handler }],
-            availableTools: ["toolset:edit"],
+            availableTools: ["toolset:edit", "view"],
+        };
+        const patched = await setUp();
+        await patched.client.createSession(config);
+        const unpatched = connect(
+            await startRuntime(),
+            {},
+            UnpatchedClient as unknown as typeof CopilotClient
+        );
+        await unpatched.client.createSession(config);
+
+        expect(toolFields(unpatched.runtime.paramsOf("session.create")[0])).toEqual({
+            tools: [{ name: "view" }],
+            availableTools: ["toolset:edit", "view"],
+            excludedTools: undefined,
+            toolFilterPrecedence: "excluded",
         });
-        const params = runtime.paramsOf("session.create")[0]!;
-        expect(params.availableTools).toEqual(["toolset:edit"]);
-        expect(params.tools).toEqual([{ name: "view" }]);
-        expect(methods(runtime)).toEqual(["session.create"]);
+        const [unmarked] = unpatched.runtime.paramsOf("session.create")[0]!.tools as object[];
+        expect(Object.keys(unmarked!)).toEqual(["name"]);
+        expect(unpatched.runtime.methods()).toEqual(["session.create"]);
+
+        expect(toolFields(patched.runtime.paramsOf("session.create")[0])).toEqual({
+            tools: [{ name: "view", overridesBuiltInTool: true }],
+            availableTools: [...EDIT_MEMBERS, "view"],
+            excludedTools: undefined,
+            toolFilterPrecedence: "excluded",
+        });
     });
 });

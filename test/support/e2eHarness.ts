@@ -1,16 +1,26 @@
 /**
  * Shared pieces of the end-to-end tests (and the demo): temporary base directories, the mock
- * model as a BYOK provider, custom tools that record their calls, and the checks that a test
- * file left no runtime process, listening port or temporary directory behind.
+ * model as a BYOK provider, runtime clients that stop when the test ends, custom tools that
+ * record their calls, and the checks that a test file left no runtime process, connected client,
+ * listening port or temporary directory behind.
  *
- * Everything made here is also recorded in this module, so {@link leftovers} can
- * check it after the clean-ups ran; vitest loads a fresh copy of the module per test file.
+ * Everything made here is also recorded in this module, so {@link leftovers} can check it after
+ * the clean-ups ran; vitest loads a fresh copy of the module per test file.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startMockModel, type MockModel, type MockModelScript } from "./mockModel.js";
+import type { OnTestFinishedHandler } from "vitest";
+import { approveAll } from "@github/copilot-sdk";
+import {
+    descriptionOf,
+    startMockModel,
+    toolNameOf,
+    type MockModel,
+    type MockModelScript,
+    type RecordedTool,
+} from "./mockModel.js";
 
 /** The model that gets `view`/`edit`/`create`/`grep` (Claude family). */
 export const CLAUDE_MODEL = "claude-sonnet-4.5";
@@ -20,7 +30,7 @@ export const GPT_MODEL = "gpt-4o";
 /** Registers a clean-up; clean-ups run in reverse order of registration. */
 export type Defer = (cleanup: () => unknown) => void;
 
-/** A stack of clean-ups, for `afterAll`/`afterEach` or a script's `finally`. */
+/** A stack of clean-ups, for a test's end or a script's `finally`. */
 export interface CleanupStack {
     /** Registers a clean-up. */
     readonly defer: Defer;
@@ -47,8 +57,28 @@ export function cleanupStack(): CleanupStack {
     };
 }
 
+/**
+ * The clean-ups of one test: they run, last first, when the test finishes. Takes the test
+ * context's `onTestFinished`, which (unlike `afterEach`) belongs to this test alone, so tests can
+ * run concurrently.
+ *
+ * @example
+ * ```typescript
+ * it("...", async ({ onTestFinished }) => {
+ *     const defer = testCleanups(onTestFinished);
+ *     const model = await mockModel(defer);
+ * });
+ * ```
+ */
+export function testCleanups(onTestFinished: (handler: OnTestFinishedHandler) => void): Defer {
+    const { defer, run } = cleanupStack();
+    onTestFinished(() => run());
+    return defer;
+}
+
 const createdDirectories: string[] = [];
 const startedModels: MockModel[] = [];
+const createdClients: RuntimeClient[] = [];
 
 /**
  * Creates a fresh temporary directory to use as a client's `baseDirectory` and registers its
@@ -69,11 +99,74 @@ export async function mockModel(defer: Defer, script: MockModelScript = {}): Pro
     return model;
 }
 
+/** The part of a `CopilotClient`, patched or not, that the harness manages. */
+export interface RuntimeClient {
+    stop(): Promise<unknown>;
+    ping(message?: string): Promise<unknown>;
+}
+
+/**
+ * Records a client for {@link leftovers} and registers its stop.
+ *
+ * @param defer - where to register the stop
+ * @param client - a patched or unpatched `CopilotClient`
+ * @returns the same client
+ */
+export function stoppedAtEnd<C extends RuntimeClient>(defer: Defer, client: C): C {
+    createdClients.push(client);
+    defer(() => client.stop());
+    return client;
+}
+
 /** The BYOK provider option that points a session at a mock model. */
 export function providerFor(model: MockModel): { type: "openai"; baseUrl: string; apiKey: string } {
     // The runtime masks the key wherever it appears in tool output, so make it one that never
     // occurs by chance (a one-letter key would turn every "x" of a tool result into stars).
     return { type: "openai", baseUrl: model.baseUrl, apiKey: "mock-provider-key-8f3a" };
+}
+
+/** What every e2e session config starts with: a model id, the mock model, approve all. */
+export interface SessionBase {
+    model: string;
+    provider: ReturnType<typeof providerFor>;
+    onPermissionRequest: typeof approveAll;
+}
+
+/** One test's world: a fresh base directory, a mock model and a client using both. */
+export interface E2eRig<C> {
+    readonly baseDirectory: string;
+    readonly model: MockModel;
+    readonly client: C;
+    /** The start of a session config for model id `modelId` on this rig's mock model. */
+    base(modelId: string): SessionBase;
+}
+
+/**
+ * Makes a fresh base directory, a mock model and a client, each cleaned up when the test ends
+ * (client first, then model, then directory).
+ *
+ * @param defer - the test's clean-ups
+ * @param makeClient - builds the client (patched or unpatched) on the given base directory
+ * @param script - what the mock model answers
+ */
+export async function e2eRig<C extends RuntimeClient>(
+    defer: Defer,
+    makeClient: (baseDirectory: string) => C,
+    script: MockModelScript = {}
+): Promise<E2eRig<C>> {
+    const baseDirectory = temporaryBaseDirectory(defer);
+    const model = await mockModel(defer, script);
+    const client = stoppedAtEnd(defer, makeClient(baseDirectory));
+    return {
+        baseDirectory,
+        model,
+        client,
+        base: (modelId) => ({
+            model: modelId,
+            provider: providerFor(model),
+            onPermissionRequest: approveAll,
+        }),
+    };
 }
 
 /** A custom tool that records its calls and answers with a text naming itself. */
@@ -110,33 +203,24 @@ export function recordingTool(name: string): RecordingTool {
     };
 }
 
+/** Whether a tool definition the model received is that of a {@link recordingTool}. */
+export function isRecordingTool(tool: RecordedTool): boolean {
+    return descriptionOf(tool) === recordingTool(toolNameOf(tool)).description;
+}
+
 /** The session ids that have a state directory under `baseDirectory`. */
 export function sessionDirectories(baseDirectory: string): string[] {
     const stateDirectory = join(baseDirectory, "session-state");
     return existsSync(stateDirectory) ? readdirSync(stateDirectory).sort() : [];
 }
 
-/** Pids of the live runtime processes that this process started (Linux: read from /proc). */
-export function runtimeProcesses(): number[] {
-    const pids: number[] = [];
-    if (!existsSync("/proc")) return pids;
-    for (const entry of readdirSync("/proc")) {
-        if (!/^\d+$/.test(entry)) continue;
-        let stat: string;
-        try {
-            stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        } catch {
-            continue; // exited while we looked
-        }
-        // "<pid> (<comm>) <state> <ppid> ...": comm may hold spaces, so split after its ")".
-        const close = stat.lastIndexOf(")");
-        const comm = stat.slice(stat.indexOf("(") + 1, close);
-        const [state, ppid] = stat.slice(close + 2).split(" ");
-        if (Number(ppid) === process.pid && comm.startsWith("copilot") && state !== "Z") {
-            pids.push(Number(entry));
-        }
-    }
-    return pids;
+/**
+ * The child processes of this process that are still running, one entry each: Node keeps a
+ * `ProcessWrap` handle per spawned child until it exits, on every platform. The runtime is the
+ * only process the tests spawn.
+ */
+export function runningChildProcesses(): string[] {
+    return process.getActiveResourcesInfo().filter((resource) => resource === "ProcessWrap");
 }
 
 /** Resolves true when nothing accepts connections at `baseUrl` any more. */
@@ -152,20 +236,36 @@ function isClosed(baseUrl: string): Promise<boolean> {
     });
 }
 
+/** Resolves true when `client` still answers a ping (it was never stopped). */
+function isConnected(client: RuntimeClient): Promise<boolean> {
+    return Promise.resolve()
+        .then(() => client.ping())
+        .then(
+            () => true,
+            () => false
+        );
+}
+
 /**
- * What this test file left behind: runtime processes still alive, mock models still accepting
- * connections, temporary directories still present. Runtime processes get up to two seconds to
- * exit after `client.stop()`.
+ * What this test file left behind: runtime processes still running, clients made through
+ * {@link stoppedAtEnd} that still answer, mock models still accepting connections, temporary
+ * directories still present. Runtime processes get up to two seconds to exit after
+ * `client.stop()`, which resolves before its process has gone.
  */
 export async function leftovers(): Promise<{
-    runtimeProcesses: number[];
+    runtimeProcesses: string[];
+    connectedClients: number[];
     openModels: string[];
     directories: string[];
 }> {
-    let processes = runtimeProcesses();
-    for (let waited = 0; processes.length > 0 && waited < 2_000; waited += 100) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        processes = runtimeProcesses();
+    let processes = runningChildProcesses();
+    for (let waited = 0; processes.length > 0 && waited < 2_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        processes = runningChildProcesses();
+    }
+    const connectedClients: number[] = [];
+    for (const [index, client] of createdClients.entries()) {
+        if (await isConnected(client)) connectedClients.push(index);
     }
     const openModels: string[] = [];
     for (const model of startedModels) {
@@ -173,6 +273,7 @@ export async function leftovers(): Promise<{
     }
     return {
         runtimeProcesses: processes,
+        connectedClients,
         openModels,
         directories: createdDirectories.filter((directory) => existsSync(directory)),
     };

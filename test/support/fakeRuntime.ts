@@ -20,12 +20,16 @@ export type ToolListBehaviour =
     | { readonly kind: "fail"; readonly message: string }
     | { readonly kind: "never" };
 
+/** How the fake runtime answers `status.get`. */
+export type StatusBehaviour =
+    { readonly kind: "version"; readonly version: string } | { readonly kind: "never" };
+
 /** Options of {@link startFakeRuntime}. */
 export interface FakeRuntimeOptions {
     /** Answer to `tools.list`; defaults to a small Claude-style listing. */
     readonly toolList?: ToolListBehaviour;
-    /** The version `status.get` reports; defaults to "1.0.85", a measured runtime. */
-    readonly runtimeVersion?: string;
+    /** Answer to `status.get`; defaults to version "1.0.85", the measured bundled runtime. */
+    readonly status?: StatusBehaviour;
 }
 
 /** A fake Copilot runtime on 127.0.0.1 that speaks the SDK's JSON-RPC and records requests. */
@@ -36,6 +40,8 @@ export interface FakeRuntime {
     readonly requests: RecordedRpcRequest[];
     /** The params of every request of one method. */
     paramsOf(method: string): Record<string, unknown>[];
+    /** The methods of the requests received, in order, without the handshake (`connect`, `ping`). */
+    methods(): string[];
     /** Changes the `tools.list` answer for later requests. */
     setToolList(behaviour: ToolListBehaviour): void;
     /** Closes every connection and the server. */
@@ -43,8 +49,9 @@ export interface FakeRuntime {
 }
 
 /**
- * The listing the fake runtime gives by default: what runtime 1.0.14 answers to `tools.list`,
- * for every model (it is not the set the model is offered; see builtInToolCatalog.ts).
+ * The listing the fake runtime gives by default: what runtime 1.0.85 (SDK 1.0.14) answers to
+ * `tools.list`, for every model (it is not the set the model is offered; see
+ * builtInToolCatalog.ts).
  */
 export const FAKE_LISTED_TOOLS: readonly string[] = [
     "bash",
@@ -70,12 +77,12 @@ export const FAKE_LISTED_TOOLS: readonly string[] = [
  * result for anything else.
  *
  * @param toolList - returns the current `tools.list` behaviour
- * @param runtimeVersion - what `status.get` reports
+ * @param status - how `status.get` answers
  * @returns a function from method and params to the result (throws JSON-RPC errors)
  */
 function createFakeRuntimeResponder(
     toolList: () => ToolListBehaviour,
-    runtimeVersion: string
+    status: StatusBehaviour
 ): (method: string, params: Record<string, unknown>) => unknown {
     return (method: string, params: Record<string, unknown>): unknown => {
         switch (method) {
@@ -83,7 +90,8 @@ function createFakeRuntimeResponder(
             case "ping":
                 return { protocolVersion: 3, message: "pong", timestamp: Date.now() };
             case "status.get":
-                return { version: runtimeVersion, protocolVersion: 3 };
+                if (status.kind === "never") return new Promise(() => {});
+                return { version: status.version, protocolVersion: 3 };
             case "tools.list": {
                 const behaviour = toolList();
                 if (behaviour.kind === "never") return new Promise(() => {});
@@ -113,11 +121,10 @@ function createFakeRuntimeResponder(
 }
 
 /**
- * Starts the fake runtime. It answers the handshake (`connect`), `tools.list`,
+ * Starts the fake runtime. It answers the handshake (`connect`), `status.get`, `tools.list`,
  * `session.create`/`session.resume` (echoing the session id), `session.detach`, and acknowledges
- * anything else, so
- * a real `CopilotClient` connected with `RuntimeConnection.forUri(runtime.url)` can construct
- * sessions against it.
+ * anything else, so a real `CopilotClient` connected with `RuntimeConnection.forUri(runtime.url)`
+ * can construct sessions against it.
  *
  * @param options - see {@link FakeRuntimeOptions}
  * @returns the running fake runtime
@@ -131,7 +138,10 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         names: FAKE_LISTED_TOOLS,
     };
 
-    const answer = createFakeRuntimeResponder(() => toolList, options.runtimeVersion ?? "1.0.85");
+    const answer = createFakeRuntimeResponder(
+        () => toolList,
+        options.status ?? { kind: "version", version: "1.0.85" }
+    );
 
     const server: Server = createServer((socket) => {
         sockets.add(socket);
@@ -160,6 +170,7 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         url: `127.0.0.1:${address.port}`,
         requests,
         paramsOf: (method) => requests.filter((r) => r.method === method).map((r) => r.params),
+        methods: () => requests.map((r) => r.method).filter((m) => m !== "connect" && m !== "ping"),
         setToolList: (behaviour) => {
             toolList = behaviour;
         },

@@ -42,6 +42,11 @@ export interface MockModelScript {
      * tool result. Defaults to `` (result) => `tool said: ${result}` ``.
      */
     toolResultText?: (result: string) => string;
+    /**
+     * Tools of an MCP server (streamable HTTP, JSON answers) served at {@link MockModel.mcpUrl};
+     * a call of tool `t` answers `mcp t ran`. Without it that URL answers 404.
+     */
+    mcpTools?: readonly string[];
 }
 
 /** A chat message as found in a recorded request (only the fields the mock reads are typed). */
@@ -97,6 +102,10 @@ export interface OtherRequest {
 export interface MockModel {
     /** Base URL to pass as the provider's `baseUrl` (ends in `/v1`). */
     baseUrl: string;
+    /** URL of the MCP server of {@link MockModelScript.mcpTools}, for an `http` MCP server. */
+    mcpUrl: string;
+    /** Names of the MCP tools called, in order. */
+    mcpCalls: string[];
     /** Every `/chat/completions` request body, in arrival order. */
     requests: RecordedChatRequest[];
     /** Requests to any other endpoint, in arrival order. */
@@ -105,6 +114,8 @@ export interface MockModel {
     toolNamesOf(i: number): string[];
     /** The definitions named `name` offered in request `i` (more than one is a duplicate). */
     toolDefinitionsOf(i: number, name: string): RecordedTool[];
+    /** Names of the tools the model called in its answer to request `i` (empty for text). */
+    toolCallsOf(i: number): string[];
     /** The tool results (`"tool"` messages) that end request `i`, in order. */
     toolResultsOf(i: number): RecordedToolResult[];
     /** Stops the server and drops its open connections; calling it again does nothing. */
@@ -129,6 +140,27 @@ export function descriptionOf(tool: RecordedTool): string | undefined {
     return tool.function?.description ?? tool.custom?.description;
 }
 
+/**
+ * Returns the text of the user messages that end a request: the user's turn, with whatever the
+ * runtime adds after the prompt (such as its reminder of deferred tools).
+ */
+export function turnUserText(request: RecordedChatRequest): string {
+    const texts: string[] = [];
+    for (let i = request.messages.length - 1; i >= 0; i--) {
+        const message = request.messages[i]!;
+        if (message.role !== "user") break;
+        texts.unshift(contentText(message.content));
+    }
+    return texts.join("\n");
+}
+
+/** Returns the texts of every tool result (`"tool"` message) in a request's conversation. */
+export function toolResultTexts(request: RecordedChatRequest | undefined): string[] {
+    return (request?.messages ?? [])
+        .filter((message) => message.role === "tool")
+        .map((message) => contentText(message.content));
+}
+
 /** Returns the text of the last user message of a request (empty when there is none). */
 export function lastUserText(request: RecordedChatRequest): string {
     const users = request.messages.filter((message) => message.role === "user");
@@ -150,6 +182,30 @@ export function contentText(content: unknown): string {
             .join("");
     }
     return content == null ? "" : JSON.stringify(content);
+}
+
+/**
+ * A script for a model that, when the user's turn contains `prompt`, calls in one response
+ * (parallel tool calls) every tool of the request that `pick` selects, and answers "ok" to
+ * anything else.
+ *
+ * @param prompt - the text that makes the model call tools
+ * @param pick - which offered tools to call
+ * @param args - the arguments of every call
+ */
+export function callsOfferedTools(
+    prompt: string,
+    pick: (tool: RecordedTool) => boolean,
+    args: Record<string, unknown> = {}
+): MockModelScript {
+    return {
+        toolCall: (request) =>
+            turnUserText(request).includes(prompt)
+                ? (request.tools ?? [])
+                      .filter(pick)
+                      .map((tool) => ({ name: toolNameOf(tool), arguments: args }))
+                : undefined,
+    };
 }
 
 /** Decides the answer to one request: tool calls, or text. */
@@ -206,6 +262,40 @@ function sseResponse(chunks: unknown[]): HttpResponse<ReadableStream<Uint8Array>
     });
 }
 
+/** A JSON-RPC message of the MCP protocol (only the fields the mock reads). */
+interface McpMessage {
+    id?: number | string;
+    method: string;
+    params?: { protocolVersion?: string; name?: string };
+}
+
+/** The result of an MCP request, or undefined for a method the mock does not serve. */
+function mcpAnswer(message: McpMessage, tools: readonly string[], calls: string[]): unknown {
+    switch (message.method) {
+        case "initialize":
+            return {
+                protocolVersion: message.params?.protocolVersion ?? "2025-03-26",
+                capabilities: { tools: {} },
+                serverInfo: { name: "mock-mcp", version: "1.0.0" },
+            };
+        case "tools/list":
+            return {
+                tools: tools.map((name) => ({
+                    name,
+                    description: `MCP ${name}: served by the mock.`,
+                    inputSchema: { type: "object", properties: {} },
+                })),
+            };
+        case "tools/call":
+            calls.push(String(message.params?.name));
+            return { content: [{ type: "text", text: `mcp ${message.params?.name} ran` }] };
+        case "ping":
+            return {};
+        default:
+            return undefined;
+    }
+}
+
 /**
  * Starts a mock OpenAI-compatible model on 127.0.0.1 at an ephemeral port.
  *
@@ -217,14 +307,35 @@ function sseResponse(chunks: unknown[]): HttpResponse<ReadableStream<Uint8Array>
  */
 export async function startMockModel(script: MockModelScript = {}): Promise<MockModel> {
     const requests: RecordedChatRequest[] = [];
+    const calledTools: string[][] = [];
     const otherRequests: OtherRequest[] = [];
     const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 
+    const mcpCalls: string[] = [];
     const handlers: RequestHandler[] = [
+        http.post("*/mcp", async ({ request }) => {
+            if (script.mcpTools === undefined) return new HttpResponse(null, { status: 404 });
+            const message = (await request.json()) as McpMessage;
+            const result = mcpAnswer(message, script.mcpTools, mcpCalls);
+            if (message.id === undefined) return new HttpResponse(null, { status: 202 });
+            return HttpResponse.json(
+                result === undefined
+                    ? {
+                          jsonrpc: "2.0",
+                          id: message.id,
+                          error: { code: -32601, message: "not found" },
+                      }
+                    : { jsonrpc: "2.0", id: message.id, result }
+            );
+        }),
+        http.get("*/mcp", () => new HttpResponse(null, { status: 405 })),
         http.post("*/chat/completions", async ({ request }) => {
             const body = (await request.json()) as RecordedChatRequest;
             requests.push(body);
             const answer = answerFor(body, script);
+            calledTools.push(
+                "toolCalls" in answer ? answer.toolCalls.map((call) => call.name) : []
+            );
             const id = `chatcmpl-${requests.length}`;
             const model = body.model;
             const created = 0;
@@ -282,11 +393,14 @@ export async function startMockModel(script: MockModelScript = {}): Promise<Mock
 
     return {
         baseUrl: `http://127.0.0.1:${port}/v1`,
+        mcpUrl: `http://127.0.0.1:${port}/mcp`,
+        mcpCalls,
         requests,
         otherRequests,
         toolNamesOf: (i) => (requests[i]?.tools ?? []).map(toolNameOf),
         toolDefinitionsOf: (i, name) =>
             (requests[i]?.tools ?? []).filter((tool) => toolNameOf(tool) === name),
+        toolCallsOf: (i) => [...(calledTools[i] ?? [])],
         toolResultsOf: (i) => {
             const messages = requests[i]?.messages ?? [];
             let start = messages.length;

@@ -4,30 +4,29 @@ import { resolveBuiltInToolOverrides } from "../../src/builtInToolOverrides.js";
 import type { CustomToolSnapshot } from "../../src/customTools.js";
 import { SessionToolError } from "../../src/sessionToolError.js";
 
+// Rule 3 of the behaviour spec: which custom tools may replace the built-in of their name, and
+// how every accepted tool goes on the wire. A small hand-written catalog keeps each case readable.
 const handler = async (): Promise<string> => "ok";
 
-/** A small hand-written catalog: what a runtime has, and what it will not let be replaced. */
+const BUILT_INS = ["view", "bash", "read_file", "powershell", "tool_search_tool"];
 const catalog: BuiltInToolCatalog = {
     measured: {
         runtimeVersion: "9.9.9",
         sdkVersion: "9.9.9",
-        builtIns: ["view", "bash", "read_file", "powershell", "tool_search_tool"],
+        builtIns: BUILT_INS,
         unsupportedOverrides: ["powershell"],
         keptOnlyWithToolSearch: ["tool_search_tool"],
         offeredByModel: { "*": ["view", "bash"] },
         offeredByCondition: {},
     },
     source: "measured",
-    builtIns: new Set(["view", "bash", "read_file", "powershell", "tool_search_tool"]),
+    builtIns: new Set(BUILT_INS),
     unsupportedOverrides: new Set(["powershell"]),
     keptOnlyWithToolSearch: new Set(["tool_search_tool"]),
 };
 
-const tool = (name: string, extra: Partial<CustomToolSnapshot> = {}): CustomToolSnapshot => ({
-    name,
-    handler,
-    ...extra,
-});
+const tool = (name: string, extra: Partial<CustomToolSnapshot> = {}): CustomToolSnapshot =>
+    Object.freeze({ name, handler, ...extra });
 
 function refusal(run: () => unknown): SessionToolError {
     try {
@@ -39,8 +38,8 @@ function refusal(run: () => unknown): SessionToolError {
     throw new Error("expected a refusal");
 }
 
-describe("built-in tool overrides", () => {
-    it("replaces a built-in without the flag under the override policy, reporting it as automatic", () => {
+describe("built-in tool overrides: which names may replace a built-in", () => {
+    it("replaces a built-in when the tool has no flag under the override policy, as automatic", () => {
         const result = resolveBuiltInToolOverrides(
             [tool("view"), tool("lint")],
             catalog,
@@ -48,47 +47,70 @@ describe("built-in tool overrides", () => {
         );
         expect(result.overridden).toEqual(["view"]);
         expect(result.automatic).toEqual(["view"]);
+        expect(result.needToolSearch).toEqual([]);
+        expect(result.caseOnlyMatches).toEqual([]);
     });
 
-    it("replaces a built-in the runtime hides (a silent shadow today) like a listed one", () => {
+    it("replaces a built-in the runtime does not offer the model like any other", () => {
         const result = resolveBuiltInToolOverrides([tool("read_file")], catalog, "override");
         expect(result.overridden).toEqual(["read_file"]);
     });
 
-    it("refuses a built-in's name without the flag under the error policy", () => {
-        const error = refusal(() =>
-            resolveBuiltInToolOverrides([tool("view"), tool("bash")], catalog, "error")
-        );
-        expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
-        expect(error.toolNames).toEqual(["view", "bash"]);
-        expect(error.message).toContain("Set overridesBuiltInTool: true on them");
+    it("replaces a built-in silently when the tool sets overridesBuiltInTool: true", () => {
+        for (const policy of ["override", "error"] as const) {
+            const result = resolveBuiltInToolOverrides(
+                [tool("view", { overridesBuiltInTool: true })],
+                catalog,
+                policy
+            );
+            expect(result.overridden).toEqual(["view"]);
+            expect(result.automatic).toEqual([]);
+        }
     });
 
-    it("accepts an explicit override under the error policy, silently", () => {
-        const result = resolveBuiltInToolOverrides(
-            [tool("view", { overridesBuiltInTool: true })],
-            catalog,
-            "error"
-        );
-        expect(result.overridden).toEqual(["view"]);
-        expect(result.automatic).toEqual([]);
-    });
-
-    it("refuses overridesBuiltInTool: false on a built-in's name, since the built-in would answer", () => {
+    it("refuses a built-in's name without the flag under the error policy, naming every tool", () => {
         const error = refusal(() =>
             resolveBuiltInToolOverrides(
-                [tool("read_file", { overridesBuiltInTool: false })],
+                [tool("view"), tool("lint"), tool("bash")],
                 catalog,
-                "override"
+                "error"
             )
         );
         expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
-        expect(error.message).toContain(
-            "set overridesBuiltInTool: false, but the runtime has built-in tools"
+        expect(error.toolNames).toEqual(["view", "bash"]);
+        expect(error.message).toBe(
+            "Custom tools 'view', 'bash' have the names of built-in tools. Set overridesBuiltInTool: true on them to replace the built-ins, or rename them to keep both."
         );
     });
 
-    it("refuses a name whose override the runtime does not honour, flag or not", () => {
+    it("refuses overridesBuiltInTool: false on a built-in's name under either policy", () => {
+        for (const policy of ["override", "error"] as const) {
+            const error = refusal(() =>
+                resolveBuiltInToolOverrides(
+                    [tool("read_file", { overridesBuiltInTool: false })],
+                    catalog,
+                    policy
+                )
+            );
+            expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
+            expect(error.toolNames).toEqual(["read_file"]);
+            expect(error.message).toBe(
+                "Custom tools 'read_file' set overridesBuiltInTool: false, but the runtime has built-in tools of these names, which would answer their calls. Rename them, or set overridesBuiltInTool: true to replace the built-ins."
+            );
+        }
+    });
+
+    it("accepts overridesBuiltInTool: false on a name no built-in has", () => {
+        const result = resolveBuiltInToolOverrides(
+            [tool("notes", { overridesBuiltInTool: false })],
+            catalog,
+            "error"
+        );
+        expect(result.overridden).toEqual([]);
+        expect(result.tools).toEqual([{ name: "notes", handler, overridesBuiltInTool: false }]);
+    });
+
+    it("refuses an unsupported override with UNSUPPORTED_OVERRIDE, flag or not, and says rename", () => {
         for (const flag of [undefined, true]) {
             const error = refusal(() =>
                 resolveBuiltInToolOverrides(
@@ -98,43 +120,63 @@ describe("built-in tool overrides", () => {
                 )
             );
             expect(error.code).toBe("UNSUPPORTED_OVERRIDE");
-            expect(error.message).toContain("'powershell'");
-            expect(error.message).toContain("Rename these tools");
+            expect(error.toolNames).toEqual(["powershell"]);
+            expect(error.message).toBe(
+                "The runtime (version 9.9.9) does not let custom tools replace its built-in tools 'powershell': the built-in would still answer, or the custom tool would be dropped. Rename these tools."
+            );
         }
     });
 
-    it("lists the tool-search tool for the check that needs the session's tool count", () => {
+    it("lists a name the runtime keeps only with tool search for the session step to check", () => {
         const result = resolveBuiltInToolOverrides(
-            [tool("tool_search_tool", { overridesBuiltInTool: true })],
+            [tool("tool_search_tool", { overridesBuiltInTool: true }), tool("view")],
             catalog,
             "override"
         );
+        expect(result.overridden).toEqual(["tool_search_tool", "view"]);
         expect(result.needToolSearch).toEqual(["tool_search_tool"]);
     });
 
+    it("keeps a name that matches a built-in only when case is ignored, and reports the pair", () => {
+        const result = resolveBuiltInToolOverrides([tool("View")], catalog, "error");
+        expect(result.overridden).toEqual([]);
+        expect(result.automatic).toEqual([]);
+        expect(result.caseOnlyMatches).toEqual([{ tool: "View", builtIn: "view" }]);
+    });
+});
+
+describe("built-in tool overrides: the tools sent", () => {
     it("sends every accepted tool with overridesBuiltInTool: true unless the app set false", () => {
         const result = resolveBuiltInToolOverrides(
             [
                 tool("view"),
+                tool("bash", { overridesBuiltInTool: true }),
                 tool("lint"),
                 tool("notes", { overridesBuiltInTool: false }),
                 tool("fmt", { defer: "never" }),
+                tool("View"),
             ],
             catalog,
             "override"
         );
-        expect(result.tools.map((t) => [t.name, t.overridesBuiltInTool, t.defer])).toEqual([
-            ["view", true, undefined],
-            // Flagged only for safety: keeps the SDK's documented defer default explicit.
-            ["lint", true, "auto"],
-            ["notes", false, undefined],
-            ["fmt", true, "never"],
+        expect(result.tools).toEqual([
+            { name: "view", handler, overridesBuiltInTool: true },
+            { name: "bash", handler, overridesBuiltInTool: true },
+            // Not a built-in: keeps the SDK's documented defer default explicit.
+            { name: "lint", handler, overridesBuiltInTool: true, defer: "auto" },
+            { name: "notes", handler, overridesBuiltInTool: false },
+            { name: "fmt", handler, overridesBuiltInTool: true, defer: "never" },
+            { name: "View", handler, overridesBuiltInTool: true, defer: "auto" },
         ]);
+        expect(result.tools.every((sent) => Object.isFrozen(sent))).toBe(true);
     });
 
-    it("keeps a name that differs from a built-in only in case, and reports it", () => {
-        const result = resolveBuiltInToolOverrides([tool("View")], catalog, "override");
-        expect(result.overridden).toEqual([]);
-        expect(result.caseOnlyMatches).toEqual([{ tool: "View", builtIn: "view" }]);
+    it("leaves the snapshots it was given unchanged", () => {
+        const given = [tool("view"), tool("lint")];
+        resolveBuiltInToolOverrides(given, catalog, "override");
+        expect(given).toEqual([
+            { name: "view", handler },
+            { name: "lint", handler },
+        ]);
     });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionToolError } from "../../src/sessionToolError.js";
 import {
     createSessionToolState,
@@ -8,9 +8,13 @@ import {
 } from "../../src/sessionToolSetup.js";
 import type { SessionToolWarning } from "../../src/sessionToolWarning.js";
 
+// The session step of createSession / resumeSession (rules 1 to 6 of the behaviour spec) on a
+// small fake client: tools snapshot -> checks -> built-in catalog -> overrides -> filter -> wire.
+// The client runs the bundled runtime 1.0.85, whose measurements the SDK carries. Expected
+// values are written by hand from the rules and runtime 1.0.85's measured data.
 const handler = async (): Promise<string> => "ok";
 const CLAUDE = "claude-sonnet-4.5";
-/** What runtime 1.0.85 offers claude-sonnet-4.5 in a default session (measured). */
+/** What runtime 1.0.85 offers claude-sonnet-4.5 in a default session. */
 const CLAUDE_BUILT_INS = [
     "bash",
     "create",
@@ -28,18 +32,21 @@ const CLAUDE_BUILT_INS = [
     "web_fetch",
     "write_agent",
 ];
+const EDIT_MEMBERS = ["edit", "create", "apply_patch", "str_replace_editor"];
 
-/** A client on the bundled runtime 1.0.85, whose measurements the SDK carries. */
-function bundledClient(options: Record<string, unknown> = {}) {
+interface FakeClient {
+    readonly client: SessionToolHost;
+    readonly warnings: SessionToolWarning[];
+    readonly requests: string[];
+}
+
+/** A client on the bundled runtime 1.0.85 that records warnings and runtime requests. */
+function bundledClient(options: Record<string, unknown> = {}): FakeClient {
     const warnings: SessionToolWarning[] = [];
     const requests: string[] = [];
     const client: SessionToolHost = {
         sessionToolState: createSessionToolState(
-            {
-                builtInToolCollisions: "override",
-                onToolWarning: (w: SessionToolWarning) => warnings.push(w),
-                ...options,
-            },
+            { onToolWarning: (w: SessionToolWarning) => warnings.push(w), ...options },
             "1.0.85"
         ),
         getStatus: async () => {
@@ -58,47 +65,251 @@ function bundledClient(options: Record<string, unknown> = {}) {
     return { client, warnings, requests };
 }
 
+/** Runs the step the way the SDK does: the filter lists as the SDK normalised them. */
 async function prepare(
     config: Record<string, unknown>,
-    filters: NormalizedToolFilters = {},
-    client = bundledClient().client
-) {
-    return prepareSessionTools(client, { model: CLAUDE, ...config }, filters);
+    fake: FakeClient = bundledClient()
+): Promise<Awaited<ReturnType<typeof prepareSessionTools<Record<string, unknown>>>>> {
+    const filters: NormalizedToolFilters = {
+        availableTools: config.availableTools,
+        excludedTools: config.excludedTools,
+    };
+    return prepareSessionTools(fake.client, { model: CLAUDE, ...config }, filters);
 }
 
 async function refusal(promise: Promise<unknown>): Promise<SessionToolError> {
-    const error = await promise.then(
-        () => undefined,
-        (e: unknown) => e
+    const outcome = await promise.then(
+        () => "accepted",
+        (error: unknown) => error
     );
-    expect(error).toBeInstanceOf(SessionToolError);
-    return error as SessionToolError;
+    expect(outcome).toBeInstanceOf(SessionToolError);
+    return outcome as SessionToolError;
 }
 
-describe("session tool step: overrides", () => {
-    it("asks a bundled runtime of a measured version nothing", async () => {
-        const { client, requests } = bundledClient();
-        await prepare({ tools: [{ name: "view", handler }] }, {}, client);
-        expect(requests).toEqual([]);
+function sentTools(prepared: { config: Record<string, unknown> }): Record<string, unknown>[] {
+    return (prepared.config.tools as Record<string, unknown>[]).map((tool) => ({ ...tool }));
+}
+
+function deepFreeze<T>(value: T): T {
+    if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+        Object.freeze(value);
+        for (const key of Reflect.ownKeys(value)) {
+            deepFreeze((value as Record<PropertyKey, unknown>)[key]);
+        }
+    }
+    return value;
+}
+
+afterEach(() => {
+    vi.restoreAllMocks();
+});
+
+describe("session tool step: client options", () => {
+    it("replaces built-ins by default (builtInToolCollisions: 'override')", () => {
+        expect(createSessionToolState(undefined, "1.0.85").policy).toBe("override");
+        expect(createSessionToolState({}, undefined).policy).toBe("override");
     });
 
-    it("sends a custom view marked as an override and offers the model one view", async () => {
-        const prepared = await prepare({ tools: [{ name: "view", handler }] });
-        const tools = (
-            prepared.config as unknown as {
-                tools: { name: string; overridesBuiltInTool: boolean }[];
-            }
-        ).tools;
-        expect(tools.map((t) => [t.name, t.overridesBuiltInTool])).toEqual([["view", true]]);
-        expect(prepared.resolution.overriddenBuiltInTools).toEqual(["view"]);
-        expect(prepared.resolution.enabledTools).toEqual(
-            CLAUDE_BUILT_INS.filter((n) => n !== "view").concat("view")
+    it("refuses a builtInToolCollisions other than 'override' or 'error' with INVALID_CLIENT_OPTION", () => {
+        let thrown: unknown;
+        try {
+            createSessionToolState({ builtInToolCollisions: "replace" }, "1.0.85");
+        } catch (error) {
+            thrown = error;
+        }
+        expect(thrown).toBeInstanceOf(SessionToolError);
+        expect((thrown as SessionToolError).code).toBe("INVALID_CLIENT_OPTION");
+        expect((thrown as SessionToolError).message).toBe(
+            "Invalid builtInToolCollisions 'replace': use 'override' (a custom tool replaces the built-in of its name) or 'error' (refuse such sessions)."
         );
     });
 
-    it("reports an automatic override once per client and name", async () => {
-        const { client, warnings } = bundledClient();
-        await prepare({ tools: [{ name: "view", handler }] }, {}, client);
+    it("refuses an onToolWarning that is not a function with INVALID_CLIENT_OPTION", () => {
+        expect(() => createSessionToolState({ onToolWarning: "log" }, "1.0.85")).toThrow(
+            new SessionToolError(
+                "INVALID_CLIENT_OPTION",
+                "Invalid onToolWarning 'log': pass a function that receives each warning, or leave it out to log with console.warn."
+            )
+        );
+    });
+
+    it("logs each warning's message with console.warn when onToolWarning is not given", async () => {
+        const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+        const client: SessionToolHost = {
+            ...bundledClient().client,
+            sessionToolState: createSessionToolState({}, "1.0.85"),
+        };
+        await prepareSessionTools(
+            client,
+            { model: CLAUDE, tools: [{ name: "View", handler }] },
+            {}
+        );
+        expect(warn.mock.calls).toEqual([
+            [
+                "Custom tools 'View' differ from the built-ins 'view' only in case, so the model gets both. Use the built-in's exact name to replace it, or a clearly different name.",
+            ],
+        ]);
+    });
+});
+
+describe("session tool step: custom tools", () => {
+    it("validates, sends and registers a getter-based name under the name read first", async () => {
+        let reads = 0;
+        const shifty = {
+            get name(): string {
+                reads++;
+                return reads === 1 ? "lint" : "view";
+            },
+            handler,
+        };
+        const prepared = await prepare({ tools: [shifty] });
+        const tools = prepared.config.tools as { name: string; handler: unknown }[];
+        expect(tools.map((tool) => tool.name)).toEqual(["lint"]);
+        expect(tools.map((tool) => tool.name)).toEqual(["lint"]);
+        expect(tools[0]!.handler).toBe(handler);
+        expect(prepared.resolution.wire.tools).toEqual(["lint"]);
+        expect(prepared.resolution.overriddenBuiltInTools).toEqual([]);
+        expect(reads).toBe(1);
+    });
+
+    it("refuses a sparse tools array with a SessionToolError, not a TypeError", async () => {
+        const tools: unknown[] = [];
+        tools[1] = { name: "lint", handler };
+        const error = await refusal(prepare({ tools }));
+        expect(error.code).toBe("INVALID_CUSTOM_TOOL");
+        expect(error.message).toBe(
+            "tools[0] is an empty slot of a sparse array: pass a tool at every position."
+        );
+    });
+
+    it("sends a tool without a handler as a declaration", async () => {
+        const prepared = await prepare({
+            tools: [{ name: "lookup", description: "answered by the app" }],
+        });
+        expect(sentTools(prepared)).toEqual([
+            {
+                name: "lookup",
+                description: "answered by the app",
+                overridesBuiltInTool: true,
+                defer: "auto",
+            },
+        ]);
+    });
+
+    it("leaves a deep-frozen caller config, its tools and its filter lists untouched", async () => {
+        const config = deepFreeze({
+            model: CLAUDE,
+            tools: [
+                {
+                    name: "view",
+                    handler,
+                    parameters: { type: "object", properties: { path: { type: "string" } } },
+                },
+                { name: "lint", handler },
+            ],
+            customToolSets: { quality: ["lint"] },
+            availableTools: ["toolset:read", "toolset:quality", "bash"],
+            excludedTools: ["toolset:execute"],
+        });
+        const prepared = await prepareSessionTools(bundledClient().client, config, {
+            availableTools: config.availableTools,
+            excludedTools: config.excludedTools,
+        });
+        expect(prepared.config).not.toBe(config);
+        expect(config).toEqual({
+            model: CLAUDE,
+            tools: [
+                {
+                    name: "view",
+                    handler,
+                    parameters: { type: "object", properties: { path: { type: "string" } } },
+                },
+                { name: "lint", handler },
+            ],
+            customToolSets: { quality: ["lint"] },
+            availableTools: ["toolset:read", "toolset:quality", "bash"],
+            excludedTools: ["toolset:execute"],
+        });
+    });
+
+    it("sends every accepted tool with overridesBuiltInTool: true unless the app set false", async () => {
+        const prepared = await prepare({
+            tools: [
+                { name: "view", handler },
+                { name: "bash", handler, overridesBuiltInTool: true },
+                { name: "lint", handler },
+                { name: "notes", overridesBuiltInTool: false },
+                { name: "fmt", handler, defer: "never" },
+            ],
+        });
+        expect(sentTools(prepared)).toEqual([
+            { name: "view", handler, overridesBuiltInTool: true },
+            { name: "bash", handler, overridesBuiltInTool: true },
+            { name: "lint", handler, overridesBuiltInTool: true, defer: "auto" },
+            { name: "notes", overridesBuiltInTool: false },
+            { name: "fmt", handler, overridesBuiltInTool: true, defer: "never" },
+        ]);
+        expect(prepared.resolution.overriddenBuiltInTools).toEqual(["view", "bash"]);
+    });
+
+    it("refuses overridesBuiltInTool: false on a built-in's name with BUILT_IN_TOOL_COLLISION", async () => {
+        const error = await refusal(
+            prepare({ tools: [{ name: "grep", handler, overridesBuiltInTool: false }] })
+        );
+        expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
+        expect(error.toolNames).toEqual(["grep"]);
+    });
+
+    it("refuses a built-in's name without the flag under builtInToolCollisions: 'error'", async () => {
+        const fake = bundledClient({ builtInToolCollisions: "error" });
+        const error = await refusal(prepare({ tools: [{ name: "bash", handler }] }, fake));
+        expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
+        expect(error.toolNames).toEqual(["bash"]);
+        const flagged = await prepare(
+            { tools: [{ name: "bash", handler, overridesBuiltInTool: true }] },
+            fake
+        );
+        expect(flagged.resolution.overriddenBuiltInTools).toEqual(["bash"]);
+        expect(fake.warnings).toEqual([]);
+    });
+
+    it("refuses an override the runtime does not honour with UNSUPPORTED_OVERRIDE", async () => {
+        const error = await refusal(
+            prepare({
+                tools: [
+                    { name: "powershell", handler, overridesBuiltInTool: true },
+                    { name: "session_history", handler },
+                ],
+            })
+        );
+        expect(error.code).toBe("UNSUPPORTED_OVERRIDE");
+        expect(error.toolNames).toEqual(["powershell", "session_history"]);
+        expect(error.message).toBe(
+            "The runtime (version 1.0.85) does not let custom tools replace its built-in tools 'powershell', 'session_history': the built-in would still answer, or the custom tool would be dropped. Rename these tools."
+        );
+    });
+
+    it("refuses a custom tool_search_tool unless tool search is enabled and defers tools", async () => {
+        const tools = [
+            { name: "tool_search_tool", handler, overridesBuiltInTool: true },
+            { name: "lint", handler },
+        ];
+        for (const toolSearch of [undefined, { enabled: true }]) {
+            const error = await refusal(prepare({ tools, toolSearch }));
+            expect(error.code).toBe("UNSUPPORTED_OVERRIDE");
+            expect(error.toolNames).toEqual(["tool_search_tool"]);
+            expect(error.message).toBe(
+                `Custom tools 'tool_search_tool' replace the tool-search tool, which the runtime keeps only while tool search defers tools; this session (17 tools) would drop them. Set toolSearch: { enabled: true, deferThreshold: N } with N below the number of tools and have at least one other custom tool the runtime may defer (defer: "auto"), or rename them.`
+            );
+        }
+        const accepted = await prepare({ tools, toolSearch: { enabled: true, deferThreshold: 5 } });
+        expect(accepted.resolution.wire.tools).toEqual(["tool_search_tool", "lint"]);
+        expect(accepted.resolution.overriddenBuiltInTools).toEqual(["tool_search_tool"]);
+    });
+
+    it("reports AUTOMATIC_OVERRIDE once per client and name", async () => {
+        const first = bundledClient();
+        await prepare({ tools: [{ name: "view", handler }] }, first);
         await prepare(
             {
                 tools: [
@@ -106,317 +317,332 @@ describe("session tool step: overrides", () => {
                     { name: "bash", handler },
                 ],
             },
-            {},
-            client
+            first
         );
-        expect(warnings.map((w) => [w.code, w.identifiers])).toEqual([
+        await prepare(
+            {
+                tools: [
+                    { name: "bash", handler },
+                    { name: "view", handler },
+                ],
+            },
+            first
+        );
+        expect(first.warnings).toEqual([
+            {
+                code: "AUTOMATIC_OVERRIDE",
+                option: "tools",
+                identifiers: ["view"],
+                message:
+                    "Custom tools 'view' replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.",
+            },
+            {
+                code: "AUTOMATIC_OVERRIDE",
+                option: "tools",
+                identifiers: ["bash"],
+                message:
+                    "Custom tools 'bash' replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.",
+            },
+        ]);
+        const second = bundledClient();
+        await prepare({ tools: [{ name: "view", handler }] }, second);
+        expect(second.warnings.map((w) => [w.code, w.identifiers])).toEqual([
             ["AUTOMATIC_OVERRIDE", ["view"]],
-            ["AUTOMATIC_OVERRIDE", ["bash"]],
         ]);
     });
 
-    it("reports nothing for a session it refuses", async () => {
-        const { client, warnings } = bundledClient();
+    it("keeps a name that differs from a built-in only in case, with one CASE_ONLY_MATCH", async () => {
+        const fake = bundledClient();
+        const prepared = await prepare({ tools: [{ name: "View", handler }] }, fake);
+        expect(prepared.resolution.enabledTools).toEqual([...CLAUDE_BUILT_INS, "View"]);
+        expect(prepared.resolution.overriddenBuiltInTools).toEqual([]);
+        expect(fake.warnings.map((w) => [w.code, w.identifiers])).toEqual([
+            ["CASE_ONLY_MATCH", ["View"]],
+        ]);
+    });
+
+    it("reports no warning for a session it refuses, and the override later when accepted", async () => {
+        const fake = bundledClient();
         await refusal(
-            prepare(
-                { tools: [{ name: "view", handler }] },
-                { availableTools: ["toolset:"] },
-                client
-            )
+            prepare({ tools: [{ name: "view", handler }], availableTools: ["toolset:"] }, fake)
         );
-        expect(warnings).toEqual([]);
-        await prepare({ tools: [{ name: "view", handler }] }, {}, client);
-        expect(warnings.map((w) => w.code)).toEqual(["AUTOMATIC_OVERRIDE"]);
-    });
-
-    it("refuses a collision under the error policy before anything is sent", async () => {
-        const { client } = bundledClient({ builtInToolCollisions: "error" });
-        const error = await refusal(prepare({ tools: [{ name: "bash", handler }] }, {}, client));
-        expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
-    });
-
-    it("refuses a custom tool-search tool unless tool search is known to defer tools", async () => {
-        const tools = [
-            { name: "tool_search_tool", handler, overridesBuiltInTool: true },
-            { name: "lint", handler },
-        ];
-        const error = await refusal(prepare({ tools, toolSearch: { enabled: true } }));
-        expect(error.code).toBe("UNSUPPORTED_OVERRIDE");
-        expect(error.message).toContain("deferThreshold");
-        const accepted = await prepare({ tools, toolSearch: { enabled: true, deferThreshold: 1 } });
-        expect(accepted.resolution.enabledTools).toContain("tool_search_tool");
-    });
-
-    it("does not mutate the caller's config, tools or filter lists", async () => {
-        const tools = Object.freeze([Object.freeze({ name: "view", handler })]);
-        const availableTools = Object.freeze(["toolset:read", "bash"]);
-        const config = Object.freeze({ model: CLAUDE, tools });
-        const prepared = await prepareSessionTools(bundledClient().client, config, {
-            availableTools,
-        });
-        expect(prepared.config).not.toBe(config);
-        expect(config.tools).toBe(tools);
-        expect(availableTools).toEqual(["toolset:read", "bash"]);
+        expect(fake.warnings).toEqual([]);
+        await prepare({ tools: [{ name: "view", handler }] }, fake);
+        expect(fake.warnings.map((w) => w.code)).toEqual(["AUTOMATIC_OVERRIDE"]);
     });
 });
 
 describe("session tool step: availableTools and excludedTools", () => {
-    it("expands toolsets to the members of every model family", async () => {
-        const prepared = await prepare({}, { availableTools: ["toolset:edit"] });
-        expect(prepared.resolution.wire.availableTools).toEqual([
-            "edit",
-            "create",
-            "apply_patch",
-            "str_replace_editor",
-        ]);
-        expect(prepared.resolution.enabledTools).toEqual(["create", "edit"]);
-        expect(prepared.resolution.toolSetEnablement.get("edit")).toBe(true);
+    it("sends toolset members of every model family, so the filter means the same after setModel", async () => {
+        const claude = await prepare({ availableTools: ["toolset:edit"] });
+        const codex = await prepare({ model: "gpt-5-codex", availableTools: ["toolset:edit"] });
+        expect(claude.resolution.wire.availableTools).toEqual(EDIT_MEMBERS);
+        expect(codex.resolution.wire.availableTools).toEqual(EDIT_MEMBERS);
+        expect(claude.resolution.enabledTools).toEqual(["create", "edit"]);
+        expect(codex.resolution.enabledTools).toEqual(["apply_patch"]);
     });
 
-    it("keeps a tool named in availableTools when its toolset is excluded", async () => {
-        const prepared = await prepare(
-            {},
-            {
-                availableTools: ["toolset:read", "toolset:edit", "view"],
-                excludedTools: ["toolset:read"],
-            }
-        );
-        expect(prepared.resolution.wire.excludedTools).toEqual(["read_file"]);
-        expect(prepared.resolution.enabledTools).toEqual(["create", "edit", "view"]);
+    it("neither sends nor registers the custom tools the filter disables", async () => {
+        const prepared = await prepare({
+            tools: [
+                { name: "lint", handler },
+                { name: "fmt", handler },
+            ],
+            availableTools: ["toolset:read", "lint"],
+        });
+        expect(sentTools(prepared).map((tool) => tool.name)).toEqual(["lint"]);
+        expect(prepared.resolution.wire.tools).toEqual(["lint"]);
+        expect(prepared.resolution.toolEnablement.get("fmt")).toBe(false);
     });
 
-    it("excludes a tool in an included and an excluded toolset, and any tool excluded by name", async () => {
-        const prepared = await prepare(
-            {
-                tools: [
-                    { name: "lint", handler },
-                    { name: "fmt", handler },
-                ],
-                customToolSets: { quality: ["lint", "fmt", "edit"] },
-            },
-            { availableTools: ["toolset:quality", "fmt"], excludedTools: ["toolset:edit", "fmt"] }
-        );
-        expect(prepared.resolution.wire.excludedTools).toEqual(
-            ["edit", "create", "apply_patch", "str_replace_editor", "fmt", "builtin:fmt"].filter(
-                (entry) => entry !== "builtin:fmt"
-            )
-        );
-        expect(prepared.resolution.enabledTools).toEqual(["lint"]);
-        expect(
-            (prepared.config as unknown as { tools: { name: string }[] }).tools.map((t) => t.name)
-        ).toEqual(["lint"]);
-    });
-
-    it("passes patterns the runtime understands through unchanged", async () => {
-        const prepared = await prepare(
-            {},
-            { availableTools: ["mcp:*", "builtin:view", "custom:*"] }
-        );
-        expect(prepared.resolution.wire.availableTools).toEqual([
-            "mcp:*",
-            "builtin:view",
-            "custom:*",
-        ]);
-        expect(prepared.resolution.warnings).toEqual([]);
-    });
-
-    it("lets builtin:<name> keep a custom tool that replaces that built-in", async () => {
-        const prepared = await prepare(
-            { tools: [{ name: "view", handler, overridesBuiltInTool: true }] },
-            { availableTools: ["builtin:view"] }
-        );
-        expect(prepared.resolution.wire.availableTools).toEqual(["builtin:view", "custom:view"]);
-        expect(prepared.resolution.enabledTools).toEqual(["view"]);
-    });
-
-    it("removes the built-in too when the filter leaves out the custom tool replacing it", async () => {
-        const prepared = await prepare(
-            { tools: [{ name: "view", handler, overridesBuiltInTool: true }] },
-            { excludedTools: ["toolset:read"] }
-        );
+    it("excludes builtin:<name> too when the filter disables a custom tool replacing it", async () => {
+        const prepared = await prepare({
+            tools: [{ name: "view", handler, overridesBuiltInTool: true }],
+            excludedTools: ["toolset:read"],
+        });
         expect(prepared.resolution.wire.tools).toEqual([]);
         expect(prepared.resolution.wire.excludedTools).toEqual([
             "view",
             "read_file",
             "builtin:view",
         ]);
+        expect(prepared.config.excludedTools).toEqual(["view", "read_file", "builtin:view"]);
     });
 
-    it("treats availableTools: [] as a deliberate session without tools", async () => {
+    it("treats availableTools: [] as a session without tools, silently", async () => {
+        const fake = bundledClient();
         const prepared = await prepare(
-            { tools: [{ name: "lint", handler }] },
-            { availableTools: [] }
+            { tools: [{ name: "lint", handler }], availableTools: [] },
+            fake
         );
         expect(prepared.resolution.enabledTools).toEqual([]);
+        expect(prepared.resolution.wire).toEqual({
+            tools: [],
+            availableTools: [],
+            excludedTools: undefined,
+        });
         expect(prepared.resolution.warnings).toEqual([]);
+        expect(fake.warnings).toEqual([]);
     });
 
-    it("warns once per option about unknown names, with suggestions and the toolsets", async () => {
-        const { client, warnings } = bundledClient();
+    it("warns UNKNOWN_IDENTIFIERS once per option, suggesting toolset:<name> for a bare toolset name", async () => {
+        const fake = bundledClient();
         const prepared = await prepare(
-            {},
-            { availableTools: ["bash", "toolset:edti", "veiw", "read"], excludedTools: ["nope"] },
-            client
+            { availableTools: ["bash", "read", "veiw"], excludedTools: ["bsah"] },
+            fake
         );
         expect(prepared.resolution.unknownIdentifiers).toEqual([
-            { option: "availableTools", identifier: "toolset:edti", suggestion: "toolset:edit" },
-            { option: "availableTools", identifier: "veiw", suggestion: "view" },
             { option: "availableTools", identifier: "read", suggestion: "toolset:read" },
-            { option: "excludedTools", identifier: "nope" },
+            { option: "availableTools", identifier: "veiw", suggestion: "view" },
+            { option: "excludedTools", identifier: "bsah", suggestion: "bash" },
         ]);
-        expect(warnings.map((w) => [w.code, w.option])).toEqual([
-            ["UNKNOWN_IDENTIFIERS", "availableTools"],
-            ["UNKNOWN_IDENTIFIERS", "excludedTools"],
+        expect(fake.warnings.map((w) => [w.code, w.option, w.identifiers])).toEqual([
+            ["UNKNOWN_IDENTIFIERS", "availableTools", ["read", "veiw"]],
+            ["UNKNOWN_IDENTIFIERS", "excludedTools", ["bsah"]],
         ]);
-        expect(warnings[0]!.message).toContain("'toolset:read', 'toolset:edit'");
+        expect(fake.warnings[0]!.message).toContain(
+            "Did you mean 'read' -> 'toolset:read', 'veiw' -> 'view'?"
+        );
     });
 
-    it("warns when a non-empty availableTools leaves no tool", async () => {
-        const prepared = await prepare({}, { availableTools: ["nothing_here_at_all"] });
-        expect(prepared.resolution.warnings.map((w) => w.code)).toEqual([
-            "UNKNOWN_IDENTIFIERS",
-            "NO_TOOLS_ENABLED",
-        ]);
+    it("warns NO_TOOLS_ENABLED when a non-empty availableTools leaves no tool", async () => {
+        const prepared = await prepare({ availableTools: ["bash"], excludedTools: ["bash"] });
+        expect(prepared.resolution.warnings.map((w) => w.code)).toEqual(["NO_TOOLS_ENABLED"]);
     });
 
-    it("warns when the model would get more than 128 tools, not at 128", async () => {
+    it("warns TOO_MANY_TOOLS when the model gets 129 tools, not 128", async () => {
         const tools = (count: number) =>
             Array.from({ length: count }, (_, i) => ({ name: `tool_${i}`, handler }));
-        const at128 = await prepare({ tools: tools(128 - CLAUDE_BUILT_INS.length) });
+        const at128 = await prepare({ tools: tools(128), availableTools: ["custom:*"] });
         expect(at128.resolution.enabledTools).toHaveLength(128);
         expect(at128.resolution.warnings).toEqual([]);
-        const at129 = await prepare({ tools: tools(129 - CLAUDE_BUILT_INS.length) });
+        const at129 = await prepare({ tools: tools(129), availableTools: ["custom:*"] });
+        expect(at129.resolution.warnings).toEqual([
+            {
+                code: "TOO_MANY_TOOLS",
+                message:
+                    "The filter leaves 129 tools, more than the 128 a model accepts in one request; requests may be refused or tools dropped. Exclude the toolsets you do not need.",
+            },
+        ]);
+    });
+
+    it("counts the built-ins the model is offered towards TOO_MANY_TOOLS", async () => {
+        const tools = (count: number) =>
+            Array.from({ length: count }, (_, i) => ({ name: `tool_${i}`, handler }));
+        // claude-sonnet-4.5 is offered 15 built-ins: 113 custom tools make 128, 114 make 129.
+        const at128 = await prepare({ tools: tools(113) });
+        expect(at128.resolution.warnings).toEqual([]);
+        const at129 = await prepare({ tools: tools(114) });
         expect(at129.resolution.warnings.map((w) => w.code)).toEqual(["TOO_MANY_TOOLS"]);
     });
 
-    it("refuses malformed filter entries and toolsets with messages that say what to do", async () => {
-        const cases: [Record<string, unknown>, NormalizedToolFilters, string, string][] = [
-            [
-                {},
-                { availableTools: "view" },
-                "INVALID_TOOL_FILTER",
-                "Invalid availableTools 'view'",
-            ],
-            [
-                {},
-                { excludedTools: ["view", 3] },
-                "INVALID_TOOL_FILTER",
-                "Invalid excludedTools[1] 3",
-            ],
-            [{}, { availableTools: ["toolset:a b"] }, "INVALID_TOOL_FILTER", "'toolset:a b'"],
-            [{ customToolSets: [] }, {}, "INVALID_TOOL_SET", "Invalid customToolSets []"],
-            [{ customToolSets: { "a b": [] } }, {}, "INVALID_TOOL_SET", "name 'a b'"],
-            [
-                { customToolSets: { q: ["toolset:edit"] } },
-                {},
-                "INVALID_TOOL_SET",
-                "list tool names",
-            ],
-            [
-                { customToolSets: { toArray: () => [] } },
-                {},
-                "INVALID_TOOL_SET",
-                "customToolSets got a ToolSet builder",
-            ],
-        ];
-        for (const [config, filters, code, text] of cases) {
-            const error = await refusal(prepare(config, filters));
-            expect([error.code, error.message]).toEqual([code, expect.stringContaining(text)]);
-        }
-    });
-});
-
-describe("session tool step: the runtime's catalog", () => {
-    function externalClient(status: () => Promise<{ version?: string }>, list = vi.fn()) {
-        const warnings: SessionToolWarning[] = [];
-        const client: SessionToolHost = {
-            sessionToolState: createSessionToolState(
-                {
-                    builtInToolCollisions: "override",
-                    onToolWarning: (w: SessionToolWarning) => warnings.push(w),
-                },
-                undefined
-            ),
-            getStatus: status,
-            rpc: { tools: { list } },
-        };
-        return { client, warnings, list };
-    }
-
-    it("asks an external runtime its version once per client", async () => {
-        const status = vi.fn(async () => ({ version: "1.0.85" }));
-        const { client, list } = externalClient(status);
-        await prepare({ tools: [{ name: "lint", handler }] }, {}, client);
-        await prepare({ tools: [{ name: "lint", handler }] }, {}, client);
-        expect(status).toHaveBeenCalledTimes(1);
-        expect(list).not.toHaveBeenCalled();
-    });
-
-    it("asks nothing for a session without custom tools or filters", async () => {
-        const status = vi.fn(async () => ({ version: "1.0.85" }));
-        const { client } = externalClient(status);
-        await prepare({}, {}, client);
-        expect(status).not.toHaveBeenCalled();
-    });
-
-    it("adds the tools.list of an unmeasured version, and says it stands in", async () => {
-        const list = vi.fn(async () => ({ tools: [{ name: "brand_new_tool" }] }));
-        const { client, warnings } = externalClient(async () => ({ version: "0.0.1" }), list);
-        const error = await refusal(
-            prepare(
-                { tools: [{ name: "brand_new_tool", handler, overridesBuiltInTool: false }] },
-                {},
-                client
-            )
-        );
-        expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
-        expect(warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK"]);
-    });
-
-    it("falls back after a timeout when the runtime does not answer", async () => {
-        vi.useFakeTimers();
-        try {
-            const { client, warnings } = externalClient(() => new Promise(() => {}));
-            const pending = prepare({ tools: [{ name: "lint", handler }] }, {}, client);
-            await vi.advanceTimersByTimeAsync(3000);
-            const prepared = await pending;
-            expect(prepared.resolution.runtime.catalog).toBe("fallback");
-            expect(warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK"]);
-            expect(warnings[0]!.message).toContain("status.get did not answer in 3000 ms");
-        } finally {
-            vi.useRealTimers();
-        }
+    it("treats the names the runtime's filter links as one tool alike (grep and rg)", async () => {
+        const excluded = await prepare({ model: "gpt-5-codex", excludedTools: ["grep"] });
+        expect(excluded.resolution.toolEnablement.get("rg")).toBe(false);
+        const allowed = await prepare({ model: "gpt-5-codex", availableTools: ["grep"] });
+        expect(allowed.resolution.enabledTools).toEqual(["rg"]);
     });
 });
 
 describe("session tool step: the resolution", () => {
-    it("is defined, frozen, and its maps refuse changes", async () => {
-        const prepared = await prepare(
-            { tools: [{ name: "lint", handler }] },
-            { excludedTools: ["bash"] }
-        );
-        const resolution = prepared.resolution;
+    it("is defined and frozen, and its maps refuse changes", async () => {
+        const { resolution } = await prepare({
+            tools: [{ name: "lint", handler }],
+            availableTools: ["toolset:read", "lint"],
+            excludedTools: ["bash"],
+        });
         expect(resolution).toBeDefined();
-        expect(Object.isFrozen(resolution)).toBe(true);
-        expect(Object.isFrozen(resolution.enabledTools)).toBe(true);
-        expect(Object.isFrozen(resolution.wire)).toBe(true);
-        expect(() => (resolution.toolEnablement as Map<string, boolean>).set("bash", true)).toThrow(
-            TypeError
-        );
-        expect(() => (resolution.toolSetEnablement as Map<string, boolean>).delete("edit")).toThrow(
-            TypeError
-        );
+        for (const part of [
+            resolution,
+            resolution.enabledTools,
+            resolution.modeTools,
+            resolution.modeTools.plan,
+            resolution.overriddenBuiltInTools,
+            resolution.unknownIdentifiers,
+            resolution.warnings,
+            resolution.runtime,
+            resolution.wire,
+            resolution.wire.tools,
+            resolution.wire.availableTools,
+            resolution.wire.excludedTools,
+        ]) {
+            expect(Object.isFrozen(part)).toBe(true);
+        }
+        const maps = [
+            resolution.toolEnablement,
+            resolution.toolSetEnablement,
+            resolution.toolSets,
+        ] as Map<string, unknown>[];
+        for (const map of maps) {
+            expect(map).toBeDefined();
+            expect(Object.isFrozen(map)).toBe(true);
+            expect(() => map.set("bash", true)).toThrow(TypeError);
+            expect(() => map.delete("read")).toThrow(TypeError);
+            expect(() => map.clear()).toThrow(TypeError);
+        }
         expect(resolution.toolEnablement.get("bash")).toBe(false);
+        expect(resolution.toolSets.get("read")).toEqual(["view", "read_file"]);
     });
 
-    it("adds the built-ins that session options switch on", async () => {
-        const prepared = await prepare({
-            onUserInputRequest: async () => ({ answer: "", wasFreeform: true }),
+    it("describes what the session offers and what was sent", async () => {
+        const fake = bundledClient();
+        const { resolution } = await prepare(
+            {
+                tools: [
+                    { name: "view", handler },
+                    { name: "lint", handler },
+                ],
+                onUserInputRequest: async () => ({ answer: "", wasFreeform: true }),
+                availableTools: [
+                    "toolset:read",
+                    "toolset:edit",
+                    "lint",
+                    "ask_user",
+                    "exit_plan_mode",
+                ],
+                excludedTools: ["create"],
+            },
+            fake
+        );
+        expect(resolution.mode).toBe("combined");
+        expect(resolution.enabledTools).toEqual(["ask_user", "edit", "view", "lint"]);
+        expect([...resolution.toolEnablement]).toEqual([
+            ["ask_user", true],
+            ["bash", false],
+            ["create", false],
+            ["edit", true],
+            ["glob", false],
+            ["grep", false],
+            ["list_agents", false],
+            ["list_bash", false],
+            ["read_agent", false],
+            ["read_bash", false],
+            ["sql", false],
+            ["stop_bash", false],
+            ["task", false],
+            ["web_fetch", false],
+            ["write_agent", false],
+            ["view", true],
+            ["lint", true],
+        ]);
+        expect([...resolution.toolSetEnablement]).toEqual([
+            ["read", true],
+            ["edit", false],
+            ["search", false],
+            ["execute", false],
+            ["web", false],
+            ["agent", false],
+        ]);
+        expect([...resolution.toolSets.keys()]).toEqual([
+            "read",
+            "edit",
+            "search",
+            "execute",
+            "web",
+            "agent",
+        ]);
+        expect(resolution.modeTools).toEqual({ plan: ["exit_plan_mode"], autopilot: [] });
+        expect(resolution.overriddenBuiltInTools).toEqual(["view"]);
+        expect(resolution.unknownIdentifiers).toEqual([]);
+        expect(resolution.warnings.map((w) => w.code)).toEqual(["AUTOMATIC_OVERRIDE"]);
+        expect(resolution.warnings).toEqual(fake.warnings);
+        expect(resolution.runtime).toEqual({ version: "1.0.85", catalog: "measured" });
+        expect(resolution.wire).toEqual({
+            tools: ["view", "lint"],
+            availableTools: [
+                "view",
+                "read_file",
+                ...EDIT_MEMBERS,
+                "lint",
+                "ask_user",
+                "exit_plan_mode",
+            ],
+            excludedTools: ["create"],
         });
-        expect(prepared.resolution.enabledTools).toContain("ask_user");
-        expect(prepared.resolution.modeTools).toEqual({
+    });
+
+    it("lists the built-ins the session's options switch on", async () => {
+        const { resolution } = await prepare({
+            onUserInputRequest: async () => ({ answer: "", wasFreeform: true }),
+            manageScheduleEnabled: true,
+        });
+        expect(resolution.enabledTools).toEqual([
+            "ask_user",
+            "bash",
+            "create",
+            "edit",
+            "glob",
+            "grep",
+            "list_agents",
+            "list_bash",
+            "manage_schedule",
+            "read_agent",
+            "read_bash",
+            "sql",
+            "stop_bash",
+            "task",
+            "view",
+            "web_fetch",
+            "write_agent",
+        ]);
+    });
+
+    it("lists the mode tools the filter keeps", async () => {
+        const all = await prepare({});
+        expect(all.resolution.modeTools).toEqual({
             plan: ["exit_plan_mode"],
             autopilot: ["task_complete"],
         });
+        const filtered = await prepare({ excludedTools: ["exit_plan_mode"] });
+        expect(filtered.resolution.modeTools).toEqual({ plan: [], autopilot: ["task_complete"] });
+    });
+
+    it("asks a bundled runtime of a measured version nothing", async () => {
+        const fake = bundledClient();
+        await prepare(
+            { tools: [{ name: "view", handler }], availableTools: ["toolset:read"] },
+            fake
+        );
+        expect(fake.requests).toEqual([]);
     });
 });

@@ -1,0 +1,384 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+    catalogWithoutAsking,
+    isDeferrable,
+    loadBuiltInToolCatalog,
+    modeBuiltIns,
+    modelFacingBuiltIns,
+    offeredBuiltIns,
+    RUNTIME_LISTING_TIMEOUT_MS,
+    toolSearchDefers,
+    type RuntimeToolHost,
+} from "../../src/builtInToolCatalog.js";
+import { MEASURED_BUILT_IN_TOOLS } from "../../src/measuredBuiltInTools.generated.js";
+import { createSessionToolState, prepareSessionTools } from "../../src/sessionToolSetup.js";
+import type { SessionToolWarning } from "../../src/sessionToolWarning.js";
+
+// Rule 2 of the behaviour spec: the built-in catalog comes from the measurements of the runtime's
+// version; a bundled measured runtime costs no request, any other runtime is asked its version
+// once per client and, when unmeasured, its tools.list; a runtime that does not answer within
+// the timeout gets the newest measurements and one CATALOG_FALLBACK warning.
+const handler = async (): Promise<string> => "ok";
+const NEVER = (): Promise<never> => new Promise(() => {});
+/** The runtime used as a stand-in: the newest measured one. */
+const NEWEST = MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!;
+
+/** What runtime 1.0.85 offers claude-sonnet-4.5 (and unknown models) in a default session. */
+const CLAUDE_1_0_85 = [
+    "bash",
+    "create",
+    "edit",
+    "glob",
+    "grep",
+    "list_agents",
+    "list_bash",
+    "read_agent",
+    "read_bash",
+    "sql",
+    "stop_bash",
+    "task",
+    "view",
+    "web_fetch",
+    "write_agent",
+];
+
+interface FakeRuntimeHost extends RuntimeToolHost {
+    readonly requests: string[];
+}
+
+/** A client whose runtime answers status.get and tools.list as told, recording each request. */
+function runtimeHost(
+    status: () => Promise<{ version?: string }>,
+    list: () => Promise<{ tools: { name: string }[] }> = async () => ({ tools: [] })
+): FakeRuntimeHost {
+    const requests: string[] = [];
+    return {
+        requests,
+        getStatus: () => {
+            requests.push("status.get");
+            return status();
+        },
+        rpc: {
+            tools: {
+                list: () => {
+                    requests.push("tools.list");
+                    return list();
+                },
+            },
+        },
+    };
+}
+
+afterEach(() => {
+    vi.useRealTimers();
+});
+
+describe("built-in catalog: which runtime is asked what", () => {
+    it("asks a bundled runtime of a measured version nothing", async () => {
+        const host = runtimeHost(async () => ({ version: "1.0.85" }));
+        const fallbacks: string[] = [];
+        const catalog = await loadBuiltInToolCatalog(host, "1.0.85", (r) => fallbacks.push(r));
+        expect(host.requests).toEqual([]);
+        expect(fallbacks).toEqual([]);
+        expect(catalog.source).toBe("measured");
+        expect(catalog.measured.runtimeVersion).toBe("1.0.85");
+    });
+
+    it("asks an external runtime status.get, and nothing more when its version was measured", async () => {
+        const host = runtimeHost(async () => ({ version: "1.0.85" }));
+        const fallbacks: string[] = [];
+        const catalog = await loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
+        expect(host.requests).toEqual(["status.get"]);
+        expect(fallbacks).toEqual([]);
+        expect(catalog.source).toBe("measured");
+        expect(catalog.measured.runtimeVersion).toBe("1.0.85");
+    });
+
+    it("adds tools.list for an unmeasured version, its names counting as built-ins", async () => {
+        const host = runtimeHost(
+            async () => ({ version: "0.0.1" }),
+            async () => ({ tools: [{ name: "brand_new" }, { name: "view" }] })
+        );
+        const fallbacks: string[] = [];
+        const catalog = await loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
+        expect(host.requests).toEqual(["status.get", "tools.list"]);
+        expect(catalog.source).toBe("fallback");
+        expect(catalog.measured).toBe(NEWEST);
+        expect(catalog.builtIns.has("brand_new")).toBe(true);
+        expect([...catalog.builtIns].sort()).toEqual([...NEWEST.builtIns, "brand_new"].sort());
+        expect(fallbacks).toEqual([
+            `runtime 0.0.1 was not measured; using its tools.list and the names measured on runtime ${NEWEST.runtimeVersion}`,
+        ]);
+    });
+
+    it("asks a bundled runtime of an unmeasured version only tools.list", async () => {
+        const host = runtimeHost(
+            async () => ({ version: "0.0.2" }),
+            async () => ({ tools: [{ name: "brand_new" }] })
+        );
+        const catalog = await loadBuiltInToolCatalog(host, "0.0.2", () => {});
+        expect(host.requests).toEqual(["tools.list"]);
+        expect(catalog.source).toBe("fallback");
+        expect(catalog.builtIns.has("brand_new")).toBe(true);
+    });
+
+    it("falls back to the newest measurements when status.get fails", async () => {
+        const host = runtimeHost(async () => {
+            throw new Error("Unhandled method status.get");
+        });
+        const fallbacks: string[] = [];
+        const catalog = await loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
+        expect(catalog.source).toBe("fallback");
+        expect(catalog.measured).toBe(NEWEST);
+        expect([...catalog.builtIns].sort()).toEqual([...NEWEST.builtIns].sort());
+        expect(fallbacks).toEqual([
+            `the runtime did not tell its version or tools (Unhandled method status.get); using the names measured on runtime ${NEWEST.runtimeVersion}`,
+        ]);
+    });
+
+    it("gives status.get and tools.list 3000 ms each", () => {
+        expect(RUNTIME_LISTING_TIMEOUT_MS).toBe(3000);
+    });
+
+    it("falls back after the timeout when status.get never answers", async () => {
+        vi.useFakeTimers();
+        const host = runtimeHost(NEVER);
+        const fallbacks: string[] = [];
+        const pending = loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
+        await vi.advanceTimersByTimeAsync(2999);
+        expect(fallbacks).toEqual([]);
+        await vi.advanceTimersByTimeAsync(1);
+        const catalog = await pending;
+        expect(catalog.source).toBe("fallback");
+        expect(fallbacks).toEqual([
+            `the runtime did not tell its version or tools (status.get did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}`,
+        ]);
+    });
+
+    it("falls back after the timeout when tools.list never answers", async () => {
+        vi.useFakeTimers();
+        const host = runtimeHost(async () => ({ version: "0.0.1" }), NEVER);
+        const fallbacks: string[] = [];
+        const pending = loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
+        await vi.advanceTimersByTimeAsync(3000);
+        const catalog = await pending;
+        expect(host.requests).toEqual(["status.get", "tools.list"]);
+        expect(catalog.source).toBe("fallback");
+        expect(fallbacks).toEqual([
+            `the runtime did not tell its version or tools (tools.list did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}`,
+        ]);
+    });
+});
+
+describe("built-in catalog: once per client", () => {
+    function client(host: FakeRuntimeHost, bundledVersion: string | undefined) {
+        const warnings: SessionToolWarning[] = [];
+        const state = createSessionToolState(
+            { onToolWarning: (w: SessionToolWarning) => warnings.push(w) },
+            bundledVersion
+        );
+        return { host: Object.assign(host, { sessionToolState: state }), warnings };
+    }
+    const session = { model: "claude-sonnet-4.5", tools: [{ name: "lint", handler }] };
+
+    it("costs a bundled runtime of a measured version zero requests over many sessions", async () => {
+        const { host, warnings } = client(
+            runtimeHost(async () => ({ version: "1.0.85" })),
+            "1.0.85"
+        );
+        await prepareSessionTools(host, session, {});
+        await prepareSessionTools(host, session, { availableTools: ["toolset:read"] });
+        expect(host.requests).toEqual([]);
+        expect(warnings).toEqual([]);
+    });
+
+    it("asks an external runtime status.get once per client", async () => {
+        const first = client(
+            runtimeHost(async () => ({ version: "1.0.85" })),
+            undefined
+        );
+        await prepareSessionTools(first.host, session, {});
+        await prepareSessionTools(first.host, session, { excludedTools: ["bash"] });
+        expect(first.host.requests).toEqual(["status.get"]);
+        const second = client(
+            runtimeHost(async () => ({ version: "1.0.85" })),
+            undefined
+        );
+        await prepareSessionTools(second.host, session, {});
+        expect(second.host.requests).toEqual(["status.get"]);
+    });
+
+    it("asks an unmeasured external runtime status.get and tools.list once per client", async () => {
+        const { host, warnings } = client(
+            runtimeHost(
+                async () => ({ version: "0.0.1" }),
+                async () => ({ tools: [] })
+            ),
+            undefined
+        );
+        await prepareSessionTools(host, session, {});
+        await prepareSessionTools(host, session, {});
+        expect(host.requests).toEqual(["status.get", "tools.list"]);
+        expect(warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK"]);
+    });
+
+    it("asks nothing for a session without custom tools, filters or customToolSets", async () => {
+        const { host } = client(
+            runtimeHost(async () => ({ version: "1.0.85" })),
+            undefined
+        );
+        const prepared = await prepareSessionTools(host, { model: "claude-sonnet-4.5" }, {});
+        expect(host.requests).toEqual([]);
+        expect(prepared.resolution.enabledTools).toEqual(CLAUDE_1_0_85);
+    });
+
+    it("sends one CATALOG_FALLBACK straight to onToolWarning when status.get never answers, not to the sessions", async () => {
+        vi.useFakeTimers();
+        const { host, warnings } = client(runtimeHost(NEVER), undefined);
+        const first = prepareSessionTools(host, session, {});
+        const second = prepareSessionTools(host, session, {});
+        await vi.advanceTimersByTimeAsync(3000);
+        const prepared = await Promise.all([first, second]);
+        expect(prepared.map((p) => p.resolution.runtime)).toEqual([
+            { version: NEWEST.runtimeVersion, catalog: "fallback" },
+            { version: NEWEST.runtimeVersion, catalog: "fallback" },
+        ]);
+        // The fallback is about the client, not the session: it is not a session warning.
+        expect(prepared.map((p) => p.resolution.warnings)).toEqual([[], []]);
+        await prepareSessionTools(host, session, {});
+        expect(host.requests).toEqual(["status.get"]);
+        expect(warnings).toEqual([
+            {
+                code: "CATALOG_FALLBACK",
+                message: `Custom tools are checked against a stand-in list of built-ins: the runtime did not tell its version or tools (status.get did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}.`,
+            },
+        ]);
+    });
+
+    it("warns CATALOG_FALLBACK once when tools.list never answers, and the session completes", async () => {
+        vi.useFakeTimers();
+        const { host, warnings } = client(
+            runtimeHost(async () => ({ version: "0.0.1" }), NEVER),
+            undefined
+        );
+        const pending = prepareSessionTools(host, session, {});
+        await vi.advanceTimersByTimeAsync(3000);
+        expect((await pending).resolution.runtime.catalog).toBe("fallback");
+        expect(host.requests).toEqual(["status.get", "tools.list"]);
+        expect(
+            warnings.map((w) => [w.code, w.message.includes("tools.list did not answer")])
+        ).toEqual([["CATALOG_FALLBACK", true]]);
+    });
+});
+
+describe("built-in catalog: what the model is offered", () => {
+    const measured = catalogWithoutAsking("1.0.85");
+
+    it("uses the runtime's own measurements without asking when its version is known", () => {
+        expect(measured.source).toBe("measured");
+        expect(measured.measured.runtimeVersion).toBe("1.0.85");
+        expect(catalogWithoutAsking(undefined).source).toBe("fallback");
+        expect(catalogWithoutAsking("0.0.1").measured).toBe(NEWEST);
+    });
+
+    it("offers the model's measured built-ins, and the runtime's default set for unknown models", () => {
+        expect(offeredBuiltIns(measured, { model: "claude-sonnet-4.5" })).toEqual(CLAUDE_1_0_85);
+        expect(offeredBuiltIns(measured, { model: "no-such-model" })).toEqual(CLAUDE_1_0_85);
+        expect(offeredBuiltIns(measured, {})).toEqual(CLAUDE_1_0_85);
+        expect(offeredBuiltIns(measured, { model: "gpt-5-codex" })).toEqual([
+            "apply_patch",
+            "bash",
+            "glob",
+            "list_agents",
+            "list_bash",
+            "read_agent",
+            "read_bash",
+            "rg",
+            "sql",
+            "stop_bash",
+            "task",
+            "view",
+            "web_fetch",
+            "write_agent",
+        ]);
+    });
+
+    it("adds the built-ins that session options switch on", () => {
+        const offered = offeredBuiltIns(measured, {
+            model: "claude-sonnet-4.5",
+            onUserInputRequest: async () => ({ answer: "", wasFreeform: true }),
+            manageScheduleEnabled: true,
+            enableSessionStore: true,
+            skillDirectories: ["./skills"],
+        });
+        expect(offered).toEqual(
+            [...CLAUDE_1_0_85, "ask_user", "manage_schedule", "session_store_sql", "skill"].sort()
+        );
+        expect(
+            offeredBuiltIns(measured, { skillDirectories: [], enableSessionStore: false })
+        ).toEqual(CLAUDE_1_0_85);
+        expect(offeredBuiltIns(measured, {}, true)).toEqual(
+            [...CLAUDE_1_0_85, "tool_search_tool"].sort()
+        );
+    });
+
+    it("lists the built-ins that plan and autopilot mode add", () => {
+        expect(modeBuiltIns(measured)).toEqual({
+            plan: ["exit_plan_mode"],
+            autopilot: ["task_complete"],
+        });
+    });
+
+    it("lets toolsets contain the built-ins of every model family and option", () => {
+        expect(modelFacingBuiltIns(measured)).toEqual([
+            "apply_patch",
+            "ask_user",
+            "bash",
+            "create",
+            "edit",
+            "exit_plan_mode",
+            "glob",
+            "grep",
+            "list_agents",
+            "list_bash",
+            "manage_schedule",
+            "read_agent",
+            "read_bash",
+            "rg",
+            "session_store_sql",
+            "skill",
+            "sql",
+            "stop_bash",
+            "task",
+            "task_complete",
+            "tool_search_tool",
+            "view",
+            "web_fetch",
+            "write_agent",
+        ]);
+    });
+});
+
+describe("built-in catalog: tool search", () => {
+    const lint = { name: "lint", defer: "auto" };
+
+    it("defers tools only with toolSearch.enabled, a numeric threshold below the count, and a deferrable tool", () => {
+        const on = { toolSearch: { enabled: true, deferThreshold: 10 } };
+        expect(toolSearchDefers(on, 11, [lint])).toBe(true);
+        expect(toolSearchDefers(on, 10, [lint])).toBe(false);
+        expect(toolSearchDefers(on, 11, [])).toBe(false);
+        expect(toolSearchDefers({ toolSearch: { enabled: true } }, 99, [lint])).toBe(false);
+        expect(
+            toolSearchDefers({ toolSearch: { enabled: false, deferThreshold: 1 } }, 99, [lint])
+        ).toBe(false);
+        expect(toolSearchDefers({}, 99, [lint])).toBe(false);
+    });
+
+    it("lets the runtime defer defer: 'auto' and unflagged tools, not flagged overrides", () => {
+        expect(isDeferrable({ defer: "auto", overridesBuiltInTool: true })).toBe(true);
+        expect(isDeferrable({})).toBe(true);
+        expect(isDeferrable({ overridesBuiltInTool: false })).toBe(true);
+        expect(isDeferrable({ overridesBuiltInTool: true })).toBe(false);
+        expect(isDeferrable({ defer: "never" })).toBe(false);
+    });
+});

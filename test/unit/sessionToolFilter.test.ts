@@ -1,0 +1,404 @@
+import { describe, expect, it } from "vitest";
+import { ToolSet } from "@github/copilot-sdk";
+import { SessionToolError } from "../../src/sessionToolError.js";
+import {
+    resolveSessionToolFilter,
+    type SessionToolFilter,
+    type SessionToolFilterOptions,
+    type SessionToolInventory,
+} from "../../src/sessionToolFilter.js";
+import type { ToolFilterWarning } from "../../src/toolFilter.js";
+
+// Rule 4 of the behaviour spec, in the SDK's vocabulary: availableTools / excludedTools with
+// bare tool names, toolset:<name> entries and builtin:/custom:/mcp: patterns, and customToolSets.
+// The inventory is written by hand: a session whose model is offered `edit` and `create` (not
+// `apply_patch`, which another model family gets), and whose custom `view` replaces the built-in.
+const inventory: SessionToolInventory = {
+    builtIns: ["apply_patch", "bash", "create", "edit", "glob", "grep", "rg", "view", "web_fetch"],
+    custom: ["lint", "view"],
+    overridden: new Set(["view"]),
+    excludedWith: { grep: ["rg"], rg: ["grep"] },
+};
+
+const EDIT_MEMBERS = ["edit", "create", "apply_patch", "str_replace_editor"];
+const EXECUTE_MEMBERS = [
+    "bash",
+    "read_bash",
+    "write_bash",
+    "stop_bash",
+    "list_bash",
+    "powershell",
+    "read_powershell",
+    "write_powershell",
+    "stop_powershell",
+    "list_powershell",
+];
+const DEFAULT_TOOL_SET_LIST =
+    "'toolset:read', 'toolset:edit', 'toolset:search', 'toolset:execute', 'toolset:web', 'toolset:agent'";
+
+function resolve(options: SessionToolFilterOptions): {
+    filter: SessionToolFilter;
+    warnings: ToolFilterWarning[];
+    enabled: Record<string, boolean>;
+} {
+    const warnings: ToolFilterWarning[] = [];
+    const filter = resolveSessionToolFilter(options, inventory, (w) => warnings.push(w));
+    return { filter, warnings, enabled: Object.fromEntries(filter.result.toolEnablement) };
+}
+
+function refusal(options: SessionToolFilterOptions): SessionToolError {
+    try {
+        resolveSessionToolFilter(options, inventory, () => {});
+    } catch (error) {
+        expect(error).toBeInstanceOf(SessionToolError);
+        return error as SessionToolError;
+    }
+    throw new Error("expected the filter to be refused");
+}
+
+describe("session tool filter: what reaches the runtime", () => {
+    it("sends bare names and builtin:, custom:, mcp: and other patterns unchanged", () => {
+        const available = ["bash", "builtin:glob", "custom:lint", "mcp:github-list_issues", "x:y"];
+        const { filter, warnings, enabled } = resolve({
+            availableTools: available,
+            excludedTools: ["mcp:github-delete_repo"],
+        });
+        expect(filter.availableTools).toEqual(available);
+        expect(filter.excludedTools).toEqual(["mcp:github-delete_repo"]);
+        expect(warnings).toEqual([]);
+        expect(enabled).toEqual({
+            apply_patch: false,
+            bash: true,
+            create: false,
+            edit: false,
+            glob: true,
+            grep: false,
+            rg: false,
+            web_fetch: false,
+            lint: true,
+            view: false,
+        });
+    });
+
+    it("sends nothing for an option that was not given", () => {
+        const { filter } = resolve({});
+        expect(filter.availableTools).toBeUndefined();
+        expect(filter.excludedTools).toBeUndefined();
+        expect(filter.result.mode).toBe("default");
+    });
+
+    it("replaces a toolset entry by its members, those of every model family included", () => {
+        const { filter, enabled } = resolve({
+            availableTools: ["toolset:edit"],
+            excludedTools: ["toolset:web"],
+        });
+        expect(filter.availableTools).toEqual(EDIT_MEMBERS);
+        expect(filter.excludedTools).toEqual(["web_fetch", "web_search"]);
+        expect(enabled).toMatchObject({ edit: true, create: true, apply_patch: true, bash: false });
+        expect(filter.result.toolSetEnablement.get("edit")).toBe(true);
+    });
+
+    it("treats a bare name as the tool, not the toolset of that name", () => {
+        const { filter, enabled } = resolve({ availableTools: ["edit"] });
+        expect(filter.availableTools).toEqual(["edit"]);
+        expect(enabled).toMatchObject({ edit: true, create: false, apply_patch: false });
+        expect(filter.result.toolSetEnablement.get("edit")).toBe(false);
+    });
+});
+
+describe("session tool filter: precedence", () => {
+    it("lets an explicit exclusion win over an explicit inclusion", () => {
+        const { filter, enabled } = resolve({
+            availableTools: ["bash", "lint"],
+            excludedTools: ["bash"],
+        });
+        expect(enabled).toMatchObject({ bash: false, lint: true });
+        expect(filter.availableTools).toEqual(["bash", "lint"]);
+        expect(filter.excludedTools).toEqual(["bash"]);
+    });
+
+    it("lets an explicit exclusion win over a toolset inclusion", () => {
+        const { filter, enabled } = resolve({
+            availableTools: ["toolset:edit"],
+            excludedTools: ["create"],
+        });
+        expect(enabled).toMatchObject({ edit: true, create: false, apply_patch: true });
+        expect(filter.excludedTools).toEqual(["create"]);
+    });
+
+    it("keeps a tool named bare in availableTools when a toolset it belongs to is excluded", () => {
+        const { filter, enabled } = resolve({
+            availableTools: ["toolset:edit", "create"],
+            excludedTools: ["toolset:edit"],
+        });
+        expect(enabled).toMatchObject({ edit: false, create: true, apply_patch: false });
+        expect(filter.availableTools).toEqual(EDIT_MEMBERS);
+        expect(filter.excludedTools).toEqual(["edit", "apply_patch", "str_replace_editor"]);
+    });
+
+    it("keeps a tool named as builtin:<name> in availableTools when its toolset is excluded", () => {
+        const { filter, enabled } = resolve({
+            availableTools: ["builtin:create"],
+            excludedTools: ["toolset:edit"],
+        });
+        expect(enabled).toMatchObject({ edit: false, create: true });
+        expect(filter.availableTools).toEqual(["builtin:create"]);
+        expect(filter.excludedTools).toEqual(["edit", "apply_patch", "str_replace_editor"]);
+    });
+
+    it("keeps a tool named as custom:<name> in availableTools when its toolset is excluded", () => {
+        const { filter, enabled } = resolve({
+            customToolSets: { quality: ["lint", "bash"] },
+            availableTools: ["custom:lint", "toolset:quality"],
+            excludedTools: ["toolset:quality"],
+        });
+        expect(enabled).toMatchObject({ lint: true, bash: false });
+        expect(filter.availableTools).toEqual(["custom:lint", "lint", "bash"]);
+        expect(filter.excludedTools).toEqual(["bash"]);
+    });
+
+    it("excludes a tool that is in an included and an excluded toolset", () => {
+        const { filter, enabled } = resolve({
+            customToolSets: { shell: ["bash", "lint"] },
+            availableTools: ["toolset:shell"],
+            excludedTools: ["toolset:execute"],
+        });
+        expect(enabled).toMatchObject({ bash: false, lint: true });
+        expect(filter.availableTools).toEqual(["bash", "lint"]);
+        expect(filter.excludedTools).toEqual(EXECUTE_MEMBERS);
+        expect(filter.result.toolSetEnablement.get("shell")).toBe(false);
+    });
+
+    it("spares in an excluded toolset the members the runtime removes together with a named tool", () => {
+        // The runtime's filter removes grep with rg, so excluding rg would take the named grep.
+        const { filter, enabled } = resolve({
+            availableTools: ["grep"],
+            excludedTools: ["toolset:search"],
+        });
+        expect(enabled).toMatchObject({ grep: true, glob: false, rg: false });
+        expect(filter.excludedTools).toEqual(["glob"]);
+    });
+
+    it("lets builtin:<name> and builtin:* keep the custom tool that replaces that built-in", () => {
+        const named = resolve({ availableTools: ["builtin:view", "builtin:bash"] });
+        expect(named.filter.availableTools).toEqual([
+            "builtin:view",
+            "builtin:bash",
+            "custom:view",
+        ]);
+        expect(named.enabled).toMatchObject({ view: true, bash: true, lint: false });
+        const all = resolve({ availableTools: ["builtin:*"] });
+        expect(all.filter.availableTools).toEqual(["builtin:*", "custom:view"]);
+        expect(all.enabled).toMatchObject({ view: true, bash: true, lint: false });
+    });
+});
+
+describe("session tool filter: toolsets", () => {
+    it("has the default toolsets, keyed by name", () => {
+        const { filter } = resolve({});
+        expect(Object.fromEntries(filter.toolSets)).toEqual({
+            read: ["view", "read_file"],
+            edit: EDIT_MEMBERS,
+            search: ["glob", "grep", "rg"],
+            execute: EXECUTE_MEMBERS,
+            web: ["web_fetch", "web_search"],
+            agent: ["task", "read_agent", "write_agent", "list_agents"],
+        });
+        expect([...filter.result.toolSetEnablement.keys()]).toEqual([
+            "read",
+            "edit",
+            "search",
+            "execute",
+            "web",
+            "agent",
+        ]);
+    });
+
+    it("adds the toolsets of customToolSets, each member once", () => {
+        const { filter, enabled } = resolve({
+            customToolSets: { quality: ["lint", "bash", "lint"] },
+            availableTools: ["toolset:quality"],
+        });
+        expect(filter.toolSets.get("quality")).toEqual(["lint", "bash"]);
+        expect(filter.availableTools).toEqual(["lint", "bash"]);
+        expect(enabled).toMatchObject({ lint: true, bash: true, edit: false });
+        expect(filter.result.toolSetEnablement.get("quality")).toBe(true);
+    });
+
+    it("replaces a default toolset with a custom one of the same name", () => {
+        const { filter, enabled } = resolve({
+            customToolSets: { edit: ["lint"] },
+            availableTools: ["toolset:edit"],
+        });
+        expect(filter.toolSets.get("edit")).toEqual(["lint"]);
+        expect(filter.availableTools).toEqual(["lint"]);
+        expect(enabled).toMatchObject({ lint: true, edit: false });
+    });
+});
+
+describe("session tool filter: warnings", () => {
+    it("treats availableTools: [] as a session without tools, silently", () => {
+        const { filter, warnings } = resolve({ availableTools: [] });
+        expect(filter.availableTools).toEqual([]);
+        expect(filter.result.enabledTools).toEqual([]);
+        expect(warnings).toEqual([]);
+    });
+
+    it("warns NO_TOOLS_ENABLED when a non-empty availableTools leaves no tool", () => {
+        const { warnings } = resolve({ availableTools: ["bash"], excludedTools: ["bash"] });
+        expect(warnings).toEqual([
+            {
+                code: "NO_TOOLS_ENABLED",
+                message:
+                    "availableTools with excludedTools leaves no tool enabled. Check the names against the available tools and toolsets, or widen the filter.",
+            },
+        ]);
+    });
+
+    it("does not warn NO_TOOLS_ENABLED when availableTools has entries only the runtime resolves", () => {
+        const { warnings } = resolve({ availableTools: ["mcp:*"] });
+        expect(warnings).toEqual([]);
+    });
+
+    it("warns once per option about unknown names and toolsets, with suggestions and the toolsets", () => {
+        const { filter, warnings } = resolve({
+            availableTools: ["bash", "veiw", "read", "Bash", "toolset:edti", "toolset:nope"],
+            excludedTools: ["nope", "mcp:unknown_server-x"],
+        });
+        expect(filter.result.unknownIdentifiers).toEqual([
+            { option: "availableTools", identifier: "veiw", suggestion: "view" },
+            { option: "availableTools", identifier: "read", suggestion: "toolset:read" },
+            { option: "availableTools", identifier: "Bash", suggestion: "bash" },
+            { option: "availableTools", identifier: "toolset:edti", suggestion: "toolset:edit" },
+            { option: "availableTools", identifier: "toolset:nope" },
+            { option: "excludedTools", identifier: "nope" },
+        ]);
+        expect(warnings).toEqual([
+            {
+                code: "UNKNOWN_IDENTIFIERS",
+                option: "availableTools",
+                identifiers: ["veiw", "read", "Bash", "toolset:edti", "toolset:nope"],
+                message: `5 availableTools entries name no known tool or toolset: 'veiw', 'read', 'Bash', 'toolset:edti', 'toolset:nope'. Did you mean 'veiw' -> 'view', 'read' -> 'toolset:read', 'Bash' -> 'bash', 'toolset:edti' -> 'toolset:edit'? Toolsets: ${DEFAULT_TOOL_SET_LIST}.`,
+            },
+            {
+                code: "UNKNOWN_IDENTIFIERS",
+                option: "excludedTools",
+                identifiers: ["nope"],
+                message: `1 excludedTools entry names no known tool or toolset: 'nope'. Toolsets: ${DEFAULT_TOOL_SET_LIST}.`,
+            },
+        ]);
+    });
+
+    it("caps the list in the message and keeps every unknown name in unknownIdentifiers", () => {
+        const unknown = Array.from(
+            { length: 40 },
+            (_, i) => `zz_unknown_${String(i).padStart(2, "0")}`
+        );
+        const { filter, warnings } = resolve({ availableTools: ["bash", ...unknown] });
+        expect(filter.result.unknownIdentifiers).toHaveLength(40);
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]!.identifiers).toEqual(unknown);
+        expect(warnings[0]!.message).toContain("'zz_unknown_12', 'zz_unknown_13' and 26 more.");
+    });
+});
+
+describe("session tool filter: refusals", () => {
+    it("refuses an availableTools or excludedTools that is not an array with INVALID_TOOL_FILTER", () => {
+        const error = refusal({ availableTools: "view" });
+        expect(error.code).toBe("INVALID_TOOL_FILTER");
+        expect(error.message).toBe(
+            "Invalid availableTools 'view': pass an array of tool names, 'toolset:<name>' entries and 'builtin:'/'custom:'/'mcp:' patterns, or a ToolSet."
+        );
+        expect(refusal({ excludedTools: { bash: true } }).message).toMatch(
+            /^Invalid excludedTools \{"bash":true\}: pass an array/
+        );
+    });
+
+    it("refuses non-string, empty and missing entries with INVALID_TOOL_FILTER", () => {
+        const sparse: unknown[] = ["bash"];
+        sparse[2] = "view";
+        const cases: [SessionToolFilterOptions, string][] = [
+            [
+                { excludedTools: ["view", 3] },
+                "Invalid excludedTools[1] 3: every entry must be a tool name, 'toolset:<name>', or a 'builtin:'/'custom:'/'mcp:' pattern.",
+            ],
+            [
+                { availableTools: [""] },
+                "Invalid availableTools[0] '': every entry must be a tool name, 'toolset:<name>', or a 'builtin:'/'custom:'/'mcp:' pattern.",
+            ],
+            [
+                { availableTools: sparse },
+                "Invalid availableTools[1] (empty slot): every entry must be a tool name, 'toolset:<name>', or a 'builtin:'/'custom:'/'mcp:' pattern.",
+            ],
+        ];
+        for (const [options, message] of cases) {
+            const error = refusal(options);
+            expect([error.code, error.message]).toEqual(["INVALID_TOOL_FILTER", message]);
+        }
+    });
+
+    it("refuses a malformed toolset entry with INVALID_TOOL_FILTER", () => {
+        for (const [option, entry] of [
+            ["availableTools", "toolset:"],
+            ["excludedTools", "toolset:a b"],
+        ] as const) {
+            const error = refusal({ [option]: [entry] });
+            expect(error.code).toBe("INVALID_TOOL_FILTER");
+            expect(error.toolNames).toEqual([entry]);
+            expect(error.message).toBe(
+                `Invalid ${option} entry '${entry}': write 'toolset:' followed by a toolset name (letters, digits, '_' or '-'), e.g. 'toolset:edit'.`
+            );
+        }
+    });
+
+    it("refuses a customToolSets that is not an object with INVALID_TOOL_SET", () => {
+        for (const [value, quoted] of [
+            [[], "[]"],
+            ["quality", "'quality'"],
+            [42, "42"],
+        ] as const) {
+            const error = refusal({ customToolSets: value });
+            expect(error.code).toBe("INVALID_TOOL_SET");
+            expect(error.message).toBe(
+                `Invalid customToolSets ${quoted}: pass an object of toolset names to tool names, e.g. { quality: ["lint", "format"] }.`
+            );
+        }
+    });
+
+    it("refuses a ToolSet builder as customToolSets, explaining where a ToolSet goes", () => {
+        for (const builder of [new ToolSet(), new ToolSet().addBuiltIn("view")]) {
+            const error = refusal({ customToolSets: builder });
+            expect(error.code).toBe("INVALID_TOOL_SET");
+            expect(error.message).toBe(
+                'customToolSets got a ToolSet builder. A ToolSet is a filter list: pass it as availableTools or excludedTools. customToolSets defines named groups: { quality: ["lint", "format"] }.'
+            );
+        }
+    });
+
+    it("refuses a customToolSets name that is not a toolset name", () => {
+        const error = refusal({ customToolSets: { "a b": ["lint"] } });
+        expect(error.code).toBe("INVALID_TOOL_SET");
+        expect(error.toolNames).toEqual(["a b"]);
+        expect(error.message).toBe(
+            "Invalid customToolSets name 'a b': use letters, digits, '_' or '-'."
+        );
+    });
+
+    it("refuses customToolSets members that are not plain tool names", () => {
+        const cases: [unknown, string][] = [
+            ["lint", "'lint'"],
+            [["toolset:edit"], "'toolset:edit'"],
+            [["builtin:view"], "'builtin:view'"],
+            [["lint", ""], "''"],
+            [[7], "7"],
+        ];
+        for (const [members, quoted] of cases) {
+            const error = refusal({ customToolSets: { q: members } });
+            expect(error.code).toBe("INVALID_TOOL_SET");
+            expect(error.toolNames).toEqual(["q"]);
+            expect(error.message).toBe(
+                `Invalid member ${quoted} of customToolSets.q: list tool names, e.g. q: ["lint", "format"]; to combine toolsets, list their members.`
+            );
+        }
+    });
+});
