@@ -62,9 +62,13 @@ const TEST_STAGES = {
     "toolFilter.spec.test.ts": "resolver",
     "toolFilter.precedence.test.ts": "resolver",
     "toolFilter.validation.test.ts": "resolver",
+    "formatting.test.ts": "resolver",
+    "nameSuggestions.test.ts": "resolver",
+    "builtInToolCatalog.test.ts": "construction",
     "customTools.test.ts": "construction",
     "builtInToolOverrides.test.ts": "construction",
     "sessionToolSetup.test.ts": "toolsets",
+    "sessionToolFilter.test.ts": "toolsets",
 };
 
 /** Upstream's defaults where this project's patch chooses differently. */

@@ -573,6 +573,10 @@ describe("session construction: requests to the runtime", () => {
         ] as const) {
             expect(warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK", "AUTOMATIC_OVERRIDE"]);
             expect(warnings[0]!.message).toContain(`${silent} did not answer in 3000 ms`);
+            // The fallback goes to onToolWarning only: it is about the client, not this session.
+            expect(session.toolResolution!.warnings.map((w) => w.code)).toEqual([
+                "AUTOMATIC_OVERRIDE",
+            ]);
             expect(session.toolResolution!.runtime).toEqual({
                 version: NEWEST_MEASURED,
                 catalog: "fallback",

@@ -46,7 +46,12 @@ function bundledClient(options: Record<string, unknown> = {}): FakeClient {
     const requests: string[] = [];
     const client: SessionToolHost = {
         sessionToolState: createSessionToolState(
-            { onToolWarning: (w: SessionToolWarning) => warnings.push(w), ...options },
+            {
+                // Explicit, so these tests hold under either default (the patch's and upstream's).
+                builtInToolCollisions: "override",
+                onToolWarning: (w: SessionToolWarning) => warnings.push(w),
+                ...options,
+            },
             "1.0.85"
         ),
         getStatus: async () => {
@@ -105,10 +110,13 @@ afterEach(() => {
 });
 
 describe("session tool step: client options", () => {
+    // #region patch-only
+    // The patch's default; upstream keeps refusing collisions unless the app opts in.
     it("replaces built-ins by default (builtInToolCollisions: 'override')", () => {
         expect(createSessionToolState(undefined, "1.0.85").policy).toBe("override");
         expect(createSessionToolState({}, undefined).policy).toBe("override");
     });
+    // #endregion patch-only
 
     it("refuses a builtInToolCollisions other than 'override' or 'error' with INVALID_CLIENT_OPTION", () => {
         let thrown: unknown;
