@@ -498,7 +498,9 @@ function ourTestsAgainstUpstream() {
         config,
         `// Written by scripts/upstream-check.mjs: this project's unit tests on upstream's nodejs/src.
 import { dirname, resolve } from "node:path";
+import { sourceForStage } from ${JSON.stringify(join(ROOT, "scripts", "lib", "upstreamSeries.mjs"))};
 const ours = ${JSON.stringify(join(ROOT, "src"))};
+const tests = ${JSON.stringify(join(ROOT, "test", "unit"))};
 const theirs = ${JSON.stringify(join(nodejs, "src"))};
 export default {
     root: ${JSON.stringify(ROOT)},
@@ -513,6 +515,11 @@ export default {
                 const target = resolve(dirname(importer.split("?")[0]), source);
                 if (!target.startsWith(ours + "/")) return null;
                 return theirs + target.slice(ours.length).replace(/\\.js$/, ".ts");
+            },
+            // The tests as the series carries them: patch-only regions left out.
+            transform(code, id) {
+                if (!id.startsWith(tests + "/")) return null;
+                return sourceForStage(code, "toolsets", id);
             },
         },
     ],
