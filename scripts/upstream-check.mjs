@@ -62,7 +62,7 @@ function parseArguments(args) {
     let repoGiven = false;
     for (let i = 0; i < args.length; i++) {
         const arg = args[i];
-        if (arg === "--series") parsed.series = args[++i];
+        if (arg === "--series") parsed.series = args[++i] ?? "";
         else if (arg.startsWith("--series=")) parsed.series = arg.slice("--series=".length);
         else if (arg === "--keep") parsed.keep = true;
         else if (arg === "--help" || arg === "-h") {
