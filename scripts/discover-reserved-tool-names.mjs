@@ -57,12 +57,12 @@ import {
     rmSync,
     writeFileSync,
 } from "node:fs";
-import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeMeasuredModule } from "./lib/measuredCatalog.mjs";
+import { startMockChatModel } from "./lib/mockChatModel.mjs";
 import { installSdkVersion } from "./lib/sdkVersions.mjs";
 
 if (process.argv.includes("--generate-only")) {
@@ -201,74 +201,6 @@ function gluedNames(runs) {
 }
 
 // ---------------------------------------------------------------- mock model
-/**
- * Minimal OpenAI-compatible /chat/completions: records bodies; answers a user turn with
- * parallel calls to the names in `mock.toolCalls` when set (call ids `call_<request>_<name>`),
- * anything else with "ok".
- */
-async function startMock() {
-    const requests = [];
-    const mock = { toolCalls: undefined };
-    const server = createServer((req, res) => {
-        let body = "";
-        req.on("data", (chunk) => (body += chunk));
-        req.on("end", () => {
-            if (req.method !== "POST" || !req.url.endsWith("/chat/completions")) {
-                res.writeHead(404, { "content-type": "application/json" });
-                res.end('{"error":{"message":"not found"}}');
-                return;
-            }
-            const json = JSON.parse(body);
-            requests.push(json);
-            const base = { id: "c1", created: 0, model: json.model };
-            const calls = json.messages.at(-1)?.role === "user" ? mock.toolCalls : undefined;
-            const call = calls !== undefined && calls.length > 0;
-            const message = call
-                ? {
-                      role: "assistant",
-                      content: null,
-                      tool_calls: calls.map((name, index) => ({
-                          index,
-                          id: `call_${requests.length}_${name}`,
-                          type: "function",
-                          function: { name, arguments: "{}" },
-                      })),
-                  }
-                : { role: "assistant", content: "ok" };
-            const finish_reason = call ? "tool_calls" : "stop";
-            if (!json.stream) {
-                res.writeHead(200, { "content-type": "application/json" });
-                res.end(
-                    JSON.stringify({
-                        ...base,
-                        object: "chat.completion",
-                        choices: [{ index: 0, message, finish_reason }],
-                    })
-                );
-                return;
-            }
-            res.writeHead(200, { "content-type": "text/event-stream" });
-            const chunk = (choices) =>
-                `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices })}\n\n`;
-            res.end(
-                chunk([{ index: 0, delta: message, finish_reason: null }]) +
-                    chunk([{ index: 0, delta: {}, finish_reason }]) +
-                    "data: [DONE]\n\n"
-            );
-        });
-    });
-    await new Promise((r) => server.listen(0, "127.0.0.1", r));
-    return Object.assign(mock, {
-        baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
-        requests,
-        close: () =>
-            new Promise((r) => {
-                server.closeAllConnections();
-                server.close(() => r());
-            }),
-    });
-}
-
 const toolNameOf = (t) => t.function?.name ?? t.custom?.name ?? t.name;
 const sorted = (names) => [...new Set(names)].sort();
 
@@ -318,7 +250,7 @@ const CONFIGS = [
 ];
 
 const t0 = performance.now();
-const mock = await startMock();
+const mock = await startMockChatModel();
 const clients = Array.from(
     { length: CLIENTS },
     (_, i) => new CopilotClient({ baseDirectory: join(baseDirectory, String(i)) })

@@ -6,10 +6,10 @@
 // Writes { runtimeVersion, names: { [model]: { [name]: { noFlag, flag } } }, filters: [...] }.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { startMockChatModel } from "./mockChatModel.mjs";
 
 const [sdkDir, namesJson, outFile] = process.argv.slice(2);
 const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
@@ -18,63 +18,6 @@ const patched = sdk.TOOL_CUSTOMIZATION_PATCH !== undefined;
 const MODELS = ["claude-sonnet-4.5", "gpt-4o"];
 const CUSTOM = "conformance custom definition";
 const TURN_TIMEOUT_MS = 20_000;
-
-/** A mock model: answers a user turn with calls to `mock.calls`, anything else with "ok". */
-async function startMock() {
-    const requests = [];
-    const mock = { calls: [], requests };
-    const server = createServer((req, res) => {
-        let body = "";
-        req.on("data", (chunk) => (body += chunk));
-        req.on("end", () => {
-            const json = JSON.parse(body);
-            requests.push(json);
-            const calls = json.messages.at(-1)?.role === "user" ? mock.calls : [];
-            const message =
-                calls.length > 0
-                    ? {
-                          role: "assistant",
-                          content: null,
-                          tool_calls: calls.map((name, index) => ({
-                              index,
-                              id: `call_${requests.length}_${index}`,
-                              type: "function",
-                              function: { name, arguments: "{}" },
-                          })),
-                      }
-                    : { role: "assistant", content: "ok" };
-            const finish = calls.length > 0 ? "tool_calls" : "stop";
-            const base = { id: "c", created: 0, model: json.model };
-            if (!json.stream) {
-                res.writeHead(200, { "content-type": "application/json" });
-                res.end(
-                    JSON.stringify({
-                        ...base,
-                        object: "chat.completion",
-                        choices: [{ index: 0, message, finish_reason: finish }],
-                    })
-                );
-                return;
-            }
-            const chunk = (choices) =>
-                `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices })}\n\n`;
-            res.writeHead(200, { "content-type": "text/event-stream" });
-            res.end(
-                chunk([{ index: 0, delta: message, finish_reason: null }]) +
-                    chunk([{ index: 0, delta: {}, finish_reason: finish }]) +
-                    "data: [DONE]\n\n"
-            );
-        });
-    });
-    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-    mock.baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
-    mock.close = () =>
-        new Promise((resolve) => {
-            server.closeAllConnections();
-            server.close(() => resolve());
-        });
-    return mock;
-}
 
 function fillerTools(count) {
     return Array.from({ length: count }, (_, i) => ({
@@ -121,13 +64,13 @@ async function probe(client, mock, model, name, flag, extra = {}, fillers = 0) {
         return `refused:${error.code ?? error.message.slice(0, 120)}`;
     }
     const first = mock.requests.length;
-    mock.calls = [name];
+    mock.toolCalls = [name];
     try {
         await session.sendAndWait({ prompt: "call the tool" }, TURN_TIMEOUT_MS);
     } catch {
         if (mock.requests.length === first) return "fails-at-send";
     } finally {
-        mock.calls = [];
+        mock.toolCalls = undefined;
         await session.disconnect().catch(() => {});
     }
     const definitions = (mock.requests[first]?.tools ?? []).filter((t) => nameOf(t) === name);
@@ -181,7 +124,7 @@ const FILTERS = [
 ];
 
 const base = mkdtempSync(join(tmpdir(), "conformance-"));
-const mock = await startMock();
+const mock = await startMockChatModel();
 const client = new CopilotClient({ baseDirectory: base, onToolWarning: () => {} });
 try {
     await client.start();
