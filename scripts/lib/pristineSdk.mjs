@@ -4,8 +4,9 @@
 // .cache/sdk-pristine/<version>/package.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { versionAt } from "./sdkVersions.mjs";
 
 /**
  * @param {string} root the project root
@@ -35,9 +36,4 @@ export function pristineSdkDir(root, packageName, alias, version) {
         throw new Error(`npm pack ${packageName}@${version} did not give that version in ${dir}.`);
     }
     return dir;
-}
-
-function versionAt(dir) {
-    const manifest = join(dir, "package.json");
-    return existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")).version : undefined;
 }

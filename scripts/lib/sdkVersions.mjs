@@ -83,7 +83,11 @@ function isComplete(prefix, version) {
     );
 }
 
-function versionAt(dir) {
+/**
+ * @param {string} dir a package directory
+ * @returns {string | undefined} the version its package.json declares, if it has one
+ */
+export function versionAt(dir) {
     const manifest = join(dir, "package.json");
     return existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")).version : undefined;
 }
