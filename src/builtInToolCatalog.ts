@@ -1,12 +1,13 @@
+import { quoteValue } from "./formatting.js";
 import { MEASURED_BUILT_IN_TOOLS } from "./measuredBuiltInTools.generated.js";
 import type { BuiltInToolCondition, MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
 
 /** The part of `CopilotClient` the catalog needs for a runtime it has no measurements of. */
 export interface RuntimeToolHost {
-    getStatus(): Promise<{ version?: string }>;
+    getStatus(): Promise<unknown>;
     readonly rpc: {
         readonly tools: {
-            list(params: Record<string, never>): Promise<{ tools: readonly { name: string }[] }>;
+            list(params: Record<string, never>): Promise<unknown>;
         };
     };
 }
@@ -23,6 +24,17 @@ export interface BuiltInToolCatalog {
     readonly unsupportedOverrides: ReadonlySet<string>;
     /** Names a custom tool may replace only while tool search is active. */
     readonly keptOnlyWithToolSearch: ReadonlySet<string>;
+    /** The built-ins offered by model id (`"*"`: a model id the runtime does not know). */
+    readonly offeredByModel: ReadonlyMap<string, readonly string[]>;
+    /** By offered built-in, the names whose exclusion also removes it (measured). */
+    readonly excludedWith: ReadonlyMap<string, readonly string[]>;
+    /** By offered built-in, the names whose presence in `availableTools` also allows it. */
+    readonly includedWith: ReadonlyMap<string, readonly string[]>;
+    /**
+     * True when the runtime gave no usable answer (an error, a timeout, a reply of another
+     * shape): the catalog is a stand-in for this session only, and a later session asks again.
+     */
+    readonly askAgain: boolean;
 }
 
 /**
@@ -45,10 +57,12 @@ export const RUNTIME_LISTING_TIMEOUT_MS = 3000;
 
 /**
  * Finds the built-in catalog of the client's runtime. A bundled runtime of a measured version
- * costs no request; for any other runtime the version is asked once per client (`status.get`)
- * and, when it was not measured, its `tools.list` is added to the newest measurements. A runtime
- * that does not answer within {@link RUNTIME_LISTING_TIMEOUT_MS} gets the newest measurements,
- * and `onFallback` says so.
+ * costs no request; for any other runtime the version is asked (`status.get`) and, when it was
+ * not measured, its `tools.list` is added to the newest measurements. A runtime that fails,
+ * does not answer within {@link RUNTIME_LISTING_TIMEOUT_MS}, or answers something other than a
+ * version and a list of named tools gets the newest measurements, `onFallback` says why (once
+ * per call), and the catalog is marked {@link BuiltInToolCatalog.askAgain}. Nothing the runtime
+ * answers makes this throw.
  *
  * @param host - the client
  * @param bundledVersion - the version of the runtime the SDK bundles, when the client uses it
@@ -63,26 +77,76 @@ export async function loadBuiltInToolCatalog(
     const known = bundledVersion === undefined ? undefined : measuredFor(bundledVersion);
     if (known !== undefined) return catalogOf(known, "measured", []);
     const newest = MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!;
-    try {
-        const version =
-            bundledVersion ?? (await withTimeout(host.getStatus(), "status.get")).version;
-        const measured = version === undefined ? undefined : measuredFor(version);
-        if (measured !== undefined) return catalogOf(measured, "measured", []);
-        const listed = await withTimeout(host.rpc.tools.list({}), "tools.list");
-        onFallback(
-            `runtime ${version ?? "(unknown version)"} was not measured; using its tools.list and the names measured on runtime ${newest.runtimeVersion}`
-        );
-        return catalogOf(
-            newest,
-            "fallback",
-            listed.tools.map((tool) => tool.name)
-        );
-    } catch (error) {
-        onFallback(
-            `the runtime did not tell its version or tools (${error instanceof Error ? error.message : String(error)}); using the names measured on runtime ${newest.runtimeVersion}`
-        );
-        return catalogOf(newest, "fallback", []);
+    const standIn = (reason: string): BuiltInToolCatalog => {
+        onFallback(`${reason}; using the names measured on runtime ${newest.runtimeVersion}`);
+        return catalogOf(newest, "fallback", [], true);
+    };
+
+    let version = bundledVersion;
+    if (version === undefined) {
+        let status: unknown;
+        try {
+            status = await withTimeout(host.getStatus(), "status.get");
+        } catch (error) {
+            return standIn(`the runtime did not tell its version (${reasonOf(error)})`);
+        }
+        version = versionOf(status);
+        if (version === undefined) {
+            return standIn(
+                `the runtime's status.get answer ${quoteValue(status)} holds no version`
+            );
+        }
     }
+    const measured = measuredFor(version);
+    if (measured !== undefined) return catalogOf(measured, "measured", []);
+
+    let listing: unknown;
+    try {
+        listing = await withTimeout(host.rpc.tools.list({}), "tools.list");
+    } catch (error) {
+        return standIn(
+            `runtime ${version} was not measured and did not list its tools (${reasonOf(error)})`
+        );
+    }
+    const listed = namesOf(listing);
+    if (listed === undefined) {
+        return standIn(
+            `runtime ${version} was not measured and its tools.list answer is not a list of named tools`
+        );
+    }
+    onFallback(
+        `runtime ${version} was not measured; using its tools.list and the names measured on runtime ${newest.runtimeVersion}`
+    );
+    return catalogOf(newest, "fallback", listed);
+}
+
+/** The version in a `status.get` answer, when it holds one. */
+function versionOf(status: unknown): string | undefined {
+    if (status === null || typeof status !== "object") return undefined;
+    const { version } = status as { version?: unknown };
+    return typeof version === "string" && version.length > 0 ? version : undefined;
+}
+
+/** The names of a `tools.list` answer, or undefined unless every tool has a non-empty name. */
+function namesOf(listing: unknown): string[] | undefined {
+    if (listing === null || typeof listing !== "object") return undefined;
+    const { tools } = listing as { tools?: unknown };
+    if (!Array.isArray(tools)) return undefined;
+    const names: string[] = [];
+    for (let position = 0; position < tools.length; position++) {
+        const tool: unknown = tools[position];
+        const name =
+            tool !== null && typeof tool === "object"
+                ? (tool as { name?: unknown }).name
+                : undefined;
+        if (typeof name !== "string" || name.length === 0) return undefined;
+        names.push(name);
+    }
+    return names;
+}
+
+function reasonOf(error: unknown): string {
+    return error instanceof Error ? error.message : quoteValue(error);
 }
 
 /**
@@ -100,9 +164,11 @@ export function offeredBuiltIns(
     config: Readonly<Record<string, unknown>>,
     toolSearchDefers = false
 ): readonly string[] {
-    const { offeredByModel, offeredByCondition } = catalog.measured;
+    const { offeredByCondition } = catalog.measured;
     const model = typeof config.model === "string" ? config.model : "";
-    const names = new Set(offeredByModel[model] ?? offeredByModel["*"] ?? []);
+    const names = new Set(
+        catalog.offeredByModel.get(model) ?? catalog.offeredByModel.get("*") ?? []
+    );
     for (const condition of conditionsOf(config, toolSearchDefers)) {
         for (const name of offeredByCondition[condition] ?? []) names.add(name);
     }
@@ -133,10 +199,10 @@ export function modeBuiltIns(
  * @returns built-in names, sorted
  */
 export function modelFacingBuiltIns(catalog: BuiltInToolCatalog): readonly string[] {
-    const { offeredByModel, offeredByCondition } = catalog.measured;
+    const { offeredByCondition } = catalog.measured;
     return [
         ...new Set([
-            ...Object.values(offeredByModel).flat(),
+            ...[...catalog.offeredByModel.values()].flat(),
             ...Object.values(offeredByCondition).flat(),
         ]),
     ].sort();
@@ -203,14 +269,20 @@ function measuredFor(runtimeVersion: string): MeasuredBuiltInTools | undefined {
 function catalogOf(
     measured: MeasuredBuiltInTools,
     source: BuiltInToolCatalog["source"],
-    listed: readonly string[]
+    listed: readonly string[],
+    askAgain = false
 ): BuiltInToolCatalog {
+    // Maps, so that a caller's string such as a model id 'constructor' is just another key.
     return {
         measured,
         source,
         builtIns: new Set([...measured.builtIns, ...listed]),
         unsupportedOverrides: new Set(measured.unsupportedOverrides),
         keptOnlyWithToolSearch: new Set(measured.keptOnlyWithToolSearch),
+        offeredByModel: new Map(Object.entries(measured.offeredByModel)),
+        excludedWith: new Map(Object.entries(measured.filterAliases?.excludedWith ?? {})),
+        includedWith: new Map(Object.entries(measured.filterAliases?.includedWith ?? {})),
+        askAgain,
     };
 }
 

@@ -1,6 +1,6 @@
 import type { BuiltInToolCatalog } from "./builtInToolCatalog.js";
 import type { CustomToolSnapshot } from "./customTools.js";
-import { formatList } from "./formatting.js";
+import { byCount, formatList } from "./formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 
 /**
@@ -24,8 +24,6 @@ export interface BuiltInToolOverrides {
     readonly tools: readonly CustomToolSnapshot[];
     /** Known built-ins that custom tools replace. */
     readonly overridden: readonly string[];
-    /** Of those, the ones the runtime keeps only while tool search defers tools. */
-    readonly needToolSearch: readonly string[];
     /** Of those, the ones replaced without the app setting `overridesBuiltInTool: true`. */
     readonly automatic: readonly string[];
     /** Custom tools whose name matches a built-in's only when case is ignored. */
@@ -52,9 +50,10 @@ function markedAsOverride(tool: CustomToolSnapshot, replacesBuiltIn: boolean): C
  * every tool it accepts as an override. Refuses, naming every such tool:
  * - a known built-in's name without the flag, under the `"error"` policy, or with
  *   `overridesBuiltInTool: false` (the built-in would answer its calls);
- * - names whose override the runtime does not honour.
- * Names it keeps only while tool search defers tools are listed in `needToolSearch`, for the
- * session step to check once it knows how many tools the model gets.
+ * - names whose override the runtime does not honour;
+ * - names the runtime keeps only while its tool search defers tools (`tool_search_tool`): when it
+ *   does depends on the model and on how the runtime counts tools, which construction cannot
+ *   show, so such a tool could be dropped or answered by the built-in.
  *
  * @param tools - the snapshots of the session's custom tools
  * @param catalog - the runtime's built-in catalog
@@ -70,7 +69,7 @@ export function resolveBuiltInToolOverrides(
     const refusedFlag: string[] = [];
     const refusedPolicy: string[] = [];
     const unsupported: string[] = [];
-    const needToolSearch: string[] = [];
+    const onlyWithToolSearch: string[] = [];
     const overridden: string[] = [];
     const automatic: string[] = [];
     const caseOnlyMatches: { tool: string; builtIn: string }[] = [];
@@ -86,40 +85,55 @@ export function resolveBuiltInToolOverrides(
         }
         if (flag === false) refusedFlag.push(name);
         else if (flag === undefined && policy === "error") refusedPolicy.push(name);
+        else if (catalog.keptOnlyWithToolSearch.has(name)) onlyWithToolSearch.push(name);
         else if (catalog.unsupportedOverrides.has(name)) unsupported.push(name);
         else {
             overridden.push(name);
             if (flag === undefined) automatic.push(name);
-            if (catalog.keptOnlyWithToolSearch.has(name)) needToolSearch.push(name);
         }
     }
 
     if (refusedFlag.length > 0) {
+        const one = refusedFlag.length === 1;
         throw new SessionToolError(
             "BUILT_IN_TOOL_COLLISION",
-            `Custom tools ${formatList(refusedFlag)} set overridesBuiltInTool: false, but the runtime has built-in tools of these names, which would answer their calls. Rename them, or set overridesBuiltInTool: true to replace the built-ins.`,
+            `${customTools(refusedFlag)} ${one ? "sets" : "set"} overridesBuiltInTool: false, but the runtime has ${one ? "a built-in tool of that name, which would answer its calls" : "built-in tools of these names, which would answer their calls"}. Rename ${one ? "it" : "them"}, or set overridesBuiltInTool: true to replace the ${byCount(refusedFlag.length, "built-in", "built-ins")}.`,
             refusedFlag
         );
     }
     if (refusedPolicy.length > 0) {
+        const one = refusedPolicy.length === 1;
         throw new SessionToolError(
             "BUILT_IN_TOOL_COLLISION",
-            `Custom tools ${formatList(refusedPolicy)} have the names of built-in tools. Set overridesBuiltInTool: true on them to replace the built-ins, or rename them to keep both.`,
+            `${customTools(refusedPolicy)} ${one ? "has the name of a built-in tool" : "have the names of built-in tools"}. Set overridesBuiltInTool: true on ${one ? "it to replace the built-in" : "them to replace the built-ins"}, or rename ${one ? "it" : "them"} to keep both.`,
             refusedPolicy
         );
     }
-    if (unsupported.length > 0) {
+    if (onlyWithToolSearch.length > 0) {
+        const one = onlyWithToolSearch.length === 1;
         throw new SessionToolError(
             "UNSUPPORTED_OVERRIDE",
-            `The runtime (version ${catalog.measured.runtimeVersion}) does not let custom tools replace its built-in tools ${formatList(unsupported)}: the built-in would still answer, or the custom tool would be dropped. Rename these tools.`,
+            `${customTools(onlyWithToolSearch)} ${one ? "replaces" : "replace"} the runtime's tool-search tool, which the runtime keeps only while its tool search defers tools; when that happens depends on the model and on how the runtime counts tools, so the SDK cannot show that the calls would reach your handler (elsewhere the tool is dropped or the built-in answers). Rename ${one ? "it" : "them"}; toolSearch: { enabled: true } keeps the runtime's own tool search.`,
+            onlyWithToolSearch
+        );
+    }
+    if (unsupported.length > 0) {
+        const one = unsupported.length === 1;
+        throw new SessionToolError(
+            "UNSUPPORTED_OVERRIDE",
+            `The runtime (version ${catalog.measured.runtimeVersion}) does not let a custom tool replace its built-in ${byCount(unsupported.length, "tool", "tools")} ${formatList(unsupported)}: the built-in would still answer, or the custom tool would be dropped. Rename ${one ? "this tool" : "these tools"}.`,
             unsupported
         );
     }
     return {
         tools: tools.map((tool) => markedAsOverride(tool, catalog.builtIns.has(tool.name))),
         overridden,
-        needToolSearch,
         automatic,
         caseOnlyMatches,
     };
+}
+
+/** "Custom tool 'a'" or "Custom tools 'a' and 'b'", to begin a message. */
+function customTools(names: readonly string[]): string {
+    return `${byCount(names.length, "Custom tool", "Custom tools")} ${formatList(names)}`;
 }

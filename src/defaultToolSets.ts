@@ -10,7 +10,8 @@ export const TOOL_SET_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
  * The toolsets every session has, by the names VS Code's chat uses. Members are built-in tools
  * of every model family the runtime serves (GPT models get `apply_patch` where Claude models get
  * `edit` and `create`), so a filter keeps its meaning after `session.setModel`. Members a
- * session's runtime does not offer are simply absent there.
+ * session's runtime does not offer are simply absent there; every member is a built-in of at least
+ * one measured runtime version.
  *
  * @experimental
  */
@@ -21,16 +22,14 @@ export const DEFAULT_TOOL_SETS: Readonly<Record<string, readonly string[]>> = Ob
     execute: Object.freeze([
         "bash",
         "read_bash",
-        "write_bash",
         "stop_bash",
         "list_bash",
         "powershell",
         "read_powershell",
-        "write_powershell",
         "stop_powershell",
         "list_powershell",
     ]),
-    web: Object.freeze(["web_fetch", "web_search"]),
+    web: Object.freeze(["web_fetch"]),
     agent: Object.freeze(["task", "read_agent", "write_agent", "list_agents"]),
 });
 

@@ -51,3 +51,16 @@ export function formatList(
 function shorten(text: string): string {
     return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
+
+/**
+ * Picks the wording for one name or for several, so that a message about one tool does not
+ * speak of "tools".
+ *
+ * @param count - how many names the message is about
+ * @param one - the wording for exactly one
+ * @param many - the wording for any other count
+ * @returns `one` or `many`
+ */
+export function byCount(count: number, one: string, many: string): string {
+    return count === 1 ? one : many;
+}

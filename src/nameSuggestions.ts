@@ -1,7 +1,8 @@
 /**
  * Finds the known name a mistyped one was most likely meant to be: the same name in another
- * case, else the closest name at most two edits away (insertions, deletions, substitutions and
- * swaps of neighbours), else nothing.
+ * case, else the only known name it is the beginning of (`toolset:exec` for `toolset:execute`;
+ * at least three characters after any `<prefix>:`), else the closest name at most two edits away
+ * (insertions, deletions, substitutions and swaps of neighbours), else nothing.
  *
  * @param name - the unknown name
  * @param known - the names that exist, in order of preference for ties
@@ -9,6 +10,8 @@
  */
 export function closestName(name: string, known: Iterable<string>): string | undefined {
     const lower = name.toLowerCase();
+    const checkPrefix = name.length - name.lastIndexOf(":") - 1 >= MIN_PREFIX_LENGTH;
+    const beginsWith = new Set<string>();
     // Short names are two edits from almost anything; allow one edit below five characters.
     const limit = name.length < 5 ? 1 : 2;
     let best: string | undefined;
@@ -17,6 +20,13 @@ export function closestName(name: string, known: Iterable<string>): string | und
         if (candidate === name) continue;
         const lengthDifference = Math.abs(candidate.length - name.length);
         if (lengthDifference === 0 && candidate.toLowerCase() === lower) return candidate;
+        if (
+            checkPrefix &&
+            candidate.length > name.length &&
+            candidate.toLowerCase().startsWith(lower)
+        ) {
+            beginsWith.add(candidate);
+        }
         if (lengthDifference >= bestDistance) continue;
         const distance = editDistance(lower, candidate.toLowerCase(), bestDistance);
         if (distance < bestDistance) {
@@ -24,8 +34,11 @@ export function closestName(name: string, known: Iterable<string>): string | und
             bestDistance = distance;
         }
     }
-    return best;
+    return beginsWith.size === 1 ? [...beginsWith][0] : best;
 }
+
+/** How much of a name must be typed before it counts as the beginning of a longer one. */
+const MIN_PREFIX_LENGTH = 3;
 
 /**
  * Optimal-string-alignment distance between `a` and `b`, or `bound` once it is certain to be at

@@ -29,7 +29,7 @@ export interface SessionToolInventory {
     /** Built-ins that custom tools of the same name replace. */
     readonly overridden: ReadonlySet<string>;
     /** By built-in, the other names whose exclusion also removes it (measured). */
-    readonly excludedWith: Readonly<Record<string, readonly string[]>>;
+    readonly excludedWith: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What the filter decided and what the runtime must be sent for it. */
@@ -112,7 +112,7 @@ export function resolveSessionToolFilter(
     // Excluding a toolset must not take a named tool with it through a runtime alias (the
     // runtime removes grep with rg).
     const removesNamed = (member: string) =>
-        [...named].some((name) => inventory.excludedWith[name]?.includes(member) === true);
+        [...named].some((name) => inventory.excludedWith.get(name)?.includes(member) === true);
     const wireEntries = (entry: string, option: FilterOption): readonly string[] => {
         // #region upstream:toolsets
         if (isToolSetEntry(entry)) {
@@ -189,6 +189,10 @@ function isToolSetEntry(entry: string): boolean {
 }
 // #endregion upstream:toolsets
 
+/**
+ * Reads a filter list once, by index, into a frozen copy: what is checked is what is sent, even
+ * if the caller's array has methods of its own.
+ */
 function readEntries(value: unknown, option: FilterOption): readonly string[] | undefined {
     if (value === undefined || value === null) return undefined;
     if (!Array.isArray(value)) {
@@ -197,16 +201,20 @@ function readEntries(value: unknown, option: FilterOption): readonly string[] | 
             `Invalid ${option} ${quoteValue(value)}: pass an array of tool names, 'toolset:<name>' entries and 'builtin:'/'custom:'/'mcp:' patterns, or a ToolSet.`
         );
     }
-    for (let position = 0; position < value.length; position++) {
-        const entry: unknown = value[position];
+    const entries: string[] = [];
+    const length = value.length;
+    for (let position = 0; position < length; position++) {
+        const present = position in value;
+        const entry: unknown = present ? value[position] : undefined;
         if (typeof entry !== "string" || entry.length === 0) {
             throw new SessionToolError(
                 "INVALID_TOOL_FILTER",
-                `Invalid ${option}[${position}] ${position in value ? quoteValue(entry) : "(empty slot)"}: every entry must be a tool name, 'toolset:<name>', or a 'builtin:'/'custom:'/'mcp:' pattern.`
+                `Invalid ${option}[${position}] ${present ? quoteValue(entry) : "(empty slot)"}: every entry must be a tool name, 'toolset:<name>', or a 'builtin:'/'custom:'/'mcp:' pattern.`
             );
         }
+        entries.push(entry);
     }
-    return value as readonly string[];
+    return Object.freeze(entries);
 }
 
 // #region upstream:toolsets
@@ -253,25 +261,35 @@ function sessionToolSets(customToolSets: unknown): ReadonlyMap<string, readonly 
                 [name]
             );
         }
-        const bad = Array.isArray(members)
-            ? members.findIndex(
-                  (member: unknown) =>
-                      typeof member !== "string" || member === "" || member.includes(":")
-              )
-            : -1;
-        if (!Array.isArray(members) || bad !== -1) {
-            const shown = Array.isArray(members) ? members[bad] : members;
-            throw new SessionToolError(
-                "INVALID_TOOL_SET",
-                `Invalid member ${quoteValue(shown)} of customToolSets.${name}: list tool names, e.g. ${name}: ["lint", "format"]; to combine toolsets, list their members.`,
-                [name]
-            );
-        }
-        toolSets.set(name, Object.freeze([...new Set(members as string[])]));
+        toolSets.set(name, Object.freeze([...new Set(readMembers(name, members))]));
     }
     return toolSets;
 }
 
+/** Reads one toolset's members once, by index, and checks each is a tool name. */
+function readMembers(name: string, members: unknown): string[] {
+    if (!Array.isArray(members)) {
+        throw new SessionToolError(
+            "INVALID_TOOL_SET",
+            `Invalid customToolSets.${name} ${quoteValue(members)}: it must be a list of tool names, e.g. ${name}: ["lint", "format"].`,
+            [name]
+        );
+    }
+    const names: string[] = [];
+    const length = members.length;
+    for (let position = 0; position < length; position++) {
+        const member: unknown = position in members ? members[position] : undefined;
+        if (typeof member !== "string" || member === "" || member.includes(":")) {
+            throw new SessionToolError(
+                "INVALID_TOOL_SET",
+                `Invalid member ${position in members ? quoteValue(member) : "(empty slot)"} of customToolSets.${name}: list tool names, e.g. ${name}: ["lint", "format"]; to combine toolsets, list their members.`,
+                [name]
+            );
+        }
+        names.push(member);
+    }
+    return names;
+}
 // #endregion upstream:toolsets
 
 function unique(entries: readonly string[]): readonly string[] {

@@ -13,17 +13,16 @@ import {
     DEFAULT_BUILT_IN_TOOL_COLLISIONS,
     resolveBuiltInToolOverrides,
     type BuiltInToolCollisionPolicy,
+    type BuiltInToolOverrides,
 } from "./builtInToolOverrides.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { formatList, quoteValue } from "./formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 import { resolveSessionToolFilter, type SessionToolFilterOptions } from "./sessionToolFilter.js";
-import type { MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
 import {
     MAX_TOOLS_PER_REQUEST,
     readonlyMap,
-    tooManyToolsWarning,
     type ToolFilterMode,
     type UnknownToolIdentifier,
 } from "./toolFilter.js";
@@ -211,24 +210,29 @@ export async function prepareSessionTools<C extends object>(
     givenFilters.push(source.customToolSets);
     // #endregion upstream:toolsets
     const hasFilter = givenFilters.some((option) => option !== undefined && option !== null);
+    let catalog: BuiltInToolCatalog;
     if (customTools.length > 0 || hasFilter) {
-        state.catalog ??= loadBuiltInToolCatalog(client, state.bundledRuntimeVersion, (reason) =>
-            state.onWarning(
-                Object.freeze({
-                    code: "CATALOG_FALLBACK",
-                    message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
-                })
-            )
-        );
+        const pending = (state.catalog ??= loadBuiltInToolCatalog(
+            client,
+            state.bundledRuntimeVersion,
+            (reason) =>
+                state.onWarning(
+                    Object.freeze({
+                        code: "CATALOG_FALLBACK",
+                        message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
+                    })
+                )
+        ));
+        catalog = await pending;
+        // A failed answer is not kept for the client's lifetime: the next session asks again.
+        if (catalog.askAgain && state.catalog === pending) state.catalog = undefined;
+    } else {
+        catalog = state.catalog
+            ? await state.catalog
+            : catalogWithoutAsking(state.bundledRuntimeVersion);
     }
-    const catalog = state.catalog
-        ? await state.catalog
-        : catalogWithoutAsking(state.bundledRuntimeVersion);
 
     const overrides = resolveBuiltInToolOverrides(customTools, catalog, state.policy);
-    const newlyAutomatic = overrides.automatic.filter((name) => !state.reportedOverrides.has(name));
-    overrideWarnings(overrides, newlyAutomatic).forEach(warn);
-
     const overridden = new Set(overrides.overridden);
     const filterOptions: SessionToolFilterOptions = { ...toolFilters };
     // #region upstream:toolsets
@@ -240,7 +244,7 @@ export async function prepareSessionTools<C extends object>(
             builtIns: modelFacingBuiltIns(catalog),
             custom: customTools.map((tool) => tool.name),
             overridden,
-            excludedWith: catalog.measured.filterAliases?.excludedWith ?? {},
+            excludedWith: catalog.excludedWith,
         },
         warn
     );
@@ -253,9 +257,19 @@ export async function prepareSessionTools<C extends object>(
         isEnabled,
         filter.availableTools,
         filter.excludedTools,
-        catalog.measured.filterAliases
+        catalog
     );
     const sentTools = overrides.tools.filter((tool) => isEnabled(tool.name));
+    // Only a tool that is sent replaces anything; one the filter leaves out is not reported.
+    const sent = new Set(sentTools.map((tool) => tool.name));
+    const overriddenBuiltIns = overrides.overridden.filter((name) => sent.has(name));
+    const newlyAutomatic = overrides.automatic.filter(
+        (name) => sent.has(name) && !state.reportedOverrides.has(name)
+    );
+    overrideWarnings(
+        newlyAutomatic,
+        overrides.caseOnlyMatches.filter((match) => sent.has(match.tool))
+    ).forEach(warn);
     const excludedTools = excludeUnsentOverrides(
         filter.excludedTools,
         overrides.tools,
@@ -282,14 +296,10 @@ export async function prepareSessionTools<C extends object>(
         )
     );
     if (defers) toolEnablement = enablementWith(true);
-    rejectUndeferredToolSearch(
-        overrides.needToolSearch,
-        sentTools,
-        defers,
-        countEnabled(toolEnablement)
-    );
     const enabledTools = [...toolEnablement].filter(([, on]) => on).map(([name]) => name);
-    if (enabledTools.length > MAX_TOOLS_PER_REQUEST) warn(tooManyToolsWarning(enabledTools.length));
+    if (enabledTools.length > MAX_TOOLS_PER_REQUEST) {
+        warn(tooManySessionTools(enabledTools.length, result.mode));
+    }
 
     newlyAutomatic.forEach((name) => state.reportedOverrides.add(name));
     warnings.forEach((warning) => state.onWarning(warning));
@@ -312,7 +322,7 @@ export async function prepareSessionTools<C extends object>(
                 plan: Object.freeze(modes.plan.filter(isEnabled)),
                 autopilot: Object.freeze(modes.autopilot.filter(isEnabled)),
             }),
-            overriddenBuiltInTools: Object.freeze(overrides.overridden),
+            overriddenBuiltInTools: Object.freeze(overriddenBuiltIns),
             unknownIdentifiers: result.unknownIdentifiers,
             warnings: Object.freeze(warnings),
             runtime: Object.freeze({
@@ -349,49 +359,47 @@ export function attachSessionToolResolution<S extends object>(
 }
 
 function overrideWarnings(
-    overrides: ReturnType<typeof resolveBuiltInToolOverrides>,
-    newlyAutomatic: readonly string[]
+    automatic: readonly string[],
+    caseOnlyMatches: BuiltInToolOverrides["caseOnlyMatches"]
 ): SessionToolWarning[] {
     const warnings: SessionToolWarning[] = [];
-    if (newlyAutomatic.length > 0) {
+    if (automatic.length > 0) {
+        const one = automatic.length === 1;
         warnings.push({
             code: "AUTOMATIC_OVERRIDE",
             option: "tools",
-            identifiers: Object.freeze([...newlyAutomatic]),
-            message: `Custom tools ${formatList(newlyAutomatic)} replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.`,
+            identifiers: Object.freeze([...automatic]),
+            message: one
+                ? `Custom tool ${quoteValue(automatic[0])} replaces the built-in tool of the same name. Set overridesBuiltInTool: true on it to say so (and silence this warning), or rename it to keep the built-in.`
+                : `Custom tools ${formatList(automatic)} replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.`,
         });
     }
-    if (overrides.caseOnlyMatches.length > 0) {
-        const tools = overrides.caseOnlyMatches.map((match) => match.tool);
-        const builtIns = overrides.caseOnlyMatches.map((match) => match.builtIn);
+    if (caseOnlyMatches.length > 0) {
+        const tools = caseOnlyMatches.map((match) => match.tool);
+        const builtIns = caseOnlyMatches.map((match) => match.builtIn);
+        const one = tools.length === 1;
         warnings.push({
             code: "CASE_ONLY_MATCH",
             option: "tools",
             identifiers: Object.freeze(tools),
-            message: `Custom tools ${formatList(tools)} differ from the built-ins ${formatList(builtIns)} only in case, so the model gets both. Use the built-in's exact name to replace it, or a clearly different name.`,
+            message: one
+                ? `Custom tool ${quoteValue(tools[0])} differs from the built-in ${quoteValue(builtIns[0])} only in case, so the model gets both. Use the built-in's exact name to replace it, or a clearly different name.`
+                : `Custom tools ${formatList(tools)} differ from the built-ins ${formatList(builtIns)} only in case, so the model gets both. Use the built-in's exact name to replace one, or a clearly different name.`,
         });
     }
     return warnings;
 }
 
-/**
- * The runtime keeps a custom tool-search tool only while tool search defers tools; in any other
- * session the model would never see it, so construction refuses it.
- */
-function rejectUndeferredToolSearch(
-    needToolSearch: readonly string[],
-    sentTools: readonly CustomToolSnapshot[],
-    defers: boolean,
-    toolCount: number
-): void {
-    const sent = new Set(sentTools.map((tool) => tool.name));
-    const refused = needToolSearch.filter((name) => sent.has(name));
-    if (defers || refused.length === 0) return;
-    throw new SessionToolError(
-        "UNSUPPORTED_OVERRIDE",
-        `Custom tools ${formatList(refused)} replace the tool-search tool, which the runtime keeps only while tool search defers tools; this session (${toolCount} tools) would drop them. Set toolSearch: { enabled: true, deferThreshold: N } with N below the number of tools and have at least one other custom tool the runtime may defer (defer: "auto"), or rename them.`,
-        refused
-    );
+/** `TOO_MANY_TOOLS` in the session's words: whether a filter was set, and what to set. */
+function tooManySessionTools(count: number, mode: ToolFilterMode): SessionToolWarning {
+    const what =
+        mode === "default"
+            ? `This session offers the model ${count} tools`
+            : `The session's availableTools / excludedTools leave ${count} tools`;
+    return {
+        code: "TOO_MANY_TOOLS",
+        message: `${what}, more than the ${MAX_TOOLS_PER_REQUEST} a model accepts in one request; requests may be refused or tools dropped. Leave out what the model does not need with excludedTools (e.g. 'toolset:agent'), or list what it needs in availableTools.`,
+    };
 }
 
 /**
@@ -403,17 +411,17 @@ function builtInEnablement(
     isEnabled: (name: string) => boolean,
     availableTools: readonly string[] | undefined,
     excludedTools: readonly string[] | undefined,
-    aliases: MeasuredBuiltInTools["filterAliases"]
+    aliases: Pick<BuiltInToolCatalog, "excludedWith" | "includedWith">
 ): (name: string) => boolean {
     const excluded = new Set(excludedTools);
     const available = new Set(availableTools);
     return (name) => {
-        if (aliases?.excludedWith[name]?.some((alias) => excluded.has(alias))) return false;
+        if (aliases.excludedWith.get(name)?.some((alias) => excluded.has(alias))) return false;
         if (isEnabled(name)) return true;
         return (
             availableTools !== undefined &&
             !excluded.has(name) &&
-            aliases?.includedWith[name]?.some((alias) => available.has(alias)) === true
+            aliases.includedWith.get(name)?.some((alias) => available.has(alias)) === true
         );
     };
 }

@@ -48,8 +48,8 @@ interface FakeRuntimeHost extends RuntimeToolHost {
 
 /** A client whose runtime answers status.get and tools.list as told, recording each request. */
 function runtimeHost(
-    status: () => Promise<{ version?: string }>,
-    list: () => Promise<{ tools: { name: string }[] }> = async () => ({ tools: [] })
+    status: () => Promise<unknown>,
+    list: () => Promise<unknown> = async () => ({ tools: [] })
 ): FakeRuntimeHost {
     const requests: string[] = [];
     return {
@@ -132,7 +132,7 @@ describe("built-in catalog: which runtime is asked what", () => {
         expect(catalog.measured).toBe(NEWEST);
         expect([...catalog.builtIns].sort()).toEqual([...NEWEST.builtIns].sort());
         expect(fallbacks).toEqual([
-            `the runtime did not tell its version or tools (Unhandled method status.get); using the names measured on runtime ${NEWEST.runtimeVersion}`,
+            `the runtime did not tell its version (Unhandled method status.get); using the names measured on runtime ${NEWEST.runtimeVersion}`,
         ]);
     });
 
@@ -151,8 +151,9 @@ describe("built-in catalog: which runtime is asked what", () => {
         const catalog = await pending;
         expect(catalog.source).toBe("fallback");
         expect(fallbacks).toEqual([
-            `the runtime did not tell its version or tools (status.get did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}`,
+            `the runtime did not tell its version (status.get did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}`,
         ]);
+        expect(catalog.askAgain).toBe(true);
     });
 
     it("falls back after the timeout when tools.list never answers", async () => {
@@ -165,8 +166,57 @@ describe("built-in catalog: which runtime is asked what", () => {
         expect(host.requests).toEqual(["status.get", "tools.list"]);
         expect(catalog.source).toBe("fallback");
         expect(fallbacks).toEqual([
-            `the runtime did not tell its version or tools (tools.list did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}`,
+            `runtime 0.0.1 was not measured and did not list its tools (tools.list did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}`,
         ]);
+        expect(catalog.askAgain).toBe(true);
+    });
+
+    it.each([
+        ["a tool whose name is not a string", { tools: [{ name: "view" }, { name: 42 }] }],
+        ["a tool without a name", { tools: [{ name: "view" }, {}] }],
+        ["an empty name", { tools: [{ name: "" }] }],
+        ["a tool that is not an object", { tools: ["view"] }],
+        ["tools that are not a list", { tools: "x" }],
+        ["no tools field", {}],
+        ["null", null],
+    ])(
+        "falls back with one true warning, and no exception, when tools.list answers %s",
+        async (_, listing) => {
+            const host = runtimeHost(
+                async () => ({ version: "0.0.1" }),
+                async () => listing
+            );
+            const fallbacks: string[] = [];
+            const catalog = await loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
+            expect(catalog.source).toBe("fallback");
+            expect(catalog.askAgain).toBe(true);
+            expect([...catalog.builtIns].sort()).toEqual([...NEWEST.builtIns].sort());
+            expect(fallbacks).toEqual([
+                `runtime 0.0.1 was not measured and its tools.list answer is not a list of named tools; using the names measured on runtime ${NEWEST.runtimeVersion}`,
+            ]);
+        }
+    );
+
+    it.each([
+        ["no version", {}],
+        ["a version that is not a string", { version: 42 }],
+        ["null", null],
+    ])("falls back with one warning when status.get answers %s", async (_, status) => {
+        const host = runtimeHost(async () => status);
+        const fallbacks: string[] = [];
+        const catalog = await loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
+        expect(host.requests).toEqual(["status.get"]);
+        expect(catalog.askAgain).toBe(true);
+        expect(fallbacks).toHaveLength(1);
+        expect(fallbacks[0]).toMatch(/^the runtime's status\.get answer .* holds no version; /);
+    });
+
+    it("keeps a usable tools.list answer of an unmeasured runtime (nothing to ask again)", async () => {
+        const host = runtimeHost(
+            async () => ({ version: "0.0.1" }),
+            async () => ({ tools: [{ name: "view" }] })
+        );
+        expect((await loadBuiltInToolCatalog(host, undefined, () => {})).askAgain).toBe(false);
     });
 });
 
@@ -245,14 +295,54 @@ describe("built-in catalog: once per client", () => {
         ]);
         // The fallback is about the client, not the session: it is not a session warning.
         expect(prepared.map((p) => p.resolution.warnings)).toEqual([[], []]);
-        await prepareSessionTools(host, session, {});
         expect(host.requests).toEqual(["status.get"]);
         expect(warnings).toEqual([
             {
                 code: "CATALOG_FALLBACK",
-                message: `Custom tools are checked against a stand-in list of built-ins: the runtime did not tell its version or tools (status.get did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}.`,
+                message: `Custom tools are checked against a stand-in list of built-ins: the runtime did not tell its version (status.get did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}.`,
             },
         ]);
+    });
+
+    it("asks again in a later session after a timeout, and warns again only then", async () => {
+        vi.useFakeTimers();
+        const { host, warnings } = client(runtimeHost(NEVER), undefined);
+        const first = prepareSessionTools(host, session, {});
+        await vi.advanceTimersByTimeAsync(3000);
+        await first;
+        const later = prepareSessionTools(host, session, {});
+        await vi.advanceTimersByTimeAsync(3000);
+        await later;
+        expect(host.requests).toEqual(["status.get", "status.get"]);
+        expect(warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK", "CATALOG_FALLBACK"]);
+    });
+
+    it("survives a tools.list answer of the wrong shape: the session is made, and the next one asks again", async () => {
+        let listing: unknown = { tools: [{ name: "view" }, { name: 42 }] };
+        const { host, warnings } = client(
+            runtimeHost(
+                async () => ({ version: "0.0.1" }),
+                async () => listing
+            ),
+            undefined
+        );
+        const first = await prepareSessionTools(host, session, {});
+        expect(first.resolution.runtime.catalog).toBe("fallback");
+        expect(first.resolution.wire.tools).toEqual(["lint"]);
+        // A session with nothing to check still works on that client.
+        await prepareSessionTools(host, { model: "claude-sonnet-4.5" }, {});
+        listing = { tools: [{ name: "brand_new" }] };
+        const second = await prepareSessionTools(
+            host,
+            { ...session, tools: [{ name: "brand_new", handler }] },
+            {}
+        );
+        expect(second.resolution.overriddenBuiltInTools).toEqual(["brand_new"]);
+        expect(host.requests).toEqual(["status.get", "tools.list", "status.get", "tools.list"]);
+        const fallbacks = warnings.filter((w) => w.code === "CATALOG_FALLBACK");
+        expect(fallbacks).toHaveLength(2);
+        expect(fallbacks[0]!.message).toContain("is not a list of named tools");
+        expect(fallbacks[1]!.message).toContain("using its tools.list");
     });
 
     it("warns CATALOG_FALLBACK once when tools.list never answers, and the session completes", async () => {
@@ -321,6 +411,13 @@ describe("built-in catalog: what the model is offered", () => {
             [...CLAUDE_1_0_85, "tool_search_tool"].sort()
         );
     });
+
+    it.each(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"])(
+        "treats the model id '%s' as just another unknown model",
+        (model) => {
+            expect(offeredBuiltIns(measured, { model })).toEqual(CLAUDE_1_0_85);
+        }
+    );
 
     it("lists the built-ins that plan and autopilot mode add", () => {
         expect(modeBuiltIns(measured)).toEqual({

@@ -23,6 +23,10 @@ const catalog: BuiltInToolCatalog = {
     builtIns: new Set(BUILT_INS),
     unsupportedOverrides: new Set(["powershell"]),
     keptOnlyWithToolSearch: new Set(["tool_search_tool"]),
+    offeredByModel: new Map([["*", ["view", "bash"]]]),
+    excludedWith: new Map(),
+    includedWith: new Map(),
+    askAgain: false,
 };
 
 const tool = (name: string, extra: Partial<CustomToolSnapshot> = {}): CustomToolSnapshot =>
@@ -47,7 +51,6 @@ describe("built-in tool overrides: which names may replace a built-in", () => {
         );
         expect(result.overridden).toEqual(["view"]);
         expect(result.automatic).toEqual(["view"]);
-        expect(result.needToolSearch).toEqual([]);
         expect(result.caseOnlyMatches).toEqual([]);
     });
 
@@ -95,9 +98,30 @@ describe("built-in tool overrides: which names may replace a built-in", () => {
             expect(error.code).toBe("BUILT_IN_TOOL_COLLISION");
             expect(error.toolNames).toEqual(["read_file"]);
             expect(error.message).toBe(
-                "Custom tools 'read_file' set overridesBuiltInTool: false, but the runtime has built-in tools of these names, which would answer their calls. Rename them, or set overridesBuiltInTool: true to replace the built-ins."
+                "Custom tool 'read_file' sets overridesBuiltInTool: false, but the runtime has a built-in tool of that name, which would answer its calls. Rename it, or set overridesBuiltInTool: true to replace the built-in."
             );
         }
+    });
+
+    it("speaks of tools in the plural only when it names several", () => {
+        const error = refusal(() =>
+            resolveBuiltInToolOverrides(
+                [
+                    tool("view", { overridesBuiltInTool: false }),
+                    tool("bash", { overridesBuiltInTool: false }),
+                ],
+                catalog,
+                "override"
+            )
+        );
+        expect(error.toolNames).toEqual(["view", "bash"]);
+        expect(error.message).toBe(
+            "Custom tools 'view', 'bash' set overridesBuiltInTool: false, but the runtime has built-in tools of these names, which would answer their calls. Rename them, or set overridesBuiltInTool: true to replace the built-ins."
+        );
+        const policy = refusal(() => resolveBuiltInToolOverrides([tool("bash")], catalog, "error"));
+        expect(policy.message).toBe(
+            "Custom tool 'bash' has the name of a built-in tool. Set overridesBuiltInTool: true on it to replace the built-in, or rename it to keep both."
+        );
     });
 
     it("accepts overridesBuiltInTool: false on a name no built-in has", () => {
@@ -122,19 +146,26 @@ describe("built-in tool overrides: which names may replace a built-in", () => {
             expect(error.code).toBe("UNSUPPORTED_OVERRIDE");
             expect(error.toolNames).toEqual(["powershell"]);
             expect(error.message).toBe(
-                "The runtime (version 9.9.9) does not let custom tools replace its built-in tools 'powershell': the built-in would still answer, or the custom tool would be dropped. Rename these tools."
+                "The runtime (version 9.9.9) does not let a custom tool replace its built-in tool 'powershell': the built-in would still answer, or the custom tool would be dropped. Rename this tool."
             );
         }
     });
 
-    it("lists a name the runtime keeps only with tool search for the session step to check", () => {
-        const result = resolveBuiltInToolOverrides(
-            [tool("tool_search_tool", { overridesBuiltInTool: true }), tool("view")],
-            catalog,
-            "override"
-        );
-        expect(result.overridden).toEqual(["tool_search_tool", "view"]);
-        expect(result.needToolSearch).toEqual(["tool_search_tool"]);
+    it("refuses a name the runtime keeps only while tool search defers tools, whatever the flag", () => {
+        for (const flag of [undefined, true]) {
+            const error = refusal(() =>
+                resolveBuiltInToolOverrides(
+                    [tool("tool_search_tool", { overridesBuiltInTool: flag }), tool("view")],
+                    catalog,
+                    "override"
+                )
+            );
+            expect(error.code).toBe("UNSUPPORTED_OVERRIDE");
+            expect(error.toolNames).toEqual(["tool_search_tool"]);
+            expect(error.message).toMatch(
+                /^Custom tool 'tool_search_tool' replaces the runtime's tool-search tool, which the runtime keeps only while its tool search defers tools; .* Rename it; toolSearch: \{ enabled: true \} keeps the runtime's own tool search\.$/
+            );
+        }
     });
 
     it("keeps a name that matches a built-in only when case is ignored, and reports the pair", () => {

@@ -35,4 +35,18 @@ describe("closestName", () => {
         expect(closestName("nothing_like_it", ["view", "bash"])).toBeUndefined();
         expect(closestName("view", [])).toBeUndefined();
     });
+
+    it("suggests the only known name that an unknown one begins, before one two edits away", () => {
+        const toolSets = ["toolset:read", "toolset:edit", "toolset:execute", "toolset:agent"];
+        // 'toolset:edit' is two edits from 'toolset:exec'; the cut-off name is the likelier typo.
+        expect(closestName("toolset:exec", toolSets)).toBe("toolset:execute");
+        expect(closestName("toolset:agen", toolSets)).toBe("toolset:agent");
+        expect(closestName("web_fe", ["web_fetch", "view"])).toBe("web_fetch");
+    });
+
+    it("does not guess from a beginning several names share, or one under three characters", () => {
+        expect(closestName("read_", ["read_bash", "read_agent"])).toBeUndefined();
+        expect(closestName("toolset:e", ["toolset:edit", "toolset:execute"])).toBeUndefined();
+        expect(closestName("toolset:ex", ["toolset:execute"])).toBeUndefined();
+    });
 });

@@ -17,19 +17,20 @@ const inventory: SessionToolInventory = {
     builtIns: ["apply_patch", "bash", "create", "edit", "glob", "grep", "rg", "view", "web_fetch"],
     custom: ["lint", "view"],
     overridden: new Set(["view"]),
-    excludedWith: { grep: ["rg"], rg: ["grep"] },
+    excludedWith: new Map([
+        ["grep", ["rg"]],
+        ["rg", ["grep"]],
+    ]),
 };
 
 const EDIT_MEMBERS = ["edit", "create", "apply_patch", "str_replace_editor"];
 const EXECUTE_MEMBERS = [
     "bash",
     "read_bash",
-    "write_bash",
     "stop_bash",
     "list_bash",
     "powershell",
     "read_powershell",
-    "write_powershell",
     "stop_powershell",
     "list_powershell",
 ];
@@ -93,7 +94,7 @@ describe("session tool filter: what reaches the runtime", () => {
             excludedTools: ["toolset:web"],
         });
         expect(filter.availableTools).toEqual(EDIT_MEMBERS);
-        expect(filter.excludedTools).toEqual(["web_fetch", "web_search"]);
+        expect(filter.excludedTools).toEqual(["web_fetch"]);
         expect(enabled).toMatchObject({ edit: true, create: true, apply_patch: true, bash: false });
         expect(filter.result.toolSetEnablement.get("edit")).toBe(true);
     });
@@ -201,7 +202,7 @@ describe("session tool filter: toolsets", () => {
             edit: EDIT_MEMBERS,
             search: ["glob", "grep", "rg"],
             execute: EXECUTE_MEMBERS,
-            web: ["web_fetch", "web_search"],
+            web: ["web_fetch"],
             agent: ["task", "read_agent", "write_agent", "list_agents"],
         });
         expect([...filter.result.toolSetEnablement.keys()]).toEqual([
@@ -386,7 +387,6 @@ describe("session tool filter: refusals", () => {
 
     it("refuses customToolSets members that are not plain tool names", () => {
         const cases: [unknown, string][] = [
-            ["lint", "'lint'"],
             [["toolset:edit"], "'toolset:edit'"],
             [["builtin:view"], "'builtin:view'"],
             [["lint", ""], "''"],
@@ -401,4 +401,113 @@ describe("session tool filter: refusals", () => {
             );
         }
     });
+
+    it("says a customToolSets value must be a list when it is a single name or anything else", () => {
+        for (const [members, quoted] of [
+            ["lint", "'lint'"],
+            [{ 0: "lint" }, '{"0":"lint"}'],
+            [7, "7"],
+        ] as const) {
+            const error = refusal({ customToolSets: { q: members } });
+            expect(error.code).toBe("INVALID_TOOL_SET");
+            expect(error.toolNames).toEqual(["q"]);
+            expect(error.message).toBe(
+                `Invalid customToolSets.q ${quoted}: it must be a list of tool names, e.g. q: ["lint", "format"].`
+            );
+        }
+    });
+});
+
+describe("session tool filter: suggestions", () => {
+    it("suggests 'toolset:execute' for the cut-off 'toolset:exec'", () => {
+        const { warnings } = resolve({ excludedTools: ["toolset:exec"] });
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]!.code).toBe("UNKNOWN_IDENTIFIERS");
+        expect(warnings[0]!.message).toContain("Did you mean 'toolset:exec' -> 'toolset:execute'?");
+    });
+});
+
+describe("session tool filter: caller lists are read once", () => {
+    /** An array whose own methods lie: every method a reader could call answers for another list. */
+    function lyingArray(entries: string[], lie: string[]): string[] {
+        const array = [...entries];
+        for (const method of [
+            "filter",
+            "flatMap",
+            "map",
+            "some",
+            "every",
+            "includes",
+            "forEach",
+            "slice",
+            "concat",
+            "indexOf",
+            "find",
+            "findIndex",
+            "reduce",
+            "entries",
+            "values",
+            "keys",
+        ] as const) {
+            Object.defineProperty(array, method, {
+                value: (...args: unknown[]) =>
+                    (Array.prototype[method] as (...a: unknown[]) => unknown).apply(lie, args),
+            });
+        }
+        Object.defineProperty(array, Symbol.iterator, {
+            value: () => lie[Symbol.iterator](),
+        });
+        return array;
+    }
+
+    it("sends what it checked, by index, whatever the array's own methods answer", () => {
+        const available = lyingArray(["view", "lint"], ["bash", "toolset:execute"]);
+        const excluded = lyingArray(["glob"], ["view"]);
+        const { filter, enabled } = resolve({ availableTools: available, excludedTools: excluded });
+        expect(filter.availableTools).toEqual(["view", "lint"]);
+        expect(filter.excludedTools).toEqual(["glob"]);
+        expect(enabled).toMatchObject({ view: true, lint: true, bash: false, glob: false });
+    });
+
+    it("reads customToolSets members by index too", () => {
+        const members = lyingArray(["lint"], ["bash"]);
+        const { filter } = resolve({
+            customToolSets: { q: members },
+            availableTools: ["toolset:q"],
+        });
+        expect(filter.toolSets.get("q")).toEqual(["lint"]);
+        expect(filter.availableTools).toEqual(["lint"]);
+    });
+
+    it("does not modify the caller's lists", () => {
+        const available = ["toolset:edit", "view"];
+        const excluded = ["toolset:read"];
+        const customToolSets = { q: ["lint"] };
+        resolve({ availableTools: available, excludedTools: excluded, customToolSets });
+        expect(available).toEqual(["toolset:edit", "view"]);
+        expect(excluded).toEqual(["toolset:read"]);
+        expect(customToolSets).toEqual({ q: ["lint"] });
+    });
+});
+
+describe("session tool filter: names that are Object.prototype keys", () => {
+    it.each([
+        ["constructor", "toolset:read"],
+        ["valueOf", "toolset:search"],
+        ["toString", "toolset:edit"],
+        ["__proto__", "toolset:execute"],
+        ["hasOwnProperty", "toolset:agent"],
+    ])(
+        "treats '%s' in availableTools as an unknown tool name beside an excluded %s",
+        (name, toolSet) => {
+            const { filter, warnings } = resolve({
+                availableTools: [name, "view", "bash"],
+                excludedTools: [toolSet],
+            });
+            expect(filter.availableTools).toEqual(
+                [name, "view", "bash", "custom:view"].slice(0, 3)
+            );
+            expect(warnings.map((w) => w.code)).toContain("UNKNOWN_IDENTIFIERS");
+        }
+    );
 });

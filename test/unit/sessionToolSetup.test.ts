@@ -154,7 +154,7 @@ describe("session tool step: client options", () => {
         );
         expect(warn.mock.calls).toEqual([
             [
-                "Custom tools 'View' differ from the built-ins 'view' only in case, so the model gets both. Use the built-in's exact name to replace it, or a clearly different name.",
+                "Custom tool 'View' differs from the built-in 'view' only in case, so the model gets both. Use the built-in's exact name to replace it, or a clearly different name.",
             ],
         ]);
     });
@@ -293,26 +293,28 @@ describe("session tool step: custom tools", () => {
         expect(error.code).toBe("UNSUPPORTED_OVERRIDE");
         expect(error.toolNames).toEqual(["powershell", "session_history"]);
         expect(error.message).toBe(
-            "The runtime (version 1.0.85) does not let custom tools replace its built-in tools 'powershell', 'session_history': the built-in would still answer, or the custom tool would be dropped. Rename these tools."
+            "The runtime (version 1.0.85) does not let a custom tool replace its built-in tools 'powershell', 'session_history': the built-in would still answer, or the custom tool would be dropped. Rename these tools."
         );
     });
 
-    it("refuses a custom tool_search_tool unless tool search is enabled and defers tools", async () => {
+    it("refuses a custom tool_search_tool whatever toolSearch says, since the runtime may drop it or answer it", async () => {
         const tools = [
             { name: "tool_search_tool", handler, overridesBuiltInTool: true },
-            { name: "lint", handler },
+            { name: "lint", handler, defer: "auto" },
         ];
-        for (const toolSearch of [undefined, { enabled: true }]) {
+        for (const toolSearch of [
+            undefined,
+            { enabled: true },
+            { enabled: true, deferThreshold: -1 },
+            { enabled: true, deferThreshold: 0.5 },
+            { enabled: true, deferThreshold: 5 },
+            { enabled: false, deferThreshold: 5 },
+        ]) {
             const error = await refusal(prepare({ tools, toolSearch }));
             expect(error.code).toBe("UNSUPPORTED_OVERRIDE");
             expect(error.toolNames).toEqual(["tool_search_tool"]);
-            expect(error.message).toBe(
-                `Custom tools 'tool_search_tool' replace the tool-search tool, which the runtime keeps only while tool search defers tools; this session (17 tools) would drop them. Set toolSearch: { enabled: true, deferThreshold: N } with N below the number of tools and have at least one other custom tool the runtime may defer (defer: "auto"), or rename them.`
-            );
+            expect(error.message).toContain("Rename it;");
         }
-        const accepted = await prepare({ tools, toolSearch: { enabled: true, deferThreshold: 5 } });
-        expect(accepted.resolution.wire.tools).toEqual(["tool_search_tool", "lint"]);
-        expect(accepted.resolution.overriddenBuiltInTools).toEqual(["tool_search_tool"]);
     });
 
     it("reports AUTOMATIC_OVERRIDE once per client and name", async () => {
@@ -342,14 +344,14 @@ describe("session tool step: custom tools", () => {
                 option: "tools",
                 identifiers: ["view"],
                 message:
-                    "Custom tools 'view' replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.",
+                    "Custom tool 'view' replaces the built-in tool of the same name. Set overridesBuiltInTool: true on it to say so (and silence this warning), or rename it to keep the built-in.",
             },
             {
                 code: "AUTOMATIC_OVERRIDE",
                 option: "tools",
                 identifiers: ["bash"],
                 message:
-                    "Custom tools 'bash' replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.",
+                    "Custom tool 'bash' replaces the built-in tool of the same name. Set overridesBuiltInTool: true on it to say so (and silence this warning), or rename it to keep the built-in.",
             },
         ]);
         const second = bundledClient();
@@ -357,6 +359,53 @@ describe("session tool step: custom tools", () => {
         expect(second.warnings.map((w) => [w.code, w.identifiers])).toEqual([
             ["AUTOMATIC_OVERRIDE", ["view"]],
         ]);
+    });
+
+    it("neither warns AUTOMATIC_OVERRIDE nor reports an override for a custom tool the filter leaves out", async () => {
+        const fake = bundledClient();
+        const prepared = await prepare(
+            {
+                tools: [
+                    { name: "bash", handler },
+                    { name: "lint", handler },
+                ],
+                excludedTools: ["bash"],
+            },
+            fake
+        );
+        expect(prepared.resolution.wire.tools).toEqual(["lint"]);
+        expect(prepared.resolution.overriddenBuiltInTools).toEqual([]);
+        expect(prepared.resolution.warnings).toEqual([]);
+        expect(fake.warnings).toEqual([]);
+        // The name the filter removed is gone entirely: the built-in goes too.
+        expect(prepared.resolution.wire.excludedTools).toEqual(["bash", "builtin:bash"]);
+        // Sent later on the same client, it is reported then.
+        await prepare({ tools: [{ name: "bash", handler }] }, fake);
+        expect(fake.warnings.map((w) => [w.code, w.identifiers])).toEqual([
+            ["AUTOMATIC_OVERRIDE", ["bash"]],
+        ]);
+    });
+
+    it.each(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"])(
+        "constructs a session whose model id is '%s' like one of an unknown model",
+        async (model) => {
+            const prepared = await prepare({ model, tools: [{ name: "lint", handler }] });
+            expect(prepared.resolution.enabledTools).toEqual([...CLAUDE_BUILT_INS, "lint"]);
+        }
+    );
+
+    it("constructs a session whose availableTools name Object.prototype keys beside an excluded toolset", async () => {
+        for (const [name, toolSet] of [
+            ["constructor", "toolset:read"],
+            ["valueOf", "toolset:search"],
+        ] as const) {
+            const prepared = await prepare({
+                availableTools: [name, "view", "bash"],
+                excludedTools: [toolSet],
+            });
+            expect(prepared.resolution.wire.availableTools).toEqual([name, "view", "bash"]);
+            expect(prepared.resolution.unknownIdentifiers.map((u) => u.identifier)).toEqual([name]);
+        }
     });
 
     it("keeps a name that differs from a built-in only in case, with one CASE_ONLY_MATCH", async () => {
@@ -469,7 +518,7 @@ describe("session tool step: availableTools and excludedTools", () => {
             {
                 code: "TOO_MANY_TOOLS",
                 message:
-                    "The filter leaves 129 tools, more than the 128 a model accepts in one request; requests may be refused or tools dropped. Exclude the toolsets you do not need.",
+                    "The session's availableTools / excludedTools leave 129 tools, more than the 128 a model accepts in one request; requests may be refused or tools dropped. Leave out what the model does not need with excludedTools (e.g. 'toolset:agent'), or list what it needs in availableTools.",
             },
         ]);
     });
@@ -482,6 +531,10 @@ describe("session tool step: availableTools and excludedTools", () => {
         expect(at128.resolution.warnings).toEqual([]);
         const at129 = await prepare({ tools: tools(114) });
         expect(at129.resolution.warnings.map((w) => w.code)).toEqual(["TOO_MANY_TOOLS"]);
+        // No filter was set: the message does not speak of one.
+        expect(at129.resolution.warnings[0]!.message).toMatch(
+            /^This session offers the model 129 tools, more than the 128 /
+        );
     });
 
     it("treats the names the runtime's filter links as one tool alike (grep and rg)", async () => {
