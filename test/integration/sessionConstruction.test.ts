@@ -28,12 +28,10 @@ const EDIT_MEMBERS = ["edit", "create", "apply_patch", "str_replace_editor"];
 const EXECUTE_MEMBERS = [
     "bash",
     "read_bash",
-    "write_bash",
     "stop_bash",
     "list_bash",
     "powershell",
     "read_powershell",
-    "write_powershell",
     "stop_powershell",
     "list_powershell",
 ];
@@ -251,7 +249,7 @@ describe("session construction: overrides", () => {
         code: "AUTOMATIC_OVERRIDE",
         option: "tools",
         identifiers: [name],
-        message: `Custom tools '${name}' replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.`,
+        message: `Custom tool '${name}' replaces the built-in tool of the same name. Set overridesBuiltInTool: true on it to say so (and silence this warning), or rename it to keep the built-in.`,
     });
 
     it("reports AUTOMATIC_OVERRIDE once per client and name, and nothing for a refused session", async () => {
@@ -293,36 +291,26 @@ describe("session construction: overrides", () => {
         expect(second.warnings).toEqual([automatic("view")]);
     });
 
-    it("accepts a custom tool_search_tool only while tool search defers tools", async () => {
+    it("refuses a custom tool_search_tool before anything is sent, whatever toolSearch says", async () => {
         const { runtime, client } = await setUp();
         const tools = [
             { name: "tool_search_tool", handler, overridesBuiltInTool: true },
-            { name: "lint", handler },
+            { name: "lint", handler, defer: "auto" },
         ];
-        await expect(
-            client.createSession({ model: MODEL, onPermissionRequest: approveAll, tools })
-        ).rejects.toMatchObject({ code: "UNSUPPORTED_OVERRIDE", toolNames: ["tool_search_tool"] });
-        const session = await client.createSession({
-            model: MODEL,
-            onPermissionRequest: approveAll,
-            tools,
-            toolSearch: { enabled: true, deferThreshold: 5 },
-        });
-        expect(runtime.paramsOf("session.create")).toHaveLength(1);
-        expect(toolFields(runtime.paramsOf("session.create")[0])).toEqual({
-            tools: [
-                { name: "tool_search_tool", overridesBuiltInTool: true },
-                { name: "lint", overridesBuiltInTool: true, defer: "auto" },
-            ],
-            availableTools: undefined,
-            excludedTools: undefined,
-            toolFilterPrecedence: "excluded",
-        });
-        expect(runtime.paramsOf("session.create")[0]!.toolSearch).toEqual({
-            enabled: true,
-            deferThreshold: 5,
-        });
-        expect(session.toolResolution!.overriddenBuiltInTools).toEqual(["tool_search_tool"]);
+        for (const toolSearch of [undefined, { enabled: true, deferThreshold: 5 }]) {
+            await expect(
+                client.createSession({
+                    model: MODEL,
+                    onPermissionRequest: approveAll,
+                    tools,
+                    toolSearch,
+                })
+            ).rejects.toMatchObject({
+                code: "UNSUPPORTED_OVERRIDE",
+                toolNames: ["tool_search_tool"],
+            });
+        }
+        expect(runtime.paramsOf("session.create")).toEqual([]);
     });
 });
 
@@ -583,6 +571,68 @@ describe("session construction: requests to the runtime", () => {
             });
         }
     }, 20_000);
+});
+
+describe("session construction: runtime replies of the wrong shape", () => {
+    const config = {
+        model: MODEL,
+        onPermissionRequest: approveAll,
+        tools: [{ name: "lint", handler }],
+    };
+
+    it.each([
+        ["a tool named 42", { tools: [{ name: "view" }, { name: 42 }] }],
+        ["null", null],
+        ["tools that are a string", { tools: "x" }],
+    ])(
+        "creates the session when tools.list answers %s, with one true CATALOG_FALLBACK, and asks again next time",
+        async (_, value) => {
+            const { runtime, client, warnings } = await setUp(
+                {},
+                {
+                    status: { kind: "version", version: "0.0.1" },
+                    toolList: { kind: "reply", value },
+                }
+            );
+            const session = await client.createSession(config);
+            expect(session.toolResolution!.runtime.catalog).toBe("fallback");
+            expect(toolFields(runtime.paramsOf("session.create")[0]).tools).toEqual([
+                expect.objectContaining({ name: "lint", overridesBuiltInTool: true }),
+            ]);
+            expect(warnings).toEqual([
+                {
+                    code: "CATALOG_FALLBACK",
+                    message: `Custom tools are checked against a stand-in list of built-ins: runtime 0.0.1 was not measured and its tools.list answer is not a list of named tools; using the names measured on runtime ${NEWEST_MEASURED}.`,
+                },
+            ]);
+            // The client keeps working, with and without tools, and asks the runtime again.
+            await client.createSession({ model: MODEL, onPermissionRequest: approveAll });
+            runtime.setToolList({ kind: "list", names: ["view"] });
+            await client.createSession(config);
+            expect(runtime.methods()).toEqual([
+                "status.get",
+                "tools.list",
+                "session.create",
+                "session.create",
+                "status.get",
+                "tools.list",
+                "session.create",
+            ]);
+            expect(warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK", "CATALOG_FALLBACK"]);
+            expect(warnings[1]!.message).toContain("using its tools.list");
+        }
+    );
+
+    it("creates the session when status.get answers without a version, and says so once", async () => {
+        const { runtime, client, warnings } = await setUp(
+            {},
+            { status: { kind: "reply", value: { protocolVersion: 3 } } }
+        );
+        await client.createSession(config);
+        expect(runtime.methods()).toEqual(["status.get", "session.create"]);
+        expect(warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK"]);
+        expect(warnings[0]!.message).toContain("holds no version");
+    });
 });
 
 describe("session construction: refusals", () => {

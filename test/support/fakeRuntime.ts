@@ -18,11 +18,15 @@ export type ToolListBehaviour =
     | { readonly kind: "list"; readonly names: readonly string[] }
     | { readonly kind: "method-not-found" }
     | { readonly kind: "fail"; readonly message: string }
-    | { readonly kind: "never" };
+    | { readonly kind: "never" }
+    /** Answers exactly this value, whatever its shape (for replies a runtime should not give). */
+    | { readonly kind: "reply"; readonly value: unknown };
 
 /** How the fake runtime answers `status.get`. */
 export type StatusBehaviour =
-    { readonly kind: "version"; readonly version: string } | { readonly kind: "never" };
+    | { readonly kind: "version"; readonly version: string }
+    | { readonly kind: "never" }
+    | { readonly kind: "reply"; readonly value: unknown };
 
 /** Options of {@link startFakeRuntime}. */
 export interface FakeRuntimeOptions {
@@ -91,6 +95,7 @@ function createFakeRuntimeResponder(
                 return { protocolVersion: 3, message: "pong", timestamp: Date.now() };
             case "status.get":
                 if (status.kind === "never") return new Promise(() => {});
+                if (status.kind === "reply") return status.value;
                 return { version: status.version, protocolVersion: 3 };
             case "tools.list": {
                 const behaviour = toolList();
@@ -102,6 +107,7 @@ function createFakeRuntimeResponder(
                     );
                 }
                 if (behaviour.kind === "fail") throw new ResponseError(-32000, behaviour.message);
+                if (behaviour.kind === "reply") return behaviour.value;
                 const tools = behaviour.names.map((name) => ({
                     name,
                     description: `built-in ${name}`,
