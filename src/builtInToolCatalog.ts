@@ -16,7 +16,10 @@ export interface RuntimeToolHost {
 export interface BuiltInToolCatalog {
     /** The measurements used: of this runtime's version, or the newest as a stand-in. */
     readonly measured: MeasuredBuiltInTools;
-    /** `"measured"` when the runtime's own version was measured; `"fallback"` otherwise. */
+    /**
+     * `"measured"` when the runtime's own version was measured; `"fallback"` otherwise, where the
+     * names of every measured version count (built-ins, and names a custom tool may not replace).
+     */
     readonly source: "measured" | "fallback";
     /** Every name with a built-in implementation (measured, plus what `tools.list` showed). */
     readonly builtIns: ReadonlySet<string>;
@@ -273,12 +276,15 @@ function catalogOf(
     askAgain = false
 ): BuiltInToolCatalog {
     // Maps, so that a caller's string such as a model id 'constructor' is just another key.
+    // A runtime that was not measured may behave like any measured one: a name some measured
+    // runtime would not let a custom tool answer is refused there too (fail closed).
+    const judged = source === "measured" ? [measured] : MEASURED_BUILT_IN_TOOLS;
     return {
         measured,
         source,
-        builtIns: new Set([...measured.builtIns, ...listed]),
-        unsupportedOverrides: new Set(measured.unsupportedOverrides),
-        keptOnlyWithToolSearch: new Set(measured.keptOnlyWithToolSearch),
+        builtIns: new Set([...judged.flatMap((entry) => entry.builtIns), ...listed]),
+        unsupportedOverrides: new Set(judged.flatMap((entry) => entry.unsupportedOverrides)),
+        keptOnlyWithToolSearch: new Set(judged.flatMap((entry) => entry.keptOnlyWithToolSearch)),
         offeredByModel: new Map(Object.entries(measured.offeredByModel)),
         excludedWith: new Map(Object.entries(measured.filterAliases?.excludedWith ?? {})),
         includedWith: new Map(Object.entries(measured.filterAliases?.includedWith ?? {})),

@@ -212,6 +212,14 @@ function readEntries(value: unknown, option: FilterOption): readonly string[] | 
                 `Invalid ${option}[${position}] ${present ? quoteValue(entry) : "(empty slot)"}: every entry must be a tool name, 'toolset:<name>', or a 'builtin:'/'custom:'/'mcp:' pattern.`
             );
         }
+        if (entry === "*") {
+            // The SDK refuses this first; a list whose own iterator hid it is refused here.
+            throw new SessionToolError(
+                "INVALID_TOOL_FILTER",
+                `Invalid ${option} entry '*': there is no bare wildcard. Use 'builtin:*', 'custom:*' or 'mcp:*' to name the tools of one source.`,
+                [entry]
+            );
+        }
         entries.push(entry);
     }
     return Object.freeze(entries);

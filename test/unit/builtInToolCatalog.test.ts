@@ -22,6 +22,8 @@ const handler = async (): Promise<string> => "ok";
 const NEVER = (): Promise<never> => new Promise(() => {});
 /** The runtime used as a stand-in: the newest measured one. */
 const NEWEST = MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!;
+/** Every built-in any measured runtime has: what a stand-in catalog counts as built-ins. */
+const EVERY_MEASURED = [...new Set(MEASURED_BUILT_IN_TOOLS.flatMap((entry) => entry.builtIns))];
 
 /** What runtime 1.0.85 offers claude-sonnet-4.5 (and unknown models) in a default session. */
 const CLAUDE_1_0_85 = [
@@ -105,7 +107,7 @@ describe("built-in catalog: which runtime is asked what", () => {
         expect(catalog.source).toBe("fallback");
         expect(catalog.measured).toBe(NEWEST);
         expect(catalog.builtIns.has("brand_new")).toBe(true);
-        expect([...catalog.builtIns].sort()).toEqual([...NEWEST.builtIns, "brand_new"].sort());
+        expect([...catalog.builtIns].sort()).toEqual([...EVERY_MEASURED, "brand_new"].sort());
         expect(fallbacks).toEqual([
             `runtime 0.0.1 was not measured; using its tools.list and the names measured on runtime ${NEWEST.runtimeVersion}`,
         ]);
@@ -130,7 +132,7 @@ describe("built-in catalog: which runtime is asked what", () => {
         const catalog = await loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
         expect(catalog.source).toBe("fallback");
         expect(catalog.measured).toBe(NEWEST);
-        expect([...catalog.builtIns].sort()).toEqual([...NEWEST.builtIns].sort());
+        expect([...catalog.builtIns].sort()).toEqual([...EVERY_MEASURED].sort());
         expect(fallbacks).toEqual([
             `the runtime did not tell its version (Unhandled method status.get); using the names measured on runtime ${NEWEST.runtimeVersion}`,
         ]);
@@ -190,7 +192,7 @@ describe("built-in catalog: which runtime is asked what", () => {
             const catalog = await loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
             expect(catalog.source).toBe("fallback");
             expect(catalog.askAgain).toBe(true);
-            expect([...catalog.builtIns].sort()).toEqual([...NEWEST.builtIns].sort());
+            expect([...catalog.builtIns].sort()).toEqual([...EVERY_MEASURED].sort());
             expect(fallbacks).toEqual([
                 `runtime 0.0.1 was not measured and its tools.list answer is not a list of named tools; using the names measured on runtime ${NEWEST.runtimeVersion}`,
             ]);
@@ -209,6 +211,20 @@ describe("built-in catalog: which runtime is asked what", () => {
         expect(catalog.askAgain).toBe(true);
         expect(fallbacks).toHaveLength(1);
         expect(fallbacks[0]).toMatch(/^the runtime's status\.get answer .* holds no version; /);
+    });
+
+    it("refuses on an unmeasured runtime every name some measured runtime would not let a custom tool answer", async () => {
+        const host = runtimeHost(async () => ({ version: "0.0.1" }));
+        const catalog = await loadBuiltInToolCatalog(host, undefined, () => {});
+        // Runtime 1.0.89-7 lets a custom powershell answer; 1.0.85 does not.
+        expect(NEWEST.unsupportedOverrides).not.toContain("powershell");
+        expect(catalog.unsupportedOverrides.has("powershell")).toBe(true);
+        for (const entry of MEASURED_BUILT_IN_TOOLS) {
+            for (const name of entry.unsupportedOverrides) {
+                expect(catalog.unsupportedOverrides.has(name), name).toBe(true);
+            }
+        }
+        expect(catalog.keptOnlyWithToolSearch.has("tool_search_tool")).toBe(true);
     });
 
     it("keeps a usable tools.list answer of an unmeasured runtime (nothing to ask again)", async () => {

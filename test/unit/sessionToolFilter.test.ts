@@ -469,6 +469,15 @@ describe("session tool filter: caller lists are read once", () => {
         expect(enabled).toMatchObject({ view: true, lint: true, bash: false, glob: false });
     });
 
+    it("refuses a bare '*' that the list's own iterator hid from the SDK's check", () => {
+        const hidden = lyingArray(["view", "*"], ["view"]);
+        const error = refusal({ availableTools: hidden });
+        expect(error.code).toBe("INVALID_TOOL_FILTER");
+        expect(error.message).toBe(
+            "Invalid availableTools entry '*': there is no bare wildcard. Use 'builtin:*', 'custom:*' or 'mcp:*' to name the tools of one source."
+        );
+    });
+
     it("reads customToolSets members by index too", () => {
         const members = lyingArray(["lint"], ["bash"]);
         const { filter } = resolve({
