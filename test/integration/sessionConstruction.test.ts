@@ -295,7 +295,7 @@ describe("session construction: overrides", () => {
         const { runtime, client } = await setUp();
         const tools = [
             { name: "tool_search_tool", handler, overridesBuiltInTool: true },
-            { name: "lint", handler, defer: "auto" },
+            { name: "lint", handler, defer: "auto" as const },
         ];
         for (const toolSearch of [undefined, { enabled: true, deferThreshold: 5 }]) {
             await expect(
