@@ -256,51 +256,74 @@ async function unpatchedOverrideOutcomes(
     return outcomes;
 }
 
-describe.concurrent("a custom tool named tool_search_tool", () => {
-    it.for([
-        ["without toolSearch", {}],
-        ["with toolSearch enabled but no deferThreshold", { toolSearch: { enabled: true } }],
-    ] as const)(
-        "is refused %s, with a message that says to enable tool search or rename it",
-        async ([, options], { onTestFinished }) => {
-            const { client, model, base } = await patchedRig(testCleanups(onTestFinished));
-            const error = await client
-                .createSession({
-                    ...base(CLAUDE_MODEL),
-                    ...options,
-                    tools: probeTools(["tool_search_tool", "lint"], true),
-                })
-                .then(
-                    () => undefined,
-                    (e: unknown) => e as SessionToolError
-                );
-            expect(error).toBeInstanceOf(SessionToolError);
-            expect(error?.code).toBe("UNSUPPORTED_OVERRIDE");
-            expect(error?.toolNames).toEqual(["tool_search_tool"]);
-            expect(error?.message).toMatch(/toolSearch: \{ enabled: true, deferThreshold/);
-            expect(error?.message).toMatch(/rename/);
-            expect(model.requests).toEqual([]);
-        }
-    );
+/** toolSearch settings a custom tool_search_tool was tried with. */
+const TOOL_SEARCH_SETTINGS: readonly [string, Record<string, unknown>][] = [
+    ["no toolSearch", {}],
+    ["toolSearch enabled, no threshold", { toolSearch: { enabled: true } }],
+    ["deferThreshold -1", { toolSearch: { enabled: true, deferThreshold: -1 } }],
+    ["deferThreshold 0.5", { toolSearch: { enabled: true, deferThreshold: 0.5 } }],
+    ["deferThreshold 1", { toolSearch: { enabled: true, deferThreshold: 1 } }],
+    ["deferThreshold 5", { toolSearch: { enabled: true, deferThreshold: 5 } }],
+    ["deferThreshold 16", { toolSearch: { enabled: true, deferThreshold: 16 } }],
+    ["toolSearch disabled", { toolSearch: { enabled: false, deferThreshold: 1 } }],
+];
 
-    it("is kept while tool search defers tools: the model sees the custom one, and a call runs its handler", async ({
+/** A custom tool_search_tool beside two tools the runtime may defer. */
+function toolSearchProbe(flag: boolean | undefined): RecordingTool[] {
+    const [toolSearch, ...others] = probeTools(["tool_search_tool", "lint_a", "lint_b"], flag);
+    return [toolSearch!, ...others.map((tool) => ({ ...tool, defer: "auto" as const }))];
+}
+
+describe.concurrent.each(MODELS)("a custom tool named tool_search_tool on %s", (modelId) => {
+    it("is refused with every toolSearch setting, before the runtime hears of a session", async ({
         onTestFinished,
     }) => {
         const { client, model, base } = await patchedRig(testCleanups(onTestFinished));
-        const [toolSearch, ...others] = probeTools(
-            ["tool_search_tool", "lint_a", "lint_b"],
-            undefined
-        );
-        const session = await client.createSession({
-            ...base(CLAUDE_MODEL),
-            tools: [{ ...toolSearch!, overridesBuiltInTool: true }, ...others],
-            toolSearch: { enabled: true, deferThreshold: 1 },
-        });
-        expect(session.toolResolution?.overriddenBuiltInTools).toEqual(["tool_search_tool"]);
+        for (const [label, options] of TOOL_SEARCH_SETTINGS) {
+            for (const flag of [undefined, true]) {
+                const error = await client
+                    .createSession({ ...base(modelId), ...options, tools: toolSearchProbe(flag) })
+                    .then(
+                        () => undefined,
+                        (e: unknown) => e as SessionToolError
+                    );
+                expect(error, label).toBeInstanceOf(SessionToolError);
+                expect(error?.code).toBe("UNSUPPORTED_OVERRIDE");
+                expect(error?.toolNames).toEqual(["tool_search_tool"]);
+                expect(error?.message).toMatch(/Rename it;/);
+            }
+        }
+        expect(model.requests).toEqual([]);
+    });
 
-        expect(await callEveryTool(session, model, [toolSearch!])).toEqual({
-            tool_search_tool: "custom handler ran",
-        });
+    it("the unpatched SDK shows why: with the flag, the runtime drops it or lets the built-in answer under some of these settings", async ({
+        onTestFinished,
+    }) => {
+        const { client, model, base } = await e2eRig(
+            testCleanups(onTestFinished),
+            (baseDirectory) => new UnpatchedClient({ baseDirectory }),
+            callsOfferedTools(CALL_PROMPT, isRecordingTool)
+        );
+        const outcomes: Record<string, Outcome> = {};
+        for (const [label, options] of TOOL_SEARCH_SETTINGS) {
+            const tools = toolSearchProbe(true);
+            const session = await client
+                .createSession({ ...base(modelId), ...options, tools })
+                .catch(() => undefined);
+            if (session === undefined) {
+                outcomes[label] = "runtime refused the session";
+                continue;
+            }
+            const probed = await callEveryTool(session, model, [tools[0]!]).catch(
+                (): Record<string, Outcome> => ({ tool_search_tool: "send failed" })
+            );
+            outcomes[label] = probed.tool_search_tool!;
+            await session.disconnect();
+        }
+        const notHonoured = Object.entries(outcomes).filter(
+            ([, outcome]) => outcome !== "custom handler ran"
+        );
+        expect(notHonoured.length, JSON.stringify(outcomes, null, 1)).toBeGreaterThan(0);
     });
 });
 
