@@ -6,7 +6,7 @@
 //   npm run repro -- <name>
 //
 // Exit status: 0 when the unpatched SDK shows the reported defect, 1 when it does not (the bug
-// no longer reproduces), 2 for a usage error.
+// no longer reproduces), 2 for a usage error, 3 when the scenario itself could not run.
 
 import { startMockChatModel } from "./lib/mockChatModel.mjs";
 import { REPRO_CASES } from "./lib/reproCases.mjs";
@@ -73,4 +73,9 @@ if (reproCase === undefined) {
     console.error(`Unknown reproduction '${args[0]}'. ${USAGE}`);
     process.exit(2);
 }
-process.exitCode = await reproduce(reproCase);
+try {
+    process.exitCode = await reproduce(reproCase);
+} catch (error) {
+    console.error(`\nrepro ${reproCase.name} could not run: ${error?.stack ?? error}`);
+    process.exitCode = 3;
+}

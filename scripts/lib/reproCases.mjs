@@ -106,11 +106,11 @@ export const REPRO_CASES = [
                 };
             }
             const turn = await rig.turn(session, ["lint"]);
-            const seen = turn
-                .definitionsOf("lint")
-                .map((t) => (t.description === first.description ? "#1" : "#2"));
-            const ran = [first, second].filter((t) => t.calls > 0).map((t) => t.description);
-            const ranTags = ran.map((d) => (d === first.description ? "#1" : "#2"));
+            const tagOf = (description) => (description === first.description ? "#1" : "#2");
+            const seen = turn.definitionsOf("lint").map((t) => tagOf(t.description));
+            const ranTags = [first, second]
+                .filter((t) => t.calls > 0)
+                .map((t) => tagOf(t.description));
             return {
                 steps: [
                     "createSession resolved, no error and no warning",
@@ -134,9 +134,8 @@ export const REPRO_CASES = [
             let defect = false;
             for (const name of ["read_file", "update_todo"]) {
                 for (const flag of [false, true]) {
-                    const tool = taggedTool(name, `${name}${flag ? " (flag)" : ""}`, {
-                        ...(flag ? { overridesBuiltInTool: true } : {}),
-                    });
+                    const extra = flag ? { overridesBuiltInTool: true } : {};
+                    const tool = taggedTool(name, `${name}${flag ? " (flag)" : ""}`, extra);
                     const outcome = await callOnce(rig, CLAUDE, tool);
                     if (!flag && outcome.startsWith("built-in answered")) defect = true;
                     const label = flag ? "overridesBuiltInTool: true" : "no flag";
