@@ -1,0 +1,82 @@
+/**
+ * `npm run repro -- <name>`, the reproductions behind patches/upstream/issues/, run as a user
+ * runs them: a child process with the real bundled runtime and the mock model on 127.0.0.1.
+ * Each must show the reported defect on the unpatched SDK (exit 0) and print the patched SDK's
+ * contrast; a reproduction that stops reproducing fails here before a report goes stale.
+ */
+import { execFile } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const REPRO = join(import.meta.dirname, "..", "..", "scripts", "repro.mjs");
+
+interface ReproRun {
+    readonly exitCode: number;
+    readonly stdout: string;
+    readonly stderr: string;
+}
+
+/** Runs `node scripts/repro.mjs ...args` and resolves with its exit code and output. */
+function repro(...args: string[]): Promise<ReproRun> {
+    return new Promise((resolve) => {
+        execFile(process.execPath, [REPRO, ...args], { timeout: 60_000 }, (error, stdout, stderr) =>
+            resolve({ exitCode: error ? Number(error.code ?? 1) : 0, stdout, stderr })
+        );
+    });
+}
+
+/** The temporary base directories the reproductions create (and must remove). */
+const reproDirectories = (): string[] =>
+    readdirSync(tmpdir()).filter((entry) => entry.startsWith("copilot-repro-"));
+
+describe("npm run repro", () => {
+    const directoriesBefore = reproDirectories();
+
+    it("lists every reproduction with its report", async () => {
+        const { exitCode, stdout } = await repro("--list");
+
+        expect(exitCode).toBe(0);
+        for (const name of ["builtin-name-collision", "duplicate-tool-names", "grep-rg-alias"]) {
+            expect(stdout).toContain(name);
+        }
+        expect(stdout).toContain("patches/upstream/issues/01-builtin-name-collision.md");
+    });
+
+    it("builtin-name-collision: the unpatched SDK accepts `view` and no send reaches the model; the patched one runs the custom handler", async () => {
+        const { exitCode, stdout } = await repro("builtin-name-collision");
+
+        expect(stdout).toMatch(
+            /send 1: send failed: .*External tool "view" conflicts with a built-in tool/
+        );
+        expect(stdout).toContain("unpatched: DEFECT: createSession accepted the tool");
+        expect(stdout).toContain("patched: OK: the tool works: send 3: custom handler ran");
+        expect(stdout).toContain(
+            "verdict: reproduced on the unpatched SDK; the patched SDK does not show it"
+        );
+        expect(exitCode).toBe(0);
+    });
+
+    it("duplicate-tool-names: the unpatched SDK offers the first `lint` and runs the second; the patched one refuses both", async () => {
+        const { exitCode, stdout } = await repro("duplicate-tool-names");
+
+        expect(stdout).toContain(
+            "unpatched: DEFECT: both accepted silently; the model saw #1, handler #2 ran"
+        );
+        expect(stdout).toMatch(/createSession rejected them: DUPLICATE_TOOL_NAME/);
+        expect(stdout).toContain("patched: OK: refused at createSession");
+        expect(exitCode).toBe(0);
+    });
+
+    it("rejects an unknown name with a usage error", async () => {
+        const { exitCode, stderr } = await repro("no-such-repro");
+
+        expect(exitCode).toBe(2);
+        expect(stderr).toContain("Unknown reproduction 'no-such-repro'");
+    });
+
+    it("leaves no temporary base directory behind", () => {
+        expect(reproDirectories()).toEqual(directoriesBefore);
+    });
+});
