@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { CopilotClient, approveAll, type Tool } from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
-import { createSessionToolState, prepareSessionTools } from "../src/sessionToolSetup.js";
+import { createSessionToolState, prepareSessionTools } from "../src/safetyNet/sessionToolSetup.js";
 
 const MODEL = "claude-sonnet-4.5";
 const PROVIDER = { type: "openai" as const, baseUrl: "http://127.0.0.1:9/v1", apiKey: "bench" };

@@ -14,7 +14,7 @@ import {
     resolveToolFilter,
     type ToolFilterCatalog,
     type ToolFilterOptions,
-} from "../src/toolFilter.js";
+} from "../src/safetyNet/toolFilter.js";
 
 const ROUNDS = 9;
 

@@ -2,7 +2,7 @@
 /**
  * Measures which tool names a Copilot runtime treats as built-in, writes
  * scripts/data/measured-built-in-tools/<sdk version>.json and regenerates
- * src/measuredBuiltInTools.generated.ts from every such file.
+ * src/safetyNet/measuredBuiltInTools.generated.ts from every such file.
  *
  * Usage: node scripts/discover-reserved-tool-names.mjs [--sdk <version>] [--quiet] [--full]
  *        node scripts/discover-reserved-tool-names.mjs --generate-only

@@ -16,14 +16,14 @@ export {
     type ToolFilterWarning,
     type ToolFilterWarningCode,
     type UnknownToolIdentifier,
-} from "./toolFilter.js";
-export { DEFAULT_TOOL_SETS } from "./defaultToolSets.js";
-export { SessionToolError, type SessionToolErrorCode } from "./sessionToolError.js";
-export type { SessionToolWarning, SessionToolWarningCode } from "./sessionToolWarning.js";
-export type { BuiltInToolCollisionPolicy } from "./builtInToolOverrides.js";
+} from "./safetyNet/toolFilter.js";
+export { DEFAULT_TOOL_SETS } from "./safetyNet/defaultToolSets.js";
+export { SessionToolError, type SessionToolErrorCode } from "./safetyNet/sessionToolError.js";
+export type { SessionToolWarning, SessionToolWarningCode } from "./safetyNet/sessionToolWarning.js";
+export type { BuiltInToolCollisionPolicy } from "./safetyNet/builtInToolOverrides.js";
 export type {
     SessionToolClientOptions,
     SessionToolConfig,
     SessionToolResolution,
-} from "./sessionToolSetup.js";
+} from "./safetyNet/sessionToolSetup.js";
 export { TOOL_CUSTOMIZATION_PATCH } from "./patchMarker.js";

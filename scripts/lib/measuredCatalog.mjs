@@ -1,4 +1,4 @@
-// Renders src/measuredBuiltInTools.generated.ts from the discovery's data files,
+// Renders src/safetyNet/measuredBuiltInTools.generated.ts from the discovery's data files,
 // scripts/data/measured-built-in-tools/<sdk version>.json, one entry per runtime version.
 
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DATA = join(ROOT, "scripts", "data", "measured-built-in-tools");
-const OUT = join(ROOT, "src", "measuredBuiltInTools.generated.ts");
+const OUT = join(ROOT, "src", "safetyNet", "measuredBuiltInTools.generated.ts");
 
 /** Orders versions like 1.0.13 < 1.0.14 < 1.0.15-preview.4 (numeric parts, then the rest). */
 function compareVersions(a, b) {

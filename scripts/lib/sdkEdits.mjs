@@ -3,28 +3,100 @@
 // Each edit is anchored on an exact piece of upstream text and must match exactly once: when an
 // SDK version moves or rewrites an anchor, the build stops and names the edit and the version,
 // instead of producing a patch that silently misses a code path. Everything with logic in it
-// lives in src/; these edits only wire the compiled modules into the SDK.
+// lives in src/; these edits only wire the compiled modules into the SDK, in two layers: the
+// upstream core (src/core/, the calls the upstream series adds to client.ts and toolSet.ts) and
+// the fork's safety net (src/safetyNet/), whose session step runs before the core's checks.
 
 /** Compiled form of src/index.ts inside the SDK's dist folder (re-exported from the root). */
 export const EXPORTS_MODULE = "toolCustomization";
 
-/** The module the client calls into (compiled from src/sessionToolSetup.ts). */
-const SETUP_MODULE = "sessionToolSetup";
+/**
+ * A compiled src/ module as the SDK's own files reach it: its binding name in client.js and
+ * toolSet.js, and its path relative to dist/ (and dist/cjs/).
+ */
+const module = (id, path) => ({ id, path });
 
-/** The module `ToolSet.addToolSet` calls into (compiled from src/defaultToolSets.ts). */
-const TOOL_SETS_MODULE = "defaultToolSets";
+/** The core's session checks (src/core/customToolChecks.ts). */
+const CHECKS = module("customToolChecks", "./core/customToolChecks.js");
+/** The core's built-in tool groups (src/core/builtInToolGroups.ts). */
+const GROUPS = module("builtInToolGroups", "./core/builtInToolGroups.js");
+/** The safety net's session step (src/safetyNet/sessionToolSetup.ts). */
+const SETUP = module("sessionToolSetup", "./safetyNet/sessionToolSetup.js");
+/** The safety net's toolsets, which `ToolSet.addToolSet` calls (src/safetyNet/defaultToolSets.ts). */
+const TOOL_SETS = module("defaultToolSets", "./safetyNet/defaultToolSets.js");
+
+const importOf = ({ id, path }) => `import * as ${id} from "${path}";\n`;
+const requireOf = ({ id, path }) => `var ${id} = require("${path}");\n`;
 
 /**
  * The step runs after the SDK's own option handling: its own checks of the filter lists
  * (`resolveToolFilterOptions`) come first, and the lists it then sends are the step's.
  */
 const prepareCall = (configExpression) =>
-    `    const preparedTools = await ${SETUP_MODULE}.prepareSessionTools(this, ${configExpression}, this.resolveToolFilterOptions(config));\n` +
+    `    const preparedTools = await ${SETUP.id}.prepareSessionTools(this, ${configExpression}, this.resolveToolFilterOptions(config));\n` +
     "    config = preparedTools.config;\n";
 
-const attachResolution = `    return ${SETUP_MODULE}.attachSessionToolResolution(session, preparedTools);`;
+const attachResolution = `    return ${SETUP.id}.attachSessionToolResolution(session, preparedTools);`;
 
-/** Edits shared by the ESM and CJS builds of client.js (esbuild prints both bodies alike). */
+/**
+ * The core's calls in client.js (ESM and CJS alike): duplicate names refused before anything is
+ * sent, and the runtime asked to validate the custom tools once the session exists. They come
+ * after the safety net's step, whose own checks are stricter and answer first.
+ */
+function coreClientEdits(sessionClass) {
+    return [
+        {
+            name: "createSession refuses duplicate custom tool names (core)",
+            anchor:
+                "    const toolFilterOptions = this.resolveToolFilterOptions(config);\n" +
+                "    const gitHubTokenProviderRegistrationId = this.registerGitHubTokenProvider(\n" +
+                "      config.gitHubTokenProvider,\n" +
+                "      localSessionId\n",
+            replacement:
+                `    ${CHECKS.id}.assertUniqueToolNames(config.tools);\n` +
+                "    const toolFilterOptions = this.resolveToolFilterOptions(config);\n" +
+                "    const gitHubTokenProviderRegistrationId = this.registerGitHubTokenProvider(\n" +
+                "      config.gitHubTokenProvider,\n" +
+                "      localSessionId\n",
+        },
+        {
+            name: "createSession has the runtime validate the custom tools (core)",
+            anchor:
+                "      await this.updateSessionOptionsForMode(session, config);\n" +
+                "      this.commitGitHubTokenProvider(returnedSessionId, gitHubTokenProviderRegistrationId);\n",
+            replacement:
+                `      await ${CHECKS.id}.validateSessionTools(session, config.tools, () => this.deleteSession(returnedSessionId));\n` +
+                "      await this.updateSessionOptionsForMode(session, config);\n" +
+                "      this.commitGitHubTokenProvider(returnedSessionId, gitHubTokenProviderRegistrationId);\n",
+        },
+        {
+            name: "resumeSession refuses duplicate custom tool names (core)",
+            anchor: `    const session = new ${sessionClass}(\n      sessionId,\n`,
+            replacement:
+                `    ${CHECKS.id}.assertUniqueToolNames(config.tools);\n` +
+                `    const session = new ${sessionClass}(\n      sessionId,\n`,
+        },
+        {
+            name: "resumeSession has the runtime validate the custom tools (core)",
+            anchor:
+                "      await this.updateSessionOptionsForMode(session, config);\n" +
+                "      this.commitGitHubTokenProvider(sessionId, gitHubTokenProviderRegistrationId);\n",
+            replacement:
+                `      await ${CHECKS.id}.validateSessionTools(session, config.tools, () => session.disconnect());\n` +
+                "      await this.updateSessionOptionsForMode(session, config);\n" +
+                "      this.commitGitHubTokenProvider(sessionId, gitHubTokenProviderRegistrationId);\n",
+        },
+    ];
+}
+
+/** The core's groups in `BuiltInTools` (toolSet.js, ESM and CJS alike). */
+const coreBuiltInToolsEdit = {
+    name: "BuiltInTools gains the built-in tool groups (core)",
+    anchor: '    "skill"\n  ]\n};\n',
+    replacement: `    "skill"\n  ],\n  ...${GROUPS.id}.builtInToolGroups\n};\n`,
+};
+
+/** The safety net's edits shared by the ESM and CJS builds of client.js. */
 function clientBodyEdits(cliVersionExpression, sessionClass) {
     return [
         {
@@ -32,7 +104,7 @@ function clientBodyEdits(cliVersionExpression, sessionClass) {
             anchor: "      clientInfo: options.clientInfo\n    };\n",
             replacement:
                 "      clientInfo: options.clientInfo\n    };\n" +
-                `    this.sessionToolState = ${SETUP_MODULE}.createSessionToolState(options, this.isExternalServer || this.resolvedCliPath !== void 0 ? void 0 : ${cliVersionExpression});\n`,
+                `    this.sessionToolState = ${SETUP.id}.createSessionToolState(options, this.isExternalServer || this.resolvedCliPath !== void 0 ? void 0 : ${cliVersionExpression});\n`,
         },
         {
             name: "createSession runs the tool step after its option handling",
@@ -75,7 +147,7 @@ const addToolSetMethod =
     "   * `web`, `agent`) or one of the session's `customToolSets`.\n" +
     "   */\n" +
     "  addToolSet(name) {\n" +
-    `    this.items.push(${TOOL_SETS_MODULE}.toolSetEntry(name));\n` +
+    `    this.items.push(${TOOL_SETS.id}.toolSetEntry(name));\n` +
     "    return this;\n" +
     "  }\n";
 
@@ -102,48 +174,58 @@ export function sdkFileEdits(runtimeExportNames) {
     return {
         "dist/client.js": [
             {
-                name: "client.js imports the tool setup",
+                name: "client.js imports the tool modules",
                 anchor: 'import { defaultJoinSessionPermissionHandler } from "./types.js";\n',
                 replacement:
                     'import { defaultJoinSessionPermissionHandler } from "./types.js";\n' +
-                    `import * as ${SETUP_MODULE} from "./${SETUP_MODULE}.js";\n`,
+                    importOf(CHECKS) +
+                    importOf(SETUP),
             },
             ...clientBodyEdits("COPILOT_CLI_VERSION", "CopilotSession"),
+            ...coreClientEdits("CopilotSession"),
         ],
         "dist/cjs/client.js": [
             {
-                name: "cjs client.js requires the tool setup",
+                name: "cjs client.js requires the tool modules",
                 anchor: 'var import_types = require("./types.js");\n',
                 replacement:
                     'var import_types = require("./types.js");\n' +
-                    `var ${SETUP_MODULE} = require("./${SETUP_MODULE}.js");\n`,
+                    requireOf(CHECKS) +
+                    requireOf(SETUP),
             },
             ...clientBodyEdits(
                 "import_cliVersion.COPILOT_CLI_VERSION",
                 "import_session.CopilotSession"
             ),
+            ...coreClientEdits("import_session.CopilotSession"),
         ],
         "dist/toolSet.js": [
             {
-                name: "toolSet.js imports the toolset entries",
+                name: "toolSet.js imports the tool groups and toolset entries",
                 anchor: "const VALID_TOOL_NAME = ",
-                replacement:
-                    `import * as ${TOOL_SETS_MODULE} from "./${TOOL_SETS_MODULE}.js";\n` +
-                    "const VALID_TOOL_NAME = ",
+                replacement: importOf(GROUPS) + importOf(TOOL_SETS) + "const VALID_TOOL_NAME = ",
             },
+            coreBuiltInToolsEdit,
             toolSetBodyEdit,
         ],
         "dist/cjs/toolSet.js": [
             {
-                name: "cjs toolSet.js requires the toolset entries",
+                name: "cjs toolSet.js requires the tool groups and toolset entries",
                 anchor: "module.exports = __toCommonJS(toolSet_exports);\n",
                 replacement:
                     "module.exports = __toCommonJS(toolSet_exports);\n" +
-                    `var ${TOOL_SETS_MODULE} = require("./${TOOL_SETS_MODULE}.js");\n`,
+                    requireOf(GROUPS) +
+                    requireOf(TOOL_SETS),
             },
+            coreBuiltInToolsEdit,
             toolSetBodyEdit,
         ],
         "dist/toolSet.d.ts": [
+            {
+                name: "toolSet.d.ts types the built-in tool groups (core)",
+                anchor: "    readonly Isolated: readonly string[];\n};\n",
+                replacement: `    readonly Isolated: readonly string[];\n} & typeof import("${GROUPS.path}").builtInToolGroups;\n`,
+            },
             {
                 name: "toolSet.d.ts declares addToolSet",
                 anchor: "    /**\n     * Returns a defensive copy of the accumulated filter strings",
@@ -198,7 +280,7 @@ export function sdkFileEdits(runtimeExportNames) {
                 name: "types.d.ts imports the option types",
                 anchor: "export interface CopilotClientOptions {\n",
                 replacement:
-                    `import type { SessionToolClientOptions, SessionToolConfig } from "./${SETUP_MODULE}.js";\n` +
+                    `import type { SessionToolClientOptions, SessionToolConfig } from "./${SETUP.id}.js";\n` +
                     "export interface CopilotClientOptions extends SessionToolClientOptions {\n",
             },
             {
@@ -220,7 +302,7 @@ export function sdkFileEdits(runtimeExportNames) {
                     "     *\n" +
                     "     * @experimental\n" +
                     "     */\n" +
-                    `    readonly toolResolution: import("./${SETUP_MODULE}.js").SessionToolResolution | undefined;\n`,
+                    `    readonly toolResolution: import("./${SETUP.id}.js").SessionToolResolution | undefined;\n`,
             },
         ],
     };

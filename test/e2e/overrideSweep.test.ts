@@ -17,7 +17,7 @@
 import { describe, expect, it } from "vitest";
 import { CopilotClient, SessionToolError, type CopilotSession } from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
-import { MEASURED_BUILT_IN_TOOLS } from "../../src/measuredBuiltInTools.generated.js";
+import { MEASURED_BUILT_IN_TOOLS } from "../../src/safetyNet/measuredBuiltInTools.generated.js";
 import {
     CLAUDE_MODEL,
     GPT_MODEL,

@@ -9,10 +9,13 @@ import {
     RUNTIME_LISTING_TIMEOUT_MS,
     toolSearchDefers,
     type RuntimeToolHost,
-} from "../../src/builtInToolCatalog.js";
-import { MEASURED_BUILT_IN_TOOLS } from "../../src/measuredBuiltInTools.generated.js";
-import { createSessionToolState, prepareSessionTools } from "../../src/sessionToolSetup.js";
-import type { SessionToolWarning } from "../../src/sessionToolWarning.js";
+} from "../../src/safetyNet/builtInToolCatalog.js";
+import { MEASURED_BUILT_IN_TOOLS } from "../../src/safetyNet/measuredBuiltInTools.generated.js";
+import {
+    createSessionToolState,
+    prepareSessionTools,
+} from "../../src/safetyNet/sessionToolSetup.js";
+import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
 
 // Rule 2 of the behaviour spec: the built-in catalog comes from the measurements of the runtime's
 // version; a bundled measured runtime costs no request, any other runtime is asked its version

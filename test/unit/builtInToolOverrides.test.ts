@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { BuiltInToolCatalog } from "../../src/builtInToolCatalog.js";
-import { resolveBuiltInToolOverrides } from "../../src/builtInToolOverrides.js";
-import type { CustomToolSnapshot } from "../../src/customTools.js";
-import { SessionToolError } from "../../src/sessionToolError.js";
+import type { BuiltInToolCatalog } from "../../src/safetyNet/builtInToolCatalog.js";
+import { resolveBuiltInToolOverrides } from "../../src/safetyNet/builtInToolOverrides.js";
+import type { CustomToolSnapshot } from "../../src/safetyNet/customTools.js";
+import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
 
 // Rule 3 of the behaviour spec: which custom tools may replace the built-in of their name, and
 // how every accepted tool goes on the wire. A small hand-written catalog keeps each case readable.

@@ -5,8 +5,8 @@ import {
     type ChatToolCatalog,
     type ChatToolData,
     type ChatToolSetData,
-} from "../../src/chatOpenOptions.js";
-import type { ToolFilterWarning } from "../../src/toolFilter.js";
+} from "../../src/chatOpen/chatOpenOptions.js";
+import type { ToolFilterWarning } from "../../src/safetyNet/toolFilter.js";
 
 // A catalog shaped like VS Code's chat tools (IToolData) and toolsets (IToolSet), with the fields
 // filtering does not read.
@@ -336,7 +336,7 @@ describe("the documentation example", () => {
     // The example's code from the TSDoc, and the copy below that the compiler checks.
     function exampleCode(): string {
         const source = readFileSync(
-            new URL("../../src/chatOpenOptions.ts", import.meta.url),
+            new URL("../../src/chatOpen/chatOpenOptions.ts", import.meta.url),
             "utf8"
         );
         const example = /@example\n \* ```typescript\n([\s\S]*?)\n \* ```/.exec(source)![1]!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { snapshotCustomTools } from "../../src/customTools.js";
-import { SessionToolError } from "../../src/sessionToolError.js";
+import { snapshotCustomTools } from "../../src/safetyNet/customTools.js";
+import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
 
 // Rule 1 of the behaviour spec: `tools` is read once into frozen snapshots and checked; what is
 // checked is what is sent and registered. Expected values are written by hand from the rule.

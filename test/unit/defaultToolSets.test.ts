@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TOOL_SETS } from "../../src/defaultToolSets.js";
+import { DEFAULT_TOOL_SETS } from "../../src/safetyNet/defaultToolSets.js";
 
 // Every member of a default toolset must be a built-in of some measured runtime: a name no
 // runtime has would make `toolset:<name>` promise a tool that never exists. The expected names

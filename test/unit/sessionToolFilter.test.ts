@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ToolSet } from "@github/copilot-sdk";
-import { SessionToolError } from "../../src/sessionToolError.js";
+import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
 import {
     resolveSessionToolFilter,
     type SessionToolFilter,
     type SessionToolFilterOptions,
     type SessionToolInventory,
-} from "../../src/sessionToolFilter.js";
-import type { ToolFilterWarning } from "../../src/toolFilter.js";
+} from "../../src/safetyNet/sessionToolFilter.js";
+import type { ToolFilterWarning } from "../../src/safetyNet/toolFilter.js";
 
 // Rule 4 of the behaviour spec, in the SDK's vocabulary: availableTools / excludedTools with
 // bare tool names, toolset:<name> entries and builtin:/custom:/mcp: patterns, and customToolSets.

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SessionToolError } from "../../src/sessionToolError.js";
+import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
 import {
     createSessionToolState,
     prepareSessionTools,
     type NormalizedToolFilters,
     type SessionToolHost,
-} from "../../src/sessionToolSetup.js";
-import type { SessionToolWarning } from "../../src/sessionToolWarning.js";
+} from "../../src/safetyNet/sessionToolSetup.js";
+import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
 
 // The session step of createSession / resumeSession (rules 1 to 6 of the behaviour spec) on a
 // small fake client: tools snapshot -> checks -> built-in catalog -> overrides -> filter -> wire.

@@ -7,7 +7,7 @@ import {
     type ToolFilterOptions,
     type ToolFilterResult,
     type ToolFilterWarning,
-} from "../../src/toolFilter.js";
+} from "../../src/safetyNet/toolFilter.js";
 
 // The rules of the workbench.action.chat.open tool-filtering specification (seed 000), one test
 // each, on a catalog shaped like VS Code's: Copilot Chat's toolsets (ids

@@ -11,7 +11,7 @@ import {
     type ResolveToolFilterSettings,
     type ToolFilterResult,
     type ToolFilterToolSet,
-} from "./toolFilter.js";
+} from "../safetyNet/toolFilter.js";
 
 /**
  * A tool as VS Code's chat describes it (the parts of `IToolData` filtering reads); other fields

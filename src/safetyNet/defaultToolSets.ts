@@ -1,3 +1,4 @@
+import { builtInToolGroups } from "../core/builtInToolGroups.js";
 import { quoteValue } from "./formatting.js";
 
 /** How `availableTools` / `excludedTools` entries name a toolset: `toolset:<name>`. */
@@ -7,30 +8,21 @@ export const TOOL_SET_PREFIX = "toolset:";
 export const TOOL_SET_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
 
 /**
- * The toolsets every session has, by the names VS Code's chat uses. Members are built-in tools
- * of every model family the runtime serves (GPT models get `apply_patch` where Claude models get
- * `edit` and `create`), so a filter keeps its meaning after `session.setModel`. Members a
- * session's runtime does not offer are simply absent there; every member is a built-in of at least
- * one measured runtime version.
+ * The toolsets every session has, by the names VS Code's chat uses: the core's built-in tool
+ * groups (`BuiltInTools.Read` is `toolset:read`, and so on), so the two spellings always mean the
+ * same tools. Members are built-in tools of every model family the runtime serves, so a filter
+ * keeps its meaning after `session.setModel`; members a session's runtime does not offer are
+ * simply absent there, and every member is a built-in of at least one measured runtime version.
  *
  * @experimental
  */
 export const DEFAULT_TOOL_SETS: Readonly<Record<string, readonly string[]>> = Object.freeze({
-    read: Object.freeze(["view", "read_file"]),
-    edit: Object.freeze(["edit", "create", "apply_patch", "str_replace_editor"]),
-    search: Object.freeze(["glob", "grep", "rg"]),
-    execute: Object.freeze([
-        "bash",
-        "read_bash",
-        "stop_bash",
-        "list_bash",
-        "powershell",
-        "read_powershell",
-        "stop_powershell",
-        "list_powershell",
-    ]),
-    web: Object.freeze(["web_fetch"]),
-    agent: Object.freeze(["task", "read_agent", "write_agent", "list_agents"]),
+    read: Object.freeze([...builtInToolGroups.Read]),
+    edit: Object.freeze([...builtInToolGroups.Edit]),
+    search: Object.freeze([...builtInToolGroups.Search]),
+    execute: Object.freeze([...builtInToolGroups.Execute]),
+    web: Object.freeze([...builtInToolGroups.Web]),
+    agent: Object.freeze([...builtInToolGroups.Agent]),
 });
 
 /**

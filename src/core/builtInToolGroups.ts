@@ -1,0 +1,36 @@
+/**
+ * Built-in tool names grouped by what they let the model do, for `ToolSet.addBuiltIn` (as
+ * `BuiltInTools.Read`, `BuiltInTools.Edit`, ...) and for `excludedTools`. Each group lists the
+ * names every model family uses for that capability (GPT models edit files with `apply_patch`,
+ * Claude models with `edit` and `create`), so that a filter keeps its meaning after
+ * `session.setModel`; a name the session's runtime does not have matches nothing.
+ *
+ * @example
+ * ```typescript
+ * // Read and search, but no edits and no shell:
+ * const tools = new ToolSet().addBuiltIn(BuiltInTools.Read).addBuiltIn(BuiltInTools.Search);
+ * ```
+ */
+export const builtInToolGroups = {
+    /** Reading files. */
+    Read: ["view", "read_file"] as readonly string[],
+    /** Creating and changing files. */
+    Edit: ["edit", "create", "apply_patch", "str_replace_editor"] as readonly string[],
+    /** Finding files and text. */
+    Search: ["glob", "grep", "rg"] as readonly string[],
+    /** Running shell commands and managing their processes (host access). */
+    Execute: [
+        "bash",
+        "read_bash",
+        "stop_bash",
+        "list_bash",
+        "powershell",
+        "read_powershell",
+        "stop_powershell",
+        "list_powershell",
+    ] as readonly string[],
+    /** Fetching web pages (network access). */
+    Web: ["web_fetch"] as readonly string[],
+    /** Starting sub-agents and talking to them. */
+    Agent: ["task", "read_agent", "write_agent", "list_agents"] as readonly string[],
+} as const;

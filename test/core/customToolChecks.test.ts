@@ -1,0 +1,155 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { approveAll, CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
+import { assertUniqueToolNames, validateSessionTools } from "../../src/core/customToolChecks.js";
+
+const handler = async () => "ok";
+
+describe("assertUniqueToolNames", () => {
+    it("accepts distinct names and a missing tools option", () => {
+        expect(() => assertUniqueToolNames([{ name: "lint" }, { name: "format" }])).not.toThrow();
+        expect(() => assertUniqueToolNames(undefined)).not.toThrow();
+    });
+
+    it("names each repeated tool once", () => {
+        expect(() => assertUniqueToolNames([{ name: "lint" }, { name: "lint" }])).toThrow(
+            "Custom tool names must be unique: 'lint' is defined more than once in tools. Rename or remove the extra definitions."
+        );
+        expect(() =>
+            assertUniqueToolNames([
+                { name: "lint" },
+                { name: "view" },
+                { name: "lint" },
+                { name: "view" },
+                { name: "lint" },
+            ])
+        ).toThrow("'lint', 'view' are defined more than once");
+    });
+});
+
+describe("validateSessionTools", () => {
+    function session(initializeAndValidate: () => Promise<unknown>) {
+        return { rpc: { tools: { initializeAndValidate: vi.fn(initializeAndValidate) } } };
+    }
+
+    it("asks nothing when the session has no custom tools", async () => {
+        const s = session(async () => ({}));
+        await validateSessionTools(s, undefined, vi.fn());
+        await validateSessionTools(s, [], vi.fn());
+        expect(s.rpc.tools.initializeAndValidate).not.toHaveBeenCalled();
+    });
+
+    it("discards the session and reports the runtime's reason when it refuses the tools", async () => {
+        const refusal = new Error('External tool "view" conflicts with a built-in tool');
+        const discard = vi.fn(async () => {
+            throw new Error("already gone");
+        });
+        const error = await validateSessionTools(
+            session(async () => Promise.reject(refusal)),
+            [{ name: "view" }],
+            discard
+        ).catch((e: unknown) => e as Error);
+        expect(error).toBeInstanceOf(Error);
+        expect(error?.message).toBe(
+            `The runtime refused the session's custom tools: External tool "view" conflicts with a built-in tool`
+        );
+        expect(error?.cause).toBe(refusal);
+        expect(discard).toHaveBeenCalledOnce();
+    });
+});
+
+describe("CopilotClient custom tool checks", () => {
+    const conflict = 'External tool "view" conflicts with a built-in tool of the same name.';
+
+    /** A client whose connection answers `respond`, recording every request it sends. */
+    async function startWithMockConnection(
+        respond: (method: string, params: any) => unknown = () => ({})
+    ) {
+        const client = new CopilotClient({
+            connection: RuntimeConnection.forUri("localhost:1234"),
+        });
+        onTestFinished(() => client.forceStop());
+        const sendRequest = vi.fn(async (method: string, params: any) => {
+            if (method === "session.create" || method === "session.resume") {
+                return { sessionId: params.sessionId };
+            }
+            if (method === "session.delete" || method === "session.detach") {
+                return { success: true };
+            }
+            return respond(method, params);
+        });
+        vi.spyOn(client as any, "connectToServer").mockImplementation(async () => {
+            (client as any).connection = { sendRequest, onNotification: vi.fn() };
+        });
+        vi.spyOn(client as any, "verifyProtocolVersion").mockResolvedValue(undefined);
+        await client.start();
+        const sent = (method: string) =>
+            sendRequest.mock.calls.filter(([name]) => name === method).map(([, params]) => params);
+        return { client, sent };
+    }
+
+    const refusingRuntime = (method: string) => {
+        if (method === "session.tools.initializeAndValidate") throw new Error(conflict);
+        return {};
+    };
+
+    it("refuses duplicate tool names before session.create or session.resume is sent", async () => {
+        const { client, sent } = await startWithMockConnection();
+        const tools = [
+            { name: "lint", handler },
+            { name: "lint", handler },
+        ];
+        await expect(
+            client.createSession({ onPermissionRequest: approveAll, tools })
+        ).rejects.toThrow(/Custom tool names must be unique/);
+        await expect(
+            client.resumeSession("s1", { onPermissionRequest: approveAll, tools })
+        ).rejects.toThrow(/Custom tool names must be unique/);
+        expect(sent("session.create")).toEqual([]);
+        expect(sent("session.resume")).toEqual([]);
+    });
+
+    it("asks the runtime to validate custom tools once the session exists", async () => {
+        const { client, sent } = await startWithMockConnection();
+        const session = await client.createSession({
+            onPermissionRequest: approveAll,
+            tools: [{ name: "lint", handler }],
+        });
+        expect(sent("session.tools.initializeAndValidate")).toEqual([
+            { sessionId: session.sessionId },
+        ]);
+    });
+
+    it("sends no validation request for a session without custom tools", async () => {
+        const { client, sent } = await startWithMockConnection();
+        await client.createSession({ onPermissionRequest: approveAll });
+        await client.resumeSession("s1", { onPermissionRequest: approveAll });
+        expect(sent("session.tools.initializeAndValidate")).toEqual([]);
+    });
+
+    it("fails createSession with the runtime's reason and deletes the session it refused", async () => {
+        const { client, sent } = await startWithMockConnection(refusingRuntime);
+        await expect(
+            client.createSession({
+                onPermissionRequest: approveAll,
+                tools: [{ name: "view", handler }],
+            })
+        ).rejects.toThrow(`The runtime refused the session's custom tools: ${conflict}`);
+        const [created] = sent("session.create");
+        expect(sent("session.delete")).toEqual([{ sessionId: created.sessionId }]);
+        expect((client as any).sessions.size).toBe(0);
+    });
+
+    it("fails resumeSession with the runtime's reason and releases the session without deleting it", async () => {
+        const { client, sent } = await startWithMockConnection(refusingRuntime);
+        await expect(
+            client.resumeSession("s1", {
+                onPermissionRequest: approveAll,
+                tools: [{ name: "view", handler }],
+            })
+        ).rejects.toThrow(`The runtime refused the session's custom tools: ${conflict}`);
+        expect(sent("session.detach")).toEqual([{ sessionId: "s1" }]);
+        expect(sent("session.delete")).toEqual([]);
+        expect((client as any).sessions.size).toBe(0);
+    });
+});
