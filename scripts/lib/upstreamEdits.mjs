@@ -1,211 +1,178 @@
-// The edits the upstream series makes to files github/copilot-sdk already has (nodejs/src), per
-// stage of the series. Like sdkEdits.mjs, each edit is anchored on upstream text that must occur
-// exactly once; all logic lives in the new modules generated from src/.
-
-/** The stages of the series, in order; a stage's patch adds what it names to the ones before. */
-export const STAGES = ["resolver", "construction", "toolsets"];
-
-/** The last line of the license header every upstream source file starts with. */
-const LICENSE_END =
-    " *--------------------------------------------------------------------------------------------*/\n";
-
-const indexAnchor = 'export { BuiltInTools, ToolSet } from "./toolSet.js";\n';
+// The edits the upstream series makes to files github/copilot-sdk already has (under nodejs/),
+// per patch. Like sdkEdits.mjs, each edit is anchored on upstream text that must occur exactly
+// once. The code lives in the new modules, copied whole from src/core/; these edits only call
+// them, and document the behaviour where upstream documents its options (types.ts, README.md).
 
 /**
- * @param {string} stage one of {@link STAGES}
+ * The patches of the series, in order: each adds one core module and its tests (file names under
+ * src/core/ and test/core/), and makes its edits.
+ */
+export const PATCHES = [
+    {
+        stage: "construction-checks",
+        modules: ["customToolChecks.ts"],
+        tests: ["customToolChecks.test.ts"],
+    },
+    {
+        stage: "tool-groups",
+        modules: ["builtInToolGroups.ts"],
+        tests: ["builtInToolGroups.test.ts"],
+    },
+];
+
+/**
+ * @param {string} stage the `stage` of one of {@link PATCHES}
  * @returns {Record<string, {name: string, anchor: string, replacement: string}[]>} edits by path
- *   under nodejs/src, for that stage alone (earlier stages' edits are already in the tree)
+ *   under nodejs/, for that patch alone (earlier patches' edits are already in the tree)
  */
 export function upstreamEdits(stage) {
-    if (stage === "resolver") {
+    if (stage === "construction-checks") {
         return {
-            "index.ts": [
+            "src/client.ts": [
                 {
-                    name: "index.ts exports the tool filter resolver",
-                    anchor: indexAnchor,
+                    name: "client.ts imports the custom tool checks",
+                    anchor: 'import { CopilotSession } from "./session.js";\n',
                     replacement:
-                        indexAnchor +
-                        "export {\n" +
-                        "    resolveToolFilter,\n" +
-                        "    ToolFilterError,\n" +
-                        "    type ResolveToolFilterSettings,\n" +
-                        "    type ToolFilterCatalog,\n" +
-                        "    type ToolFilterErrorCode,\n" +
-                        "    type ToolFilterMode,\n" +
-                        "    type ToolFilterOptionKey,\n" +
-                        "    type ToolFilterOptions,\n" +
-                        "    type ToolFilterResult,\n" +
-                        "    type ToolFilterTool,\n" +
-                        "    type ToolFilterToolSet,\n" +
-                        "    type ToolFilterWarning,\n" +
-                        "    type ToolFilterWarningCode,\n" +
-                        "    type UnknownToolIdentifier,\n" +
-                        '} from "./toolFilter.js";\n',
+                        'import { assertUniqueToolNames, validateSessionTools } from "./customToolChecks.js";\n' +
+                        'import { CopilotSession } from "./session.js";\n',
+                },
+                {
+                    name: "createSession refuses duplicate tool names first",
+                    anchor: "    async createSession(config: SessionConfig): Promise<CopilotSession> {\n",
+                    replacement:
+                        "    async createSession(config: SessionConfig): Promise<CopilotSession> {\n" +
+                        "        assertUniqueToolNames(config.tools);\n",
+                },
+                {
+                    name: "createSession has the runtime validate the custom tools",
+                    anchor:
+                        "            await this.updateSessionOptionsForMode(session, config);\n" +
+                        "        } catch (e) {\n" +
+                        "            if (registeredId !== undefined) {\n",
+                    replacement:
+                        "            await validateSessionTools(session, config.tools, () =>\n" +
+                        "                this.deleteSession(returnedSessionId)\n" +
+                        "            );\n" +
+                        "            await this.updateSessionOptionsForMode(session, config);\n" +
+                        "        } catch (e) {\n" +
+                        "            if (registeredId !== undefined) {\n",
+                },
+                {
+                    name: "resumeSession refuses duplicate tool names first",
+                    anchor:
+                        "        extensionOptions?: ExtensionJoinOptions\n" +
+                        "    ): Promise<CopilotSession> {\n" +
+                        "        if (!this.connection) {\n",
+                    replacement:
+                        "        extensionOptions?: ExtensionJoinOptions\n" +
+                        "    ): Promise<CopilotSession> {\n" +
+                        "        assertUniqueToolNames(config.tools);\n" +
+                        "        if (!this.connection) {\n",
+                },
+                {
+                    name: "resumeSession has the runtime validate the custom tools",
+                    anchor:
+                        "            await this.updateSessionOptionsForMode(session, config);\n" +
+                        "        } catch (e) {\n" +
+                        "            this.sessions.delete(sessionId);\n",
+                    replacement:
+                        "            await validateSessionTools(session, config.tools, () => session.disconnect());\n" +
+                        "            await this.updateSessionOptionsForMode(session, config);\n" +
+                        "        } catch (e) {\n" +
+                        "            this.sessions.delete(sessionId);\n",
                 },
             ],
-        };
-    }
-    if (stage === "construction") {
-        return {
-            "index.ts": [
+            "src/types.ts": [
                 {
-                    name: "index.ts exports the session tool error and types",
-                    anchor: indexAnchor,
+                    name: "overridesBuiltInTool says where a clash fails",
+                    anchor:
+                        "     * of the same name. If not set and the name clashes with a built-in tool, the runtime\n" +
+                        "     * will return an error.\n",
                     replacement:
-                        indexAnchor +
-                        'export { SessionToolError, type SessionToolErrorCode } from "./sessionToolError.js";\n' +
-                        'export type { SessionToolWarning, SessionToolWarningCode } from "./sessionToolWarning.js";\n' +
-                        'export type { BuiltInToolCollisionPolicy } from "./builtInToolOverrides.js";\n' +
-                        'export type { SessionToolClientOptions, SessionToolResolution } from "./sessionToolSetup.js";\n',
-                },
-            ],
-            "client.ts": [
-                {
-                    name: "client.ts imports the session tool step",
-                    anchor: 'import { ToolSet } from "./toolSet.js";\n',
-                    replacement:
-                        'import { ToolSet } from "./toolSet.js";\n' +
-                        "import {\n" +
-                        "    attachSessionToolResolution,\n" +
-                        "    createSessionToolState,\n" +
-                        "    prepareSessionTools,\n" +
-                        "    type SessionToolState,\n" +
-                        '} from "./sessionToolSetup.js";\n',
+                        "     * of the same name. If not set and the name clashes with a built-in tool, the runtime\n" +
+                        "     * refuses the tool, and `createSession` / `resumeSession` reject with its error (the\n" +
+                        "     * session is removed), rather than the first `send`.\n",
                 },
                 {
-                    name: "CopilotClient declares the tool state",
-                    anchor: "    private isExternalServer: boolean = false;\n",
+                    name: "tools says names must be unique",
+                    anchor:
+                        "     * Tools exposed to the CLI server. Tools without a handler are declaration-only\n" +
+                        "     * and must be resolved by the consumer via pending external tool request RPCs.\n",
                     replacement:
-                        "    private isExternalServer: boolean = false;\n" +
-                        "    /** @internal Checks and filters of session tools; see sessionToolSetup.ts. */\n" +
-                        "    sessionToolState: SessionToolState;\n",
-                },
-                {
-                    name: "the constructor checks the tool options",
-                    anchor: '            mode: options.mode ?? "copilot-cli",\n        };\n',
-                    replacement:
-                        '            mode: options.mode ?? "copilot-cli",\n        };\n' +
-                        "        // The runtime's version is not known here, so the tool step asks it once per client.\n" +
-                        "        this.sessionToolState = createSessionToolState(options, undefined);\n",
-                },
-                {
-                    name: "createSession runs the tool step after its option handling",
-                    anchor: "        config.systemMessage = this.getSystemMessageConfigForMode(config.systemMessage);\n\n        // For cloud sessions",
-                    replacement:
-                        "        config.systemMessage = this.getSystemMessageConfigForMode(config.systemMessage);\n" +
-                        "        const preparedTools = await prepareSessionTools(\n" +
-                        "            this,\n" +
-                        "            config,\n" +
-                        "            this.resolveToolFilterOptions(config)\n" +
-                        "        );\n" +
-                        "        config = preparedTools.config;\n\n        // For cloud sessions",
-                },
-                {
-                    name: "createSession exposes the tool resolution",
-                    anchor: "            throw e;\n        }\n\n        return session;\n    }\n\n    /**\n     * Resumes an existing",
-                    replacement:
-                        "            throw e;\n        }\n\n        return attachSessionToolResolution(session, preparedTools);\n    }\n\n    /**\n     * Resumes an existing",
-                },
-                {
-                    name: "resumeSession runs the tool step before registering anything",
-                    anchor: "        // Create and register the session before issuing the RPC so that\n",
-                    replacement:
-                        "        const preparedTools = await prepareSessionTools(\n" +
-                        "            this,\n" +
-                        "            { ...this.configDefaultsForMode(), ...config },\n" +
-                        "            this.resolveToolFilterOptions(config)\n" +
-                        "        );\n" +
-                        "        config = preparedTools.config;\n\n" +
-                        "        // Create and register the session before issuing the RPC so that\n",
-                },
-                {
-                    name: "resumeSession exposes the tool resolution",
-                    anchor: "            this.sessions.delete(sessionId);\n            throw e;\n        }\n\n        return session;\n    }\n",
-                    replacement:
-                        "            this.sessions.delete(sessionId);\n            throw e;\n        }\n\n        return attachSessionToolResolution(session, preparedTools);\n    }\n",
-                },
-            ],
-            "types.ts": [
-                {
-                    name: "types.ts imports the tool option types",
-                    anchor: 'import type { ToolSet } from "./toolSet.js";\n',
-                    replacement:
-                        'import type { ToolSet } from "./toolSet.js";\n' +
-                        'import type { SessionToolClientOptions } from "./sessionToolSetup.js";\n',
-                },
-                {
-                    name: "CopilotClientOptions gains builtInToolCollisions and onToolWarning",
-                    anchor: "export interface CopilotClientOptions {\n",
-                    replacement:
-                        "export interface CopilotClientOptions extends SessionToolClientOptions {\n",
-                },
-            ],
-            "session.ts": [
-                {
-                    name: "CopilotSession exposes toolResolution",
-                    anchor: "export class CopilotSession {\n",
-                    replacement:
-                        "export class CopilotSession {\n" +
-                        "    /**\n" +
-                        "     * How this session's tools were resolved at construction: the tools enabled, the\n" +
-                        "     * built-ins custom tools replace, and what went to the runtime. Set by\n" +
-                        "     * `createSession` and `resumeSession`.\n" +
+                        "     * Tools exposed to the CLI server. Tools without a handler are declaration-only\n" +
+                        "     * and must be resolved by the consumer via pending external tool request RPCs.\n" +
                         "     *\n" +
-                        "     * @experimental\n" +
-                        "     */\n" +
-                        '    declare readonly toolResolution: import("./sessionToolSetup.js").SessionToolResolution | undefined;\n',
+                        "     * Names must be unique: a repeated name rejects `createSession` / `resumeSession`\n" +
+                        "     * before anything is sent. When the list is not empty, the runtime checks the tools\n" +
+                        "     * as the session is created, so a name that clashes with a built-in tool (see\n" +
+                        "     * {@link Tool.overridesBuiltInTool}) fails there.\n",
+                },
+            ],
+            "README.md": [
+                {
+                    name: "README says when a clash with a built-in fails",
+                    anchor: "This flag signals that you intend to replace the built-in tool with your custom implementation.\n",
+                    replacement:
+                        "This flag signals that you intend to replace the built-in tool with your custom implementation.\n" +
+                        "\n" +
+                        "The check happens in `createSession` and `resumeSession`: for a session with custom tools, the SDK asks the runtime to validate them, so a clash rejects the call (and the new session is removed) instead of failing the first `send`. Two tools with the same name are rejected before anything is sent.\n",
                 },
             ],
         };
     }
-    return {
-        "index.ts": [
-            {
-                name: "index.ts exports the default toolsets and the session option type",
-                anchor: indexAnchor,
-                replacement:
-                    indexAnchor +
-                    'export { DEFAULT_TOOL_SETS } from "./defaultToolSets.js";\n' +
-                    'export type { SessionToolConfig } from "./sessionToolSetup.js";\n',
-            },
-        ],
-        "types.ts": [
-            {
-                name: "types.ts imports the session option type",
-                anchor: 'import type { SessionToolClientOptions } from "./sessionToolSetup.js";\n',
-                replacement:
-                    'import type { SessionToolClientOptions, SessionToolConfig } from "./sessionToolSetup.js";\n',
-            },
-            {
-                name: "SessionConfigBase gains customToolSets",
-                anchor: "export interface SessionConfigBase {\n",
-                replacement: "export interface SessionConfigBase extends SessionToolConfig {\n",
-            },
-        ],
-        "toolSet.ts": [
-            {
-                name: "toolSet.ts imports the toolset entry",
-                anchor: LICENSE_END,
-                replacement:
-                    LICENSE_END + '\nimport { toolSetEntry } from "./defaultToolSets.js";\n',
-            },
-            {
-                name: "ToolSet gains addToolSet",
-                anchor: "    /**\n     * Returns a defensive copy of the accumulated filter strings",
-                replacement:
-                    "    /**\n" +
-                    "     * Adds a toolset entry, `toolset:<name>`: a default toolset (`read`, `edit`,\n" +
-                    "     * `search`, `execute`, `web`, `agent`) or a name of the session's `customToolSets`.\n" +
-                    "     *\n" +
-                    "     * @param name The toolset's name.\n" +
-                    "     * @experimental\n" +
-                    "     */\n" +
-                    "    addToolSet(name: string): ToolSet {\n" +
-                    "        this.items.push(toolSetEntry(name));\n" +
-                    "        return this;\n" +
-                    "    }\n\n" +
-                    "    /**\n     * Returns a defensive copy of the accumulated filter strings",
-            },
-        ],
-    };
+    if (stage === "tool-groups") {
+        return {
+            "src/toolSet.ts": [
+                {
+                    name: "toolSet.ts imports the built-in tool groups",
+                    anchor: "const VALID_TOOL_NAME = ",
+                    replacement:
+                        'import { builtInToolGroups } from "./builtInToolGroups.js";\n\n' +
+                        "const VALID_TOOL_NAME = ",
+                },
+                {
+                    name: "BuiltInTools gains the groups",
+                    anchor: '        "skill",\n    ] as readonly string[],\n} as const;\n',
+                    replacement:
+                        '        "skill",\n    ] as readonly string[],\n' +
+                        "    ...builtInToolGroups,\n" +
+                        "} as const;\n",
+                },
+            ],
+            "src/types.ts": [
+                {
+                    name: "availableTools points to the built-in tool groups",
+                    anchor:
+                        "     * name form (exact match across any source). Build this list with\n" +
+                        "     * {@link ToolSet} for type safety and readable intent.\n",
+                    replacement:
+                        "     * name form (exact match across any source). Build this list with\n" +
+                        "     * {@link ToolSet} for type safety and readable intent; {@link BuiltInTools}\n" +
+                        "     * groups built-in names by capability (`Read`, `Edit`, `Search`, `Execute`,\n" +
+                        "     * `Web`, `Agent`, beside `Isolated`) for {@link ToolSet.addBuiltIn}.\n",
+                },
+            ],
+            "README.md": [
+                {
+                    name: "README introduces the built-in tool groups",
+                    anchor: "#### Overriding Built-in Tools\n",
+                    replacement:
+                        "#### Choosing Built-in Tools by Capability\n" +
+                        "\n" +
+                        "`BuiltInTools` groups built-in tool names by what they let the model do: `Read`, `Edit`, `Search`, `Execute` (shell), `Web` and `Agent` (sub-agents), beside `Isolated`. Each group lists the names every model family uses (GPT models edit with `apply_patch`, Claude models with `edit` and `create`), so a filter keeps its meaning when the session switches models.\n" +
+                        "\n" +
+                        "```ts\n" +
+                        "const session = await client.createSession({\n" +
+                        "    onPermissionRequest: approveAll,\n" +
+                        "    // Read and search the workspace; no edits, no shell, no network.\n" +
+                        "    availableTools: new ToolSet().addBuiltIn(BuiltInTools.Read).addBuiltIn(BuiltInTools.Search),\n" +
+                        "});\n" +
+                        "```\n" +
+                        "\n" +
+                        "#### Overriding Built-in Tools\n",
+                },
+            ],
+        };
+    }
+    throw new Error(`Unknown stage '${stage}'.`);
 }

@@ -93,14 +93,16 @@ const REFUSALS: readonly Refusal[] = [
         label: "overridesBuiltInTool: false on the built-in name 'view'",
         config: { tools: [{ name: "view", handler, overridesBuiltInTool: false }] },
         code: "BUILT_IN_TOOL_COLLISION",
-        message: /'view' set overridesBuiltInTool: false, but the runtime has built-in tools/,
+        message:
+            /^Custom tool 'view' sets overridesBuiltInTool: false, but the runtime has a built-in tool of that name/,
     },
     {
         label: "a built-in name without the flag, on a client with builtInToolCollisions 'error'",
         config: { tools: [recordingTool("view")] },
         clientOptions: { builtInToolCollisions: "error" },
         code: "BUILT_IN_TOOL_COLLISION",
-        message: /'view' have the names of built-in tools. Set overridesBuiltInTool: true/,
+        message:
+            /^Custom tool 'view' has the name of a built-in tool. Set overridesBuiltInTool: true on it/,
     },
     {
         label: "a toolset entry without a name",
