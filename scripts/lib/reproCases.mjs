@@ -61,10 +61,17 @@ export const REPRO_CASES = [
             const tool = taggedTool("view", "view");
             const { session, error } = await rig.createSession(CLAUDE, { tools: [tool] });
             if (error) {
+                const left = rig.sessionsOnDisk();
                 return {
-                    steps: [`createSession rejected it: ${error.code ?? ""} ${shortError(error)}`],
-                    defect: false,
-                    actual: "refused at createSession",
+                    steps: [
+                        `createSession rejected it: ${error.code ?? ""} ${shortError(error)}`,
+                        `sessions the runtime keeps on disk: ${left}`,
+                    ],
+                    defect: left > 0,
+                    actual:
+                        left > 0
+                            ? `refused at createSession, but ${left} session(s) left behind`
+                            : "refused at createSession, nothing left behind",
                 };
             }
             const steps = ["createSession resolved"];

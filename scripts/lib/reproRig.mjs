@@ -3,24 +3,40 @@
 // model on 127.0.0.1. No account and no network: the sessions use the mock model as a BYOK
 // provider.
 
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { coreOnlySdkDir } from "./sdkPatch.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/** The two SDK copies this project installs: the npm alias is never patched. */
+/**
+ * The SDK copies a reproduction runs on: the npm alias, never patched; the same version with the
+ * upstream series' core alone (built into .cache/sdk-core on first use); and the installed
+ * @github/copilot-sdk with this project's whole patch (core and safety net).
+ */
 export const SDKS = [
     {
         label: "unpatched",
-        directory: join(ROOT, "node_modules", "copilot-sdk-unpatched"),
+        get directory() {
+            return join(ROOT, "node_modules", "copilot-sdk-unpatched");
+        },
         description: "copilot-sdk-unpatched, the SDK as published",
     },
     {
+        label: "core",
+        get directory() {
+            return coreOnlySdkDir();
+        },
+        description: "the same SDK with the upstream series' core alone (patches/upstream)",
+    },
+    {
         label: "patched",
-        directory: join(ROOT, "node_modules", "@github", "copilot-sdk"),
-        description: "@github/copilot-sdk with this project's patch",
+        get directory() {
+            return join(ROOT, "node_modules", "@github", "copilot-sdk");
+        },
+        description: "@github/copilot-sdk with this project's patch (core and safety net)",
     },
 ];
 
@@ -88,6 +104,11 @@ export async function withRuntime(sdk, model, body) {
             patched,
             warnings,
             client,
+            /** The sessions the runtime keeps on disk (session-state/<id>) in this base directory. */
+            sessionsOnDisk() {
+                const states = join(baseDirectory, "session-state");
+                return existsSync(states) ? readdirSync(states).length : 0;
+            },
             /**
              * `createSession` with the mock model; resolves to `{ session }` or `{ error }`.
              * Sessions end with the client, when `body` returns.

@@ -159,66 +159,40 @@ const toolSetBodyEdit = {
 };
 
 /**
- * Returns the edits for the SDK's existing files.
+ * The core's edits (what the upstream series adds, in compiled form): the custom tool checks in
+ * client.js and the built-in tool groups in `BuiltInTools`.
  *
- * @param {string[]} runtimeExportNames names exported at run time by the exports module, for the
- *   CJS index, whose named exports must be listed one by one.
- * @returns {Record<string, {name: string, anchor: string, replacement: string}[]>} edits keyed
- *   by the path inside the package.
+ * @returns {Record<string, object[]>} edits keyed by the path inside the package
  */
-export function sdkFileEdits(runtimeExportNames) {
-    const cjsExportEntries = runtimeExportNames
-        .map((name) => `  ${name}: () => import_${EXPORTS_MODULE}.${name},\n`)
-        .join("");
-    const cjsAnnotations = runtimeExportNames.map((name) => `  ${name},\n`).join("");
+export function coreFileEdits() {
+    const coreImport = (anchor, line) => ({
+        name: `${line.includes("require") ? "cjs " : ""}imports the core module (core)`,
+        anchor,
+        replacement: anchor + line,
+    });
     return {
         "dist/client.js": [
-            {
-                name: "client.js imports the tool modules",
-                anchor: 'import { defaultJoinSessionPermissionHandler } from "./types.js";\n',
-                replacement:
-                    'import { defaultJoinSessionPermissionHandler } from "./types.js";\n' +
-                    importOf(CHECKS) +
-                    importOf(SETUP),
-            },
-            ...clientBodyEdits("COPILOT_CLI_VERSION", "CopilotSession"),
+            coreImport(
+                'import { defaultJoinSessionPermissionHandler } from "./types.js";\n',
+                importOf(CHECKS)
+            ),
             ...coreClientEdits("CopilotSession"),
         ],
         "dist/cjs/client.js": [
-            {
-                name: "cjs client.js requires the tool modules",
-                anchor: 'var import_types = require("./types.js");\n',
-                replacement:
-                    'var import_types = require("./types.js");\n' +
-                    requireOf(CHECKS) +
-                    requireOf(SETUP),
-            },
-            ...clientBodyEdits(
-                "import_cliVersion.COPILOT_CLI_VERSION",
-                "import_session.CopilotSession"
-            ),
+            coreImport('var import_types = require("./types.js");\n', requireOf(CHECKS)),
             ...coreClientEdits("import_session.CopilotSession"),
         ],
         "dist/toolSet.js": [
             {
-                name: "toolSet.js imports the tool groups and toolset entries",
+                name: "imports the core module (core)",
                 anchor: "const VALID_TOOL_NAME = ",
-                replacement: importOf(GROUPS) + importOf(TOOL_SETS) + "const VALID_TOOL_NAME = ",
+                replacement: importOf(GROUPS) + "const VALID_TOOL_NAME = ",
             },
             coreBuiltInToolsEdit,
-            toolSetBodyEdit,
         ],
         "dist/cjs/toolSet.js": [
-            {
-                name: "cjs toolSet.js requires the tool groups and toolset entries",
-                anchor: "module.exports = __toCommonJS(toolSet_exports);\n",
-                replacement:
-                    "module.exports = __toCommonJS(toolSet_exports);\n" +
-                    requireOf(GROUPS) +
-                    requireOf(TOOL_SETS),
-            },
+            coreImport("module.exports = __toCommonJS(toolSet_exports);\n", requireOf(GROUPS)),
             coreBuiltInToolsEdit,
-            toolSetBodyEdit,
         ],
         "dist/toolSet.d.ts": [
             {
@@ -226,6 +200,79 @@ export function sdkFileEdits(runtimeExportNames) {
                 anchor: "    readonly Isolated: readonly string[];\n};\n",
                 replacement: `    readonly Isolated: readonly string[];\n} & typeof import("${GROUPS.path}").builtInToolGroups;\n`,
             },
+        ],
+    };
+}
+
+/**
+ * The edits of the whole patch: the safety net's, then the core's, file by file (the core's calls
+ * land after the safety net's step, whose stricter checks answer first).
+ *
+ * @param {string[]} runtimeExportNames names exported at run time by the exports module, for the
+ *   CJS index, whose named exports must be listed one by one.
+ * @returns {Record<string, object[]>} edits keyed by the path inside the package
+ */
+export function sdkFileEdits(runtimeExportNames) {
+    const edits = safetyNetFileEdits(runtimeExportNames);
+    for (const [path, core] of Object.entries(coreFileEdits())) {
+        edits[path] = [...(edits[path] ?? []), ...core];
+    }
+    return edits;
+}
+
+/**
+ * The safety net's edits to the SDK's existing files.
+ *
+ * @param {string[]} runtimeExportNames names exported at run time by the exports module, for the
+ *   CJS index, whose named exports must be listed one by one.
+ * @returns {Record<string, {name: string, anchor: string, replacement: string}[]>} edits keyed
+ *   by the path inside the package.
+ */
+function safetyNetFileEdits(runtimeExportNames) {
+    const cjsExportEntries = runtimeExportNames
+        .map((name) => `  ${name}: () => import_${EXPORTS_MODULE}.${name},\n`)
+        .join("");
+    const cjsAnnotations = runtimeExportNames.map((name) => `  ${name},\n`).join("");
+    return {
+        "dist/client.js": [
+            {
+                name: "client.js imports the session step",
+                anchor: 'import { defaultJoinSessionPermissionHandler } from "./types.js";\n',
+                replacement:
+                    'import { defaultJoinSessionPermissionHandler } from "./types.js";\n' +
+                    importOf(SETUP),
+            },
+            ...clientBodyEdits("COPILOT_CLI_VERSION", "CopilotSession"),
+        ],
+        "dist/cjs/client.js": [
+            {
+                name: "cjs client.js requires the session step",
+                anchor: 'var import_types = require("./types.js");\n',
+                replacement: 'var import_types = require("./types.js");\n' + requireOf(SETUP),
+            },
+            ...clientBodyEdits(
+                "import_cliVersion.COPILOT_CLI_VERSION",
+                "import_session.CopilotSession"
+            ),
+        ],
+        "dist/toolSet.js": [
+            {
+                name: "toolSet.js imports the toolset entries",
+                anchor: "const VALID_TOOL_NAME = ",
+                replacement: importOf(TOOL_SETS) + "const VALID_TOOL_NAME = ",
+            },
+            toolSetBodyEdit,
+        ],
+        "dist/cjs/toolSet.js": [
+            {
+                name: "cjs toolSet.js requires the toolset entries",
+                anchor: "module.exports = __toCommonJS(toolSet_exports);\n",
+                replacement:
+                    "module.exports = __toCommonJS(toolSet_exports);\n" + requireOf(TOOL_SETS),
+            },
+            toolSetBodyEdit,
+        ],
+        "dist/toolSet.d.ts": [
             {
                 name: "toolSet.d.ts declares addToolSet",
                 anchor: "    /**\n     * Returns a defensive copy of the accumulated filter strings",

@@ -7,6 +7,7 @@
 // is the version written into TOOL_CUSTOMIZATION_PATCH.
 
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
     cpSync,
     existsSync,
@@ -21,7 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { pristineSdkDir } from "./pristineSdk.mjs";
-import { EXPORTS_MODULE, applyEdits, sdkFileEdits } from "./sdkEdits.mjs";
+import { EXPORTS_MODULE, applyEdits, coreFileEdits, sdkFileEdits } from "./sdkEdits.mjs";
 
 /** The project root. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -159,6 +160,51 @@ export async function buildPatchedFiles(version = pinnedVersion()) {
         files.set(packagePath, { before, after: applyEdits(packagePath, before, edits, version) });
     }
     return { files };
+}
+
+/**
+ * Lays out, in `.cache/sdk-core/<version>`, a copy of the SDK with the upstream core alone (what
+ * the upstream series adds: src/core/ and its calls), for the reproductions and the benchmark to
+ * show what the series fixes without the fork's safety net. Rebuilt only when src/core/ or the
+ * edits changed. Its dependencies resolve from this project's node_modules.
+ *
+ * @param {string} version the SDK version
+ * @returns {string} the package directory (import its dist/index.js)
+ */
+export function coreOnlySdkDir(version = pinnedVersion()) {
+    const target = join(ROOT, ".cache", "sdk-core", version);
+    const inputs = [
+        ...readdirSync(join(ROOT, "src", "core"))
+            .sort()
+            .map((file) => readFileSync(join(ROOT, "src", "core", file), "utf8")),
+        readFileSync(join(ROOT, "scripts", "lib", "sdkEdits.mjs"), "utf8"),
+    ];
+    const stamp = createHash("sha256").update(inputs.join("\0")).digest("hex");
+    const stampFile = join(target, ".core-build");
+    if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return target;
+
+    const pristine = pristineDir(version);
+    const compiled = compileSources();
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(dirname(target), { recursive: true });
+    cpSync(pristine, target, { recursive: true });
+    for (const [flavour, dist] of [
+        ["esm", "dist"],
+        ["cjs", join("dist", "cjs")],
+    ]) {
+        for (const file of compiled[flavour].filter((f) => f.startsWith("core/"))) {
+            writeText(
+                join(target, dist, file),
+                readFileSync(join(ROOT, "build", "patch", flavour, file), "utf8")
+            );
+        }
+    }
+    for (const [packagePath, edits] of Object.entries(coreFileEdits())) {
+        const path = join(target, packagePath);
+        writeFileSync(path, applyEdits(packagePath, readFileSync(path, "utf8"), edits, version));
+    }
+    writeFileSync(stampFile, stamp);
+    return target;
 }
 
 /**
