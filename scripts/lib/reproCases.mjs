@@ -59,7 +59,11 @@ export const REPRO_CASES = [
             "createSession rejects the tool `view` (the README says the SDK throws), or the custom handler answers",
         async run(rig) {
             const tool = taggedTool("view", "view");
-            const { session, error } = await rig.createSession(CLAUDE, { tools: [tool] });
+            // The series makes the early check opt-in; the unpatched SDK ignores the option.
+            const { session, error } = await rig.createSession(CLAUDE, {
+                tools: [tool],
+                validateTools: true,
+            });
             if (error) {
                 const left = rig.sessionsOnDisk();
                 return {

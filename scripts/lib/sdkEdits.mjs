@@ -7,6 +7,8 @@
 // upstream core (src/core/, the calls the upstream series adds to client.ts and toolSet.ts) and
 // the fork's safety net (src/safetyNet/), whose session step runs before the core's checks.
 
+import { validateToolsMember } from "./coreDocs.mjs";
+
 /** Compiled form of src/index.ts inside the SDK's dist folder (re-exported from the root). */
 export const EXPORTS_MODULE = "toolCustomization";
 
@@ -65,7 +67,7 @@ function coreClientEdits(sessionClass) {
                 "      await this.updateSessionOptionsForMode(session, config);\n" +
                 "      this.commitGitHubTokenProvider(returnedSessionId, gitHubTokenProviderRegistrationId);\n",
             replacement:
-                `      await ${CHECKS.id}.validateSessionTools(session, config.tools, () => this.deleteSession(returnedSessionId));\n` +
+                `      await ${CHECKS.id}.validateSessionTools(session, config, () => this.deleteSession(returnedSessionId));\n` +
                 "      await this.updateSessionOptionsForMode(session, config);\n" +
                 "      this.commitGitHubTokenProvider(returnedSessionId, gitHubTokenProviderRegistrationId);\n",
         },
@@ -82,7 +84,7 @@ function coreClientEdits(sessionClass) {
                 "      await this.updateSessionOptionsForMode(session, config);\n" +
                 "      this.commitGitHubTokenProvider(sessionId, gitHubTokenProviderRegistrationId);\n",
             replacement:
-                `      await ${CHECKS.id}.validateSessionTools(session, config.tools, () => session.disconnect());\n` +
+                `      await ${CHECKS.id}.validateSessionTools(session, config, () => session.disconnect());\n` +
                 "      await this.updateSessionOptionsForMode(session, config);\n" +
                 "      this.commitGitHubTokenProvider(sessionId, gitHubTokenProviderRegistrationId);\n",
         },
@@ -193,6 +195,13 @@ export function coreFileEdits() {
         "dist/cjs/toolSet.js": [
             coreImport("module.exports = __toCommonJS(toolSet_exports);\n", requireOf(GROUPS)),
             coreBuiltInToolsEdit,
+        ],
+        "dist/types.d.ts": [
+            {
+                name: "SessionConfigBase gains validateTools (core)",
+                anchor: "    tools?: Tool<any>[];\n",
+                replacement: "    tools?: Tool<any>[];\n" + validateToolsMember(),
+            },
         ],
         "dist/toolSet.d.ts": [
             {

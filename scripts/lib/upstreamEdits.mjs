@@ -3,6 +3,8 @@
 // once. The code lives in the new modules, copied whole from src/core/; these edits only call
 // them, and document the behaviour where upstream documents its options (types.ts, README.md).
 
+import { validateToolsMember } from "./coreDocs.mjs";
+
 /**
  * The patches of the series, in order: each adds one core module and its tests (file names under
  * src/core/ and test/core/), and makes its edits.
@@ -50,7 +52,7 @@ export function upstreamEdits(stage) {
                         "        } catch (e) {\n" +
                         "            if (registeredId !== undefined) {\n",
                     replacement:
-                        "            await validateSessionTools(session, config.tools, () =>\n" +
+                        "            await validateSessionTools(session, config, () =>\n" +
                         "                this.deleteSession(returnedSessionId)\n" +
                         "            );\n" +
                         "            await this.updateSessionOptionsForMode(session, config);\n" +
@@ -76,7 +78,7 @@ export function upstreamEdits(stage) {
                         "        } catch (e) {\n" +
                         "            this.sessions.delete(sessionId);\n",
                     replacement:
-                        "            await validateSessionTools(session, config.tools, () => session.disconnect());\n" +
+                        "            await validateSessionTools(session, config, () => session.disconnect());\n" +
                         "            await this.updateSessionOptionsForMode(session, config);\n" +
                         "        } catch (e) {\n" +
                         "            this.sessions.delete(sessionId);\n",
@@ -90,8 +92,8 @@ export function upstreamEdits(stage) {
                         "     * will return an error.\n",
                     replacement:
                         "     * of the same name. If not set and the name clashes with a built-in tool, the runtime\n" +
-                        "     * refuses the tool, and `createSession` / `resumeSession` reject with its error (the\n" +
-                        "     * session is removed), rather than the first `send`.\n",
+                        "     * will return an error: at the first `send`, or in `createSession` / `resumeSession`\n" +
+                        "     * with {@link SessionConfigBase.validateTools}.\n",
                 },
                 {
                     name: "tools says names must be unique",
@@ -103,9 +105,12 @@ export function upstreamEdits(stage) {
                         "     * and must be resolved by the consumer via pending external tool request RPCs.\n" +
                         "     *\n" +
                         "     * Names must be unique: a repeated name rejects `createSession` / `resumeSession`\n" +
-                        "     * before anything is sent. When the list is not empty, the runtime checks the tools\n" +
-                        "     * as the session is created, so a name that clashes with a built-in tool (see\n" +
-                        "     * {@link Tool.overridesBuiltInTool}) fails there.\n",
+                        "     * before anything is sent.\n",
+                },
+                {
+                    name: "SessionConfigBase gains validateTools",
+                    anchor: "    tools?: Tool<any>[];\n",
+                    replacement: "    tools?: Tool<any>[];\n\n" + validateToolsMember(),
                 },
             ],
             "README.md": [
@@ -115,7 +120,7 @@ export function upstreamEdits(stage) {
                     replacement:
                         "This flag signals that you intend to replace the built-in tool with your custom implementation.\n" +
                         "\n" +
-                        "The check happens in `createSession` and `resumeSession`: for a session with custom tools, the SDK asks the runtime to validate them, so a clash rejects the call (and the new session is removed) instead of failing the first `send`. Two tools with the same name are rejected before anything is sent.\n",
+                        "The runtime checks this when it first builds the session's tools, at the first `send`. Set `validateTools: true` in the session config to have `createSession` / `resumeSession` ask it right away, so a clash rejects the call (and the new session is removed) instead of failing every `send`. Two tools with the same name are rejected before anything is sent.\n",
                 },
             ],
         };

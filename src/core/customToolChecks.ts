@@ -46,24 +46,30 @@ export function assertUniqueToolNames(tools: readonly NamedTool[] | undefined): 
     }
 }
 
+/** The session options {@link validateSessionTools} reads. */
+interface ToolValidationConfig {
+    readonly tools?: readonly NamedTool[];
+    readonly validateTools?: boolean;
+}
+
 /**
- * Has the runtime build the session's tool list now, which it would otherwise do at the first
- * `send`, so that a custom tool it refuses (for example one with a built-in tool's name and no
- * `overridesBuiltInTool: true`) fails session construction. Sessions without custom tools skip
- * the request. When the runtime refuses, `discard` removes the session first, so that nothing is
- * left behind.
+ * With `validateTools: true`, has the runtime build the session's tool list now, which it would
+ * otherwise do at the first `send`, so that a custom tool it refuses (for example one with a
+ * built-in tool's name and no `overridesBuiltInTool: true`) fails session construction. Sessions
+ * without the option, or without custom tools, send nothing. When the runtime refuses,
+ * `discard` removes the session first, so that nothing is left behind.
  *
  * @param session - the session just created or resumed
- * @param tools - the session's `tools` option
+ * @param config - the session's options
  * @param discard - removes the session (deletes a new one; releases a resumed one)
  * @throws Error with the runtime's reason
  */
 export async function validateSessionTools(
     session: ToolValidatingSession,
-    tools: readonly NamedTool[] | undefined,
+    config: ToolValidationConfig,
     discard: () => Promise<unknown>
 ): Promise<void> {
-    if (!tools || tools.length === 0) {
+    if (config.validateTools !== true || !config.tools || config.tools.length === 0) {
         return;
     }
     try {

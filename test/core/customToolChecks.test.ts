@@ -32,11 +32,15 @@ describe("validateSessionTools", () => {
         return { rpc: { tools: { initializeAndValidate: vi.fn(initializeAndValidate) } } };
     }
 
-    it("asks nothing when the session has no custom tools", async () => {
+    it("asks nothing unless validateTools is set and the session has custom tools", async () => {
         const s = session(async () => ({}));
-        await validateSessionTools(s, undefined, vi.fn());
-        await validateSessionTools(s, [], vi.fn());
+        await validateSessionTools(s, { tools: [{ name: "lint" }] }, vi.fn());
+        await validateSessionTools(s, { tools: [{ name: "lint" }], validateTools: false }, vi.fn());
+        await validateSessionTools(s, { validateTools: true }, vi.fn());
+        await validateSessionTools(s, { tools: [], validateTools: true }, vi.fn());
         expect(s.rpc.tools.initializeAndValidate).not.toHaveBeenCalled();
+        await validateSessionTools(s, { tools: [{ name: "lint" }], validateTools: true }, vi.fn());
+        expect(s.rpc.tools.initializeAndValidate).toHaveBeenCalledOnce();
     });
 
     it("discards the session and reports the runtime's reason when it refuses the tools", async () => {
@@ -46,7 +50,7 @@ describe("validateSessionTools", () => {
         });
         const error = await validateSessionTools(
             session(async () => Promise.reject(refusal)),
-            [{ name: "view" }],
+            { tools: [{ name: "view" }], validateTools: true },
             discard
         ).catch((e: unknown) => e as Error);
         expect(error).toBeInstanceOf(Error);
@@ -73,7 +77,7 @@ describe("CopilotClient custom tool checks", () => {
             if (method === "session.create" || method === "session.resume") {
                 return { sessionId: params.sessionId };
             }
-            if (method === "session.delete" || method === "session.detach") {
+            if (["session.delete", "session.detach", "session.destroy"].includes(method)) {
                 return { success: true };
             }
             return respond(method, params);
@@ -109,21 +113,32 @@ describe("CopilotClient custom tool checks", () => {
         expect(sent("session.resume")).toEqual([]);
     });
 
-    it("asks the runtime to validate custom tools once the session exists", async () => {
+    it("asks the runtime to validate custom tools once the session exists, with validateTools", async () => {
         const { client, sent } = await startWithMockConnection();
         const session = await client.createSession({
             onPermissionRequest: approveAll,
             tools: [{ name: "lint", handler }],
+            validateTools: true,
+        });
+        await client.resumeSession(session.sessionId, {
+            onPermissionRequest: approveAll,
+            tools: [{ name: "lint", handler }],
+            validateTools: true,
         });
         expect(sent("session.tools.initializeAndValidate")).toEqual([
+            { sessionId: session.sessionId },
             { sessionId: session.sessionId },
         ]);
     });
 
-    it("sends no validation request for a session without custom tools", async () => {
+    it("sends no validation request without validateTools or without custom tools", async () => {
         const { client, sent } = await startWithMockConnection();
-        await client.createSession({ onPermissionRequest: approveAll });
-        await client.resumeSession("s1", { onPermissionRequest: approveAll });
+        await client.createSession({
+            onPermissionRequest: approveAll,
+            tools: [{ name: "lint", handler }],
+        });
+        await client.createSession({ onPermissionRequest: approveAll, validateTools: true });
+        await client.resumeSession("s1", { onPermissionRequest: approveAll, validateTools: true });
         expect(sent("session.tools.initializeAndValidate")).toEqual([]);
     });
 
@@ -133,6 +148,7 @@ describe("CopilotClient custom tool checks", () => {
             client.createSession({
                 onPermissionRequest: approveAll,
                 tools: [{ name: "view", handler }],
+                validateTools: true,
             })
         ).rejects.toThrow(`The runtime refused the session's custom tools: ${conflict}`);
         const [created] = sent("session.create");
@@ -146,9 +162,13 @@ describe("CopilotClient custom tool checks", () => {
             client.resumeSession("s1", {
                 onPermissionRequest: approveAll,
                 tools: [{ name: "view", handler }],
+                validateTools: true,
             })
         ).rejects.toThrow(`The runtime refused the session's custom tools: ${conflict}`);
-        expect(sent("session.detach")).toEqual([{ sessionId: "s1" }]);
+        // Released: session.detach (session.destroy before SDK 1.0.13), never deleted.
+        expect([...sent("session.detach"), ...sent("session.destroy")]).toEqual([
+            { sessionId: "s1" },
+        ]);
         expect(sent("session.delete")).toEqual([]);
         expect((client as any).sessions.size).toBe(0);
     });

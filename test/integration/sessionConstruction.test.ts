@@ -38,9 +38,6 @@ const EXECUTE_MEMBERS = [
 /** The runtime whose measurements stand in for an unmeasured or silent one: the newest. */
 const NEWEST_MEASURED = MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!.runtimeVersion;
 
-/** The request the core sends after session.create / session.resume when a session has custom tools. */
-const VALIDATE = "session.tools.initializeAndValidate";
-
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
     while (cleanups.length > 0) await cleanups.pop()!();
@@ -484,19 +481,15 @@ describe("session construction: requests to the runtime", () => {
         const session = await first.client.createSession(config);
         await first.client.createSession({ ...config, availableTools: ["toolset:read"] });
         await first.client.resumeSession(session.sessionId, config);
-        // The core's validation follows every session that sends custom tools (the second
-        // session's filter leaves 'lint' out).
         expect(runtime.methods()).toEqual([
             "status.get",
             "session.create",
-            VALIDATE,
             "session.create",
             "session.resume",
-            VALIDATE,
         ]);
         const second = connect(runtime);
         await second.client.createSession(config);
-        expect(runtime.methods().slice(6)).toEqual(["status.get", "session.create", VALIDATE]);
+        expect(runtime.methods().slice(4)).toEqual(["status.get", "session.create"]);
     });
 
     it("asks nothing extra for a session without custom tools or filters", async () => {
@@ -524,9 +517,7 @@ describe("session construction: requests to the runtime", () => {
             "status.get",
             "tools.list",
             "session.create",
-            VALIDATE,
             "session.create",
-            VALIDATE,
         ]);
         expect(warnings.map((w) => [w.code, w.identifiers])).toEqual([
             ["CATALOG_FALLBACK", undefined],
@@ -558,12 +549,11 @@ describe("session construction: requests to the runtime", () => {
         const elapsed = Date.now() - started;
         expect(elapsed).toBeGreaterThanOrEqual(2900);
         expect(elapsed).toBeLessThan(10_000);
-        expect(silentStatus.runtime.methods()).toEqual(["status.get", "session.create", VALIDATE]);
+        expect(silentStatus.runtime.methods()).toEqual(["status.get", "session.create"]);
         expect(silentList.runtime.methods()).toEqual([
             "status.get",
             "tools.list",
             "session.create",
-            VALIDATE,
         ]);
         for (const [{ warnings }, session, silent] of [
             [silentStatus, sessions[0]!, "status.get"],
@@ -623,12 +613,10 @@ describe("session construction: runtime replies of the wrong shape", () => {
                 "status.get",
                 "tools.list",
                 "session.create",
-                VALIDATE,
                 "session.create",
                 "status.get",
                 "tools.list",
                 "session.create",
-                VALIDATE,
             ]);
             expect(warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK", "CATALOG_FALLBACK"]);
             expect(warnings[1]!.message).toContain("using its tools.list");
@@ -641,7 +629,7 @@ describe("session construction: runtime replies of the wrong shape", () => {
             { status: { kind: "reply", value: { protocolVersion: 3 } } }
         );
         await client.createSession(config);
-        expect(runtime.methods()).toEqual(["status.get", "session.create", VALIDATE]);
+        expect(runtime.methods()).toEqual(["status.get", "session.create"]);
         expect(warnings.map((w) => w.code)).toEqual(["CATALOG_FALLBACK"]);
         expect(warnings[0]!.message).toContain("holds no version");
     });
@@ -880,13 +868,7 @@ describe("session construction: the CommonJS build", () => {
         };
         expect(toolFields(runtime.paramsOf("session.create")[0])).toEqual(expected);
         expect(toolFields(runtime.paramsOf("session.resume")[0])).toEqual(expected);
-        expect(runtime.methods()).toEqual([
-            "status.get",
-            "session.create",
-            VALIDATE,
-            "session.resume",
-            VALIDATE,
-        ]);
+        expect(runtime.methods()).toEqual(["status.get", "session.create", "session.resume"]);
         expect(session.toolResolution!.enabledTools).toEqual(["view", "notes"]);
     });
 
