@@ -5,7 +5,14 @@
  * src/measuredBuiltInTools.generated.ts from every such file.
  *
  * Usage: node scripts/discover-reserved-tool-names.mjs [--sdk <version>] [--quiet] [--full]
+ *        node scripts/discover-reserved-tool-names.mjs --runtime <copilot CLI> [--out <file>]
  *        node scripts/discover-reserved-tool-names.mjs --generate-only
+ *
+ * With --runtime, the SDK (the pinned version's unpatched copy, or --sdk) drives that CLI through
+ * `connection: RuntimeConnection.forStdio({ path })` instead of its bundled runtime, and the
+ * candidates come from the CLI's native binary and packages. The result is written to
+ * scripts/data/measured-built-in-tools/runtime-<runtime version>.json (and the generated module
+ * is regenerated, so the patch stops falling back for that runtime), or only to --out <file>.
  *
  * It drives the UNPATCHED SDK ("copilot-sdk-unpatched", an npm alias of
  * @github/copilot-sdk) and its platform runtime, fully offline: sessions point at a
@@ -64,6 +71,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeMeasuredModule } from "./lib/measuredCatalog.mjs";
 import { startMockChatModel } from "./lib/mockChatModel.mjs";
 import { installSdkVersion } from "./lib/sdkVersions.mjs";
+import {
+    connectionTo,
+    externalRuntimeFiles,
+    optionValue,
+    runtimeOption,
+} from "./lib/externalRuntime.mjs";
 
 if (process.argv.includes("--generate-only")) {
     console.error(`wrote ${await writeMeasuredModule()}`);
@@ -122,15 +135,26 @@ const sdkDir =
         ? packageRoot(require.resolve("copilot-sdk-unpatched"))
         : await installSdkVersion(requestedSdk);
 const sdkVersion = JSON.parse(readFileSync(join(sdkDir, "package.json"), "utf8")).version;
-const { CopilotClient, approveAll } = await import(
-    pathToFileURL(join(sdkDir, "dist", "index.js")).href
-);
+const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
+const { CopilotClient, approveAll } = sdk;
 const platform = `${process.platform}-${process.arch}`;
-const runtimeDir = dirname(
-    createRequire(join(sdkDir, "package.json")).resolve(
-        `@github/copilot-sdk-${platform}/package.json`
-    )
-);
+/** An external CLI to measure instead of the SDK's bundled runtime. */
+const externalRuntime = runtimeOption(args);
+const outFile = optionValue(args, "out");
+/** The runtime's native binary and the package folders whose text files hold candidates. */
+const runtimeFiles = (() => {
+    if (externalRuntime !== undefined) return externalRuntimeFiles(externalRuntime);
+    const runtimeDir = dirname(
+        createRequire(join(sdkDir, "package.json")).resolve(
+            `@github/copilot-sdk-${platform}/package.json`
+        )
+    );
+    return {
+        binary: join(runtimeDir, "prebuilds", platform, "runtime.node"),
+        packageDirs: [runtimeDir],
+    };
+})();
+const clientOptions = externalRuntime === undefined ? {} : connectionTo(sdk, externalRuntime);
 
 /** Maximal [a-z0-9_] runs of a file, from their first letter. */
 function runsOf(file) {
@@ -253,7 +277,7 @@ const t0 = performance.now();
 const mock = await startMockChatModel();
 const clients = Array.from(
     { length: CLIENTS },
-    (_, i) => new CopilotClient({ baseDirectory: join(baseDirectory, String(i)) })
+    (_, i) => new CopilotClient({ ...clientOptions, baseDirectory: join(baseDirectory, String(i)) })
 );
 const client = clients[0];
 let exitCode = 0;
@@ -323,11 +347,13 @@ try {
     }
 
     // 1+2. candidates and offered sets
-    const binaryRuns = runsOf(join(runtimeDir, "prebuilds", platform, "runtime.node"));
+    const binaryRuns = runsOf(runtimeFiles.binary);
     const sources = {
         "whole tokens of the binary": new Set(binaryRuns.filter((run) => NAME.test(run))),
         "tokens of the package's text files": new Set(
-            textFilesOf(runtimeDir).flatMap((file) => runsOf(file).filter((run) => NAME.test(run)))
+            runtimeFiles.packageDirs
+                .flatMap((dir) => textFilesOf(dir))
+                .flatMap((file) => runsOf(file).filter((run) => NAME.test(run)))
         ),
         "names cut from glued tokens of the binary": new Set(gluedNames(binaryRuns)),
     };
@@ -795,10 +821,19 @@ try {
     if (only !== undefined) {
         console.log(JSON.stringify(measured, null, 4));
         log(`--only: partial result printed, nothing written, ${elapsed}`);
+    } else if (outFile !== undefined) {
+        mkdirSync(dirname(resolve(outFile)), { recursive: true });
+        writeFileSync(outFile, `${JSON.stringify(measured, null, 4)}\n`);
+        log(`wrote ${outFile} in ${elapsed}`);
     } else {
         const dataDir = join(projectRoot, "scripts", "data", "measured-built-in-tools");
         mkdirSync(dataDir, { recursive: true });
-        const dataFile = join(dataDir, `${sdkVersion}.json`);
+        const dataFile = join(
+            dataDir,
+            externalRuntime === undefined
+                ? `${sdkVersion}.json`
+                : `runtime-${measured.runtimeVersion}.json`
+        );
         writeFileSync(dataFile, `${JSON.stringify(measured, null, 4)}\n`);
         log(`wrote ${dataFile} and ${await writeMeasuredModule()} in ${elapsed}`);
     }
