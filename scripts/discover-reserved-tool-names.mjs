@@ -22,7 +22,8 @@
  *    runtime binary and in the text files of the runtime package (bundled JS, agent
  *    definitions, schemas, built-in skills); the names the binary stores back to back
  *    (`..._searchgrep_searchlexical_code_search...`), cut where a run of words is glued
- *    to the next (see gluedNames); plus the names of `tools.list`,
+ *    to the next (see gluedNames); every built-in measured on another runtime; plus the
+ *    names of `tools.list`,
  *    `session.rpc.tools.getBuiltinDescriptors` and every probed session's tool set.
  * 2. Offered sets: for each probed configuration (two model families, and the
  *    options that switch on extra built-ins), the names the session offers the model
@@ -224,6 +225,15 @@ function gluedNames(runs) {
     return [...names].filter((name) => NAME.test(name) && name.includes("_"));
 }
 
+/** Every built-in name of the measurements in scripts/data/measured-built-in-tools/. */
+function measuredElsewhere() {
+    const dataDir = join(projectRoot, "scripts", "data", "measured-built-in-tools");
+    if (!existsSync(dataDir)) return [];
+    return readdirSync(dataDir)
+        .filter((file) => file.endsWith(".json"))
+        .flatMap((file) => JSON.parse(readFileSync(join(dataDir, file), "utf8")).builtIns);
+}
+
 // ---------------------------------------------------------------- mock model
 const toolNameOf = (t) => t.function?.name ?? t.custom?.name ?? t.name;
 const sorted = (names) => [...new Set(names)].sort();
@@ -356,6 +366,9 @@ try {
                 .flatMap((file) => runsOf(file).filter((run) => NAME.test(run)))
         ),
         "names cut from glued tokens of the binary": new Set(gluedNames(binaryRuns)),
+        // A runtime may keep names where the scan of its files cannot see them (the copilot CLI
+        // 1.0.102 reserves catalog_search, which its binary holds in no readable form).
+        "built-ins measured on other runtimes": new Set(measuredElsewhere()),
     };
     const candidates = new Set(Object.values(sources).flatMap((names) => [...names]));
     for (const [source, names] of Object.entries(sources)) {
