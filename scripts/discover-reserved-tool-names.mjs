@@ -295,7 +295,7 @@ let exitCode = 0;
 const cleanUp = async () => {
     await Promise.all(clients.map((c) => c.stop().catch(() => {})));
     await mock.close();
-    rmSync(tempRoot, { recursive: true, force: true });
+    rmSync(tempRoot, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 };
 for (const signal of ["SIGINT", "SIGTERM"]) {
     process.once(signal, () => cleanUp().finally(() => process.exit(130)));

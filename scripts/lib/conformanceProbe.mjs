@@ -183,5 +183,7 @@ try {
 } finally {
     await client.stop().catch(() => {});
     await mock.close();
-    rmSync(base, { recursive: true, force: true });
+    // An external CLI runs its binary as a child of a loader; the binary may still be writing
+    // into the base directory for a moment after the client stopped the loader.
+    rmSync(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
