@@ -1,6 +1,10 @@
-// npm run patch:build: regenerates patches/@github+copilot-sdk+<version>.patch for every supported
-// SDK version from src/, and re-applies the pinned version's patch to this project's
-// node_modules, so tests run the code just built.
+// npm run patch:build: regenerates, for every supported SDK version, the patch-package patch
+// patches/@github+copilot-sdk+<version>.patch and the pnpm patch
+// patches/pnpm/@github__copilot-sdk@<version>.patch from src/, and re-applies the pinned version's
+// patch to this project's node_modules, so tests run the code just built.
+//
+// npm run patch:build -- --sdk <version> writes that version's two patches only (a new SDK
+// version leaves the committed patches of the others alone).
 
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -10,20 +14,26 @@ import {
     PACKAGE_NAME,
     patchFilePath,
     pinnedVersion,
+    pnpmPatchFilePath,
+    requestedVersions,
     ROOT,
     renderPatch,
-    supportedVersions,
 } from "./lib/sdkPatch.mjs";
 
 let pinnedFiles;
-for (const version of supportedVersions()) {
+for (const version of requestedVersions(process.argv.slice(2))) {
     const { files } = await buildPatchedFiles(version);
-    const patchPath = patchFilePath(version);
-    mkdirSync(dirname(patchPath), { recursive: true });
-    writeFileSync(patchPath, renderPatch(files));
-    console.log(`wrote ${relative(ROOT, patchPath)} (${files.size} files)`);
+    for (const [patchPath, layout] of [
+        [patchFilePath(version), "patch-package"],
+        [pnpmPatchFilePath(version), "pnpm"],
+    ]) {
+        mkdirSync(dirname(patchPath), { recursive: true });
+        writeFileSync(patchPath, renderPatch(files, layout));
+        console.log(`wrote ${relative(ROOT, patchPath)} (${files.size} files)`);
+    }
     if (version === pinnedVersion()) pinnedFiles = files;
 }
+if (pinnedFiles === undefined) process.exit(0);
 
 // Put the installed SDK back to its pristine state for every file the patch touches, then let
 // the postinstall step apply the new patch exactly as 'npm install' does.

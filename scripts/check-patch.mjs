@@ -1,6 +1,9 @@
 // npm run patch:check (part of npm test): for every supported SDK version, fails when
-//  1. the committed patch differs from what src/ generates (drift), or
-//  2. the committed patch does not apply with patch-package to a clean copy of that version;
+//  1. a committed patch (patch-package's, or pnpm's under patches/pnpm/) differs from what src/
+//     generates (drift), or
+//  2. the committed patch-package patch does not apply with patch-package to a clean copy of that
+//     version, or the committed pnpm patch does not apply with pnpm (patchedDependencies) to a
+//     clean pnpm install of that version, or either gives other files than src/ generates;
 // and fails when
 //  3. this project's node_modules does not hold the patched SDK the tests are meant to exercise.
 
@@ -16,11 +19,13 @@ import {
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { runPatchPackage } from "./lib/applyPatch.mjs";
+import { pnpmInstallPatched } from "./lib/pnpmApply.mjs";
 import {
     buildPatchedFiles,
     PACKAGE_NAME,
     patchFilePath,
     pinnedVersion,
+    pnpmPatchFilePath,
     pristineDir,
     renderPatch,
     ROOT,
@@ -28,37 +33,67 @@ import {
 } from "./lib/sdkPatch.mjs";
 
 const failures = [];
+const pnpmChecks = [];
 let pinnedFiles;
 for (const version of supportedVersions()) {
     const { files } = await buildPatchedFiles(version);
     if (version === pinnedVersion()) pinnedFiles = files;
+    checkDrift(patchFilePath(version), renderPatch(files));
+    checkDrift(pnpmPatchFilePath(version), renderPatch(files, "pnpm"));
     checkVersion(version, files);
+    if (existsSync(pnpmPatchFilePath(version))) pnpmChecks.push(checkPnpm(version, files));
 }
+await Promise.all(pnpmChecks);
 
-function checkVersion(version, files) {
-    const patchPath = patchFilePath(version);
-    const expected = renderPatch(files);
-
-    // 1. Drift between src/ and the committed patch.
+/** 1. Drift between src/ and a committed patch. */
+function checkDrift(patchPath, expected) {
     if (!existsSync(patchPath)) {
         failures.push(
             `${relative(ROOT, patchPath)} is missing: run 'npm run patch:build' and commit it.`
         );
-    } else {
-        const committed = readFileSync(patchPath, "utf8");
-        if (committed !== expected) {
-            const a = committed.split("\n");
-            const b = expected.split("\n");
-            let line = 0;
-            while (line < a.length && a[line] === b[line]) line++;
-            failures.push(
-                `${relative(ROOT, patchPath)} differs from what src/ generates (first difference at line ${line + 1}:\n` +
-                    `  committed: ${JSON.stringify(a[line] ?? "<end of file>")}\n` +
-                    `  generated: ${JSON.stringify(b[line] ?? "<end of file>")}).\n` +
-                    "  Never edit the patch by hand: change src/ or scripts/lib/sdkEdits.mjs, run 'npm run patch:build', commit both."
-            );
-        }
+        return;
     }
+    const committed = readFileSync(patchPath, "utf8");
+    if (committed !== expected) {
+        const a = committed.split("\n");
+        const b = expected.split("\n");
+        let line = 0;
+        while (line < a.length && a[line] === b[line]) line++;
+        failures.push(
+            `${relative(ROOT, patchPath)} differs from what src/ generates (first difference at line ${line + 1}:\n` +
+                `  committed: ${JSON.stringify(a[line] ?? "<end of file>")}\n` +
+                `  generated: ${JSON.stringify(b[line] ?? "<end of file>")}).\n` +
+                "  Never edit the patch by hand: change src/ or scripts/lib/sdkEdits.mjs, run 'npm run patch:build', commit both."
+        );
+    }
+}
+
+/** 2. The committed pnpm patch, applied by pnpm itself to a clean install of its version. */
+async function checkPnpm(version, files) {
+    let app;
+    try {
+        const installed = await pnpmInstallPatched(version, pnpmPatchFilePath(version));
+        app = installed.app;
+        for (const [packagePath, { after }] of files) {
+            const path = join(installed.sdkDir, packagePath);
+            if (!existsSync(path) || readFileSync(path, "utf8") !== after) {
+                failures.push(
+                    `pnpm, applying ${relative(ROOT, pnpmPatchFilePath(version))}, gives a different ${packagePath} than src/ generates.`
+                );
+                return;
+            }
+        }
+    } catch (error) {
+        failures.push(
+            `pnpm does not apply ${relative(ROOT, pnpmPatchFilePath(version))} to a clean ${PACKAGE_NAME}@${version}:\n${error.stdout ?? ""}${error.stderr ?? error.message}`
+        );
+    } finally {
+        if (app !== undefined) rmSync(app, { recursive: true, force: true });
+    }
+}
+
+function checkVersion(version, files) {
+    const patchPath = patchFilePath(version);
 
     // 2. The committed patch applies to a clean install of the pinned version.
     const app = mkdtempSync(join(tmpdir(), "sdk-patch-check-"));
@@ -115,5 +150,5 @@ if (failures.length > 0) {
     process.exit(1);
 }
 console.log(
-    `patch check passed: the patches for ${supportedVersions().join(", ")} match src/ and apply cleanly to their versions; ${pinnedVersion()} is installed patched.`
+    `patch check passed: the patch-package and pnpm patches for ${supportedVersions().join(", ")} match src/ and apply cleanly to their versions with patch-package and pnpm; ${pinnedVersion()} is installed patched.`
 );

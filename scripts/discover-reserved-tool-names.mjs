@@ -5,7 +5,14 @@
  * src/safetyNet/measuredBuiltInTools.generated.ts from every such file.
  *
  * Usage: node scripts/discover-reserved-tool-names.mjs [--sdk <version>] [--quiet] [--full]
+ *        node scripts/discover-reserved-tool-names.mjs --runtime <copilot CLI> [--out <file>]
  *        node scripts/discover-reserved-tool-names.mjs --generate-only
+ *
+ * With --runtime, the SDK (the pinned version's unpatched copy, or --sdk) drives that CLI through
+ * `connection: RuntimeConnection.forStdio({ path })` instead of its bundled runtime, and the
+ * candidates come from the CLI's native binary and packages. The result is written to
+ * scripts/data/measured-built-in-tools/runtime-<runtime version>.json (and the generated module
+ * is regenerated, so the patch stops falling back for that runtime), or only to --out <file>.
  *
  * It drives the UNPATCHED SDK ("copilot-sdk-unpatched", an npm alias of
  * @github/copilot-sdk) and its platform runtime, fully offline: sessions point at a
@@ -15,7 +22,8 @@
  *    runtime binary and in the text files of the runtime package (bundled JS, agent
  *    definitions, schemas, built-in skills); the names the binary stores back to back
  *    (`..._searchgrep_searchlexical_code_search...`), cut where a run of words is glued
- *    to the next (see gluedNames); plus the names of `tools.list`,
+ *    to the next (see gluedNames); every built-in measured on another runtime; plus the
+ *    names of `tools.list`,
  *    `session.rpc.tools.getBuiltinDescriptors` and every probed session's tool set.
  * 2. Offered sets: for each probed configuration (two model families, and the
  *    options that switch on extra built-ins), the names the session offers the model
@@ -64,6 +72,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { writeMeasuredModule } from "./lib/measuredCatalog.mjs";
 import { startMockChatModel } from "./lib/mockChatModel.mjs";
 import { installSdkVersion } from "./lib/sdkVersions.mjs";
+import {
+    connectionTo,
+    externalRuntimeFiles,
+    optionValue,
+    runtimeOption,
+} from "./lib/externalRuntime.mjs";
 
 if (process.argv.includes("--generate-only")) {
     console.error(`wrote ${await writeMeasuredModule()}`);
@@ -122,15 +136,26 @@ const sdkDir =
         ? packageRoot(require.resolve("copilot-sdk-unpatched"))
         : await installSdkVersion(requestedSdk);
 const sdkVersion = JSON.parse(readFileSync(join(sdkDir, "package.json"), "utf8")).version;
-const { CopilotClient, approveAll } = await import(
-    pathToFileURL(join(sdkDir, "dist", "index.js")).href
-);
+const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
+const { CopilotClient, approveAll } = sdk;
 const platform = `${process.platform}-${process.arch}`;
-const runtimeDir = dirname(
-    createRequire(join(sdkDir, "package.json")).resolve(
-        `@github/copilot-sdk-${platform}/package.json`
-    )
-);
+/** An external CLI to measure instead of the SDK's bundled runtime. */
+const externalRuntime = runtimeOption(args);
+const outFile = optionValue(args, "out");
+/** The runtime's native binary and the package folders whose text files hold candidates. */
+const runtimeFiles = (() => {
+    if (externalRuntime !== undefined) return externalRuntimeFiles(externalRuntime);
+    const runtimeDir = dirname(
+        createRequire(join(sdkDir, "package.json")).resolve(
+            `@github/copilot-sdk-${platform}/package.json`
+        )
+    );
+    return {
+        binary: join(runtimeDir, "prebuilds", platform, "runtime.node"),
+        packageDirs: [runtimeDir],
+    };
+})();
+const clientOptions = externalRuntime === undefined ? {} : connectionTo(sdk, externalRuntime);
 
 /** Maximal [a-z0-9_] runs of a file, from their first letter. */
 function runsOf(file) {
@@ -200,6 +225,15 @@ function gluedNames(runs) {
     return [...names].filter((name) => NAME.test(name) && name.includes("_"));
 }
 
+/** Every built-in name of the measurements in scripts/data/measured-built-in-tools/. */
+function measuredElsewhere() {
+    const dataDir = join(projectRoot, "scripts", "data", "measured-built-in-tools");
+    if (!existsSync(dataDir)) return [];
+    return readdirSync(dataDir)
+        .filter((file) => file.endsWith(".json"))
+        .flatMap((file) => JSON.parse(readFileSync(join(dataDir, file), "utf8")).builtIns);
+}
+
 // ---------------------------------------------------------------- mock model
 const toolNameOf = (t) => t.function?.name ?? t.custom?.name ?? t.name;
 const sorted = (names) => [...new Set(names)].sort();
@@ -253,7 +287,7 @@ const t0 = performance.now();
 const mock = await startMockChatModel();
 const clients = Array.from(
     { length: CLIENTS },
-    (_, i) => new CopilotClient({ baseDirectory: join(baseDirectory, String(i)) })
+    (_, i) => new CopilotClient({ ...clientOptions, baseDirectory: join(baseDirectory, String(i)) })
 );
 const client = clients[0];
 let exitCode = 0;
@@ -261,7 +295,7 @@ let exitCode = 0;
 const cleanUp = async () => {
     await Promise.all(clients.map((c) => c.stop().catch(() => {})));
     await mock.close();
-    rmSync(tempRoot, { recursive: true, force: true });
+    rmSync(tempRoot, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 };
 for (const signal of ["SIGINT", "SIGTERM"]) {
     process.once(signal, () => cleanUp().finally(() => process.exit(130)));
@@ -323,13 +357,18 @@ try {
     }
 
     // 1+2. candidates and offered sets
-    const binaryRuns = runsOf(join(runtimeDir, "prebuilds", platform, "runtime.node"));
+    const binaryRuns = runsOf(runtimeFiles.binary);
     const sources = {
         "whole tokens of the binary": new Set(binaryRuns.filter((run) => NAME.test(run))),
         "tokens of the package's text files": new Set(
-            textFilesOf(runtimeDir).flatMap((file) => runsOf(file).filter((run) => NAME.test(run)))
+            runtimeFiles.packageDirs
+                .flatMap((dir) => textFilesOf(dir))
+                .flatMap((file) => runsOf(file).filter((run) => NAME.test(run)))
         ),
         "names cut from glued tokens of the binary": new Set(gluedNames(binaryRuns)),
+        // A runtime may keep names where the scan of its files cannot see them (the copilot CLI
+        // 1.0.102 reserves catalog_search, which its binary holds in no readable form).
+        "built-ins measured on other runtimes": new Set(measuredElsewhere()),
     };
     const candidates = new Set(Object.values(sources).flatMap((names) => [...names]));
     for (const [source, names] of Object.entries(sources)) {
@@ -795,10 +834,19 @@ try {
     if (only !== undefined) {
         console.log(JSON.stringify(measured, null, 4));
         log(`--only: partial result printed, nothing written, ${elapsed}`);
+    } else if (outFile !== undefined) {
+        mkdirSync(dirname(resolve(outFile)), { recursive: true });
+        writeFileSync(outFile, `${JSON.stringify(measured, null, 4)}\n`);
+        log(`wrote ${outFile} in ${elapsed}`);
     } else {
         const dataDir = join(projectRoot, "scripts", "data", "measured-built-in-tools");
         mkdirSync(dataDir, { recursive: true });
-        const dataFile = join(dataDir, `${sdkVersion}.json`);
+        const dataFile = join(
+            dataDir,
+            externalRuntime === undefined
+                ? `${sdkVersion}.json`
+                : `runtime-${measured.runtimeVersion}.json`
+        );
         writeFileSync(dataFile, `${JSON.stringify(measured, null, 4)}\n`);
         log(`wrote ${dataFile} and ${await writeMeasuredModule()} in ${elapsed}`);
     }

@@ -27,3 +27,4 @@ export type {
     SessionToolResolution,
 } from "./safetyNet/sessionToolSetup.js";
 export { TOOL_CUSTOMIZATION_PATCH } from "./patchMarker.js";
+export { assertToolCustomizationPatch } from "./patchCheck.js";

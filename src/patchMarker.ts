@@ -1,13 +1,10 @@
 /**
  * Present only in an `@github/copilot-sdk` that carries the tool-customization patch. `sdkVersion`
  * is the SDK version the patch was built for (the patch build writes it into the compiled
- * module); an app checks it at start-up so that it can never run silently unpatched:
+ * module). To check at start-up that the SDK is patched, and patched for the installed version,
+ * call `assertToolCustomizationPatch()` through a namespace import instead of comparing this
+ * value with a version written into the app.
  *
- * @example
- * ```typescript
- * import * as copilotSdk from "@github/copilot-sdk";
- * if (copilotSdk.TOOL_CUSTOMIZATION_PATCH?.sdkVersion !== "1.0.14") throw new Error("@github/copilot-sdk 1.0.14 is not patched: run npm install (patch-package applies patches/)");
- * ```
  * @experimental
  */
 export const TOOL_CUSTOMIZATION_PATCH: { readonly sdkVersion: string } = Object.freeze({

@@ -2,22 +2,28 @@
 // not) and its real bundled runtime, with a mock OpenAI-style model on 127.0.0.1.
 //
 // Usage (a child process per SDK, so each imports its own copy):
-//   node conformanceProbe.mjs <sdk dir> <json list of tool names> <out.json>
+//   node conformanceProbe.mjs <sdk dir> <json list of tool names> <out.json> [<copilot CLI>]
 // Writes { runtimeVersion, names: { [model]: { [name]: { noFlag, flag } } }, filters: [...] }.
+// With a CLI path, the SDK drives that runtime (`RuntimeConnection.forStdio`) instead of its
+// bundled one, and the names the runtime lists (`tools.list`) are probed too, so that a built-in
+// newer than every measurement is not missed.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { connectionTo } from "./externalRuntime.mjs";
 import { startMockChatModel } from "./mockChatModel.mjs";
 
-const [sdkDir, namesJson, outFile] = process.argv.slice(2);
+const [sdkDir, namesJson, outFile, cliPath] = process.argv.slice(2);
 const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
 const { CopilotClient, approveAll } = sdk;
 const patched = sdk.TOOL_CUSTOMIZATION_PATCH !== undefined;
 const MODELS = ["claude-sonnet-4.5", "gpt-4o"];
 const CUSTOM = "conformance custom definition";
 const TURN_TIMEOUT_MS = 20_000;
+/** Where the patched SDK took its built-in names from (`toolResolution.runtime.catalog`). */
+let catalog;
 
 function fillerTools(count) {
     return Array.from({ length: count }, (_, i) => ({
@@ -63,6 +69,7 @@ async function probe(client, mock, model, name, flag, extra = {}, fillers = 0) {
     } catch (error) {
         return `refused:${error.code ?? error.message.slice(0, 120)}`;
     }
+    catalog ??= session.toolResolution?.runtime?.catalog;
     const first = mock.requests.length;
     mock.toolCalls = [name];
     try {
@@ -125,7 +132,11 @@ const FILTERS = [
 
 const base = mkdtempSync(join(tmpdir(), "conformance-"));
 const mock = await startMockChatModel();
-const client = new CopilotClient({ baseDirectory: base, onToolWarning: () => {} });
+const client = new CopilotClient({
+    ...(cliPath === undefined ? {} : connectionTo(sdk, cliPath)),
+    baseDirectory: base,
+    onToolWarning: () => {},
+});
 try {
     await client.start();
     const result = {
@@ -134,9 +145,13 @@ try {
         names: {},
         filters: [],
     };
+    const names = new Set(JSON.parse(namesJson));
+    if (cliPath !== undefined) {
+        for (const tool of (await client.rpc.tools.list({})).tools) names.add(tool.name);
+    }
     for (const model of MODELS) {
         result.names[model] = {};
-        for (const name of JSON.parse(namesJson)) {
+        for (const name of [...names].sort()) {
             result.names[model][name] = {
                 noFlag: await probe(client, mock, model, name, false),
                 flag: await probe(client, mock, model, name, true),
@@ -164,9 +179,11 @@ try {
             ...(await filterScenario(client, mock, MODELS[0], scenario.config, scenario.switchTo)),
         });
     }
-    writeFileSync(outFile, JSON.stringify(result, null, 2));
+    writeFileSync(outFile, JSON.stringify({ ...result, catalog }, null, 2));
 } finally {
     await client.stop().catch(() => {});
     await mock.close();
-    rmSync(base, { recursive: true, force: true });
+    // An external CLI runs its binary as a child of a loader; the binary may still be writing
+    // into the base directory for a moment after the client stopped the loader.
+    rmSync(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }

@@ -31,6 +31,12 @@ const importOf = ({ id, path }) => `import * as ${id} from "${path}";\n`;
 const requireOf = ({ id, path }) => `var ${id} = require("${path}");\n`;
 
 /**
+ * The start-up check (compiled from src/patchCheck.ts) reads the installed SDK version from the
+ * SDK's package.json, whose location only the root module of each build knows.
+ */
+const PATCH_CHECK_MODULE = "patchCheck";
+
+/**
  * The step runs after the SDK's own option handling: its own checks of the filter lists
  * (`resolveToolFilterOptions`) come first, and the lists it then sends are the step's.
  */
@@ -300,7 +306,10 @@ function safetyNetFileEdits(runtimeExportNames) {
         "dist/index.js": [
             {
                 name: "index.js re-exports the tool customization API",
-                append: `export * from "./${EXPORTS_MODULE}.js";\n`,
+                append:
+                    `export * from "./${EXPORTS_MODULE}.js";\n` +
+                    `import { useSdkManifest as useToolCustomizationSdkManifest } from "./${PATCH_CHECK_MODULE}.js";\n` +
+                    'useToolCustomizationSdkManifest(new URL("../package.json", import.meta.url));\n',
             },
         ],
         "dist/cjs/index.js": [
@@ -314,7 +323,8 @@ function safetyNetFileEdits(runtimeExportNames) {
                 anchor: 'var import_types2 = require("./types.js");\n',
                 replacement:
                     'var import_types2 = require("./types.js");\n' +
-                    `var import_${EXPORTS_MODULE} = require("./${EXPORTS_MODULE}.js");\n`,
+                    `var import_${EXPORTS_MODULE} = require("./${EXPORTS_MODULE}.js");\n` +
+                    `require("./${PATCH_CHECK_MODULE}.js").useSdkManifest(require("node:path").join(__dirname, "..", "..", "package.json"));\n`,
             },
             {
                 name: "cjs index.js annotates the exports for ESM importers",

@@ -1,10 +1,11 @@
-// Builds the patch-package patch for @github/copilot-sdk from src/.
+// Builds the patches for @github/copilot-sdk from src/.
 //
 // Steps: compile src/ twice (ESM with declarations, CJS), lay the compiled modules into a copy of
 // the pristine SDK's dist/, apply the anchored edits of sdkEdits.mjs, and render the difference
-// in the git-diff format patch-package reads. One patch per supported SDK version (package.json
-// "toolCustomization.sdkVersions"), all from the same compiled src/; the only per-version datum
-// is the version written into TOOL_CUSTOMIZATION_PATCH.
+// in git-diff format twice: for patch-package (paths under node_modules/@github/copilot-sdk/) and
+// for pnpm's patchedDependencies (paths relative to the package). One pair per supported SDK
+// version (package.json "toolCustomization.sdkVersions"), all from the same compiled src/; the
+// only per-version datum is the version written into TOOL_CUSTOMIZATION_PATCH.
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -60,9 +61,37 @@ export function supportedVersions() {
     return versions;
 }
 
-/** @returns {string} the patch file path for a version */
+/** @returns {string} the patch-package patch file path for a version */
 export function patchFilePath(version = pinnedVersion()) {
     return join(ROOT, "patches", `${PACKAGE_NAME.replace("/", "+")}+${version}.patch`);
+}
+
+/** @returns {string} the pnpm patch file path for a version (pnpm's own naming) */
+export function pnpmPatchFilePath(version = pinnedVersion()) {
+    return join(ROOT, "patches", "pnpm", `${PACKAGE_NAME.replace("/", "__")}@${version}.patch`);
+}
+
+/**
+ * The versions a build or check covers: every supported one, or the one named with
+ * `--sdk <version>`, which must be supported (so that a new version's build touches only its own
+ * patches).
+ *
+ * @param {string[]} args command-line arguments
+ * @returns {string[]}
+ */
+export function requestedVersions(args) {
+    const at = args.indexOf("--sdk");
+    if (at === -1) return supportedVersions();
+    const version = args[at + 1];
+    if (version === undefined || version.startsWith("--")) {
+        throw new Error("--sdk needs a version, for example --sdk 1.0.14.");
+    }
+    if (!supportedVersions().includes(version)) {
+        throw new Error(
+            `--sdk '${version}' is not in package.json "toolCustomization.sdkVersions" (${supportedVersions().join(", ")}): add it there first.`
+        );
+    }
+    return [version];
 }
 
 /** @returns {string} directory of an untouched copy of the SDK at `version` */
@@ -208,15 +237,17 @@ export function coreOnlySdkDir(version = pinnedVersion()) {
 }
 
 /**
- * Renders the patch text in the format patch-package writes (git diff, paths under node_modules).
+ * Renders the patch text in git-diff format: for patch-package (the default) with paths under
+ * node_modules/@github/copilot-sdk/, for pnpm with paths relative to the package (`a/dist/...`).
  *
  * @param {Map<string, { before: string | null, after: string }>} files
+ * @param {"patch-package" | "pnpm"} [layout]
  * @returns {string}
  */
-export function renderPatch(files) {
+export function renderPatch(files, layout = "patch-package") {
     const work = mkdtempSync(join(tmpdir(), "sdk-patch-"));
     try {
-        const prefix = join("node_modules", ...PACKAGE_NAME.split("/"));
+        const prefix = layout === "pnpm" ? "." : join("node_modules", ...PACKAGE_NAME.split("/"));
         for (const [packagePath, { before, after }] of files) {
             if (before !== null) writeText(join(work, "a", prefix, packagePath), before);
             writeText(join(work, "b", prefix, packagePath), after);
@@ -248,11 +279,10 @@ export function renderPatch(files) {
             diff = error.stdout;
         }
         // git names each side after its folder (a/a/..., b/b/..., a/b/... for a new file);
-        // patch-package expects a/node_modules/... and b/node_modules/... in the header lines.
+        // both tools expect a/<path> and b/<path> in the header lines.
         return diff.replace(
             /^(diff --git |--- |\+\+\+ )(.*)$/gm,
-            (_line, head, paths) =>
-                head + paths.replace(/(^| )([ab])\/[ab]\/node_modules\//g, "$1$2/node_modules/")
+            (_line, head, paths) => head + paths.replace(/(^| )([ab])\/[ab]\//g, "$1$2/")
         );
     } finally {
         rmSync(work, { recursive: true, force: true });

@@ -1,11 +1,12 @@
 /**
- * The README's consumer recipe, followed as an app would: a fresh app pins
+ * The README's npm recipe, followed as an app would: a fresh app pins
  * @github/copilot-sdk 1.0.15-preview.4, copies that version's patch, installs for production
- * (`--omit=dev`) and runs the README's start-up check. Then the SDK is reinstalled without the
- * app's postinstall, as npm does when another package is installed after the SDK folder went
- * away, and the same check must refuse to start. The commands and the check line are read from
- * the README, so the README cannot drift from what works. (The platform runtime is left out with
- * `--omit=optional`: the check needs only the SDK's JavaScript.)
+ * (`--omit=dev`) and runs the README's start-up check, in its ESM and its CommonJS form. Then the
+ * SDK is reinstalled without the app's postinstall, as npm does when another package is installed
+ * after the SDK folder went away, and both checks must refuse to start, naming the installed
+ * version. The commands and the checks are read from the README, so the README cannot drift from
+ * what works. (The platform runtime is left out with `--omit=optional`: the check needs only the
+ * SDK's JavaScript.) Needs the npm registry.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,11 +26,14 @@ function fromReadme(pattern: RegExp, what: string): string {
 
 const postinstall = fromReadme(/npm pkg set scripts\.postinstall="([^"]+)"/, "the postinstall");
 const patchPackage = fromReadme(/npm install --save-exact (patch-package@[\d.]+)/, "patch-package");
-/** The README's start-up check: the whole code block that reads TOOL_CUSTOMIZATION_PATCH. */
-const startUpCheck = fromReadme(
-    /```typescript\n((?:(?!```)[\s\S])*TOOL_CUSTOMIZATION_PATCH(?:(?!```)[\s\S])*)```/,
-    "the start-up check"
-).replaceAll("1.0.14", VERSION);
+/** The README's start-up checks: the code blocks that start with "// ESM" and "// CommonJS". */
+const startUpCheck = {
+    "start.mjs": fromReadme(/```javascript\n(\/\/ ESM\n(?:(?!```)[\s\S])*)```/, "the ESM check"),
+    "start.cjs": fromReadme(
+        /```javascript\n(\/\/ CommonJS\n(?:(?!```)[\s\S])*)```/,
+        "the CJS check"
+    ),
+};
 
 const app = mkdtempSync(join(tmpdir(), "consumer-app-"));
 afterAll(() => rmSync(app, { recursive: true, force: true }));
@@ -42,8 +46,8 @@ function npm(args: string[]): string {
     });
 }
 
-function startApp(): { status: number | null; stdout: string; stderr: string } {
-    const run = spawnSync(process.execPath, ["start.mjs"], { cwd: app, encoding: "utf8" });
+function startApp(file: string): { status: number | null; stdout: string; stderr: string } {
+    const run = spawnSync(process.execPath, [file], { cwd: app, encoding: "utf8" });
     return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -65,23 +69,29 @@ describe(`an app that follows the README with @github/copilot-sdk ${VERSION}`, (
         mkdirSync(join(app, "patches"));
         const patch = `@github+copilot-sdk+${VERSION}.patch`;
         copyFileSync(join(ROOT, "patches", patch), join(app, "patches", patch));
-        writeFileSync(join(app, "start.mjs"), `${startUpCheck}\nconsole.log("started");\n`);
+        for (const [file, check] of Object.entries(startUpCheck)) {
+            writeFileSync(join(app, file), `${check}\nconsole.log("started");\n`);
+        }
 
         const output = npm(["install", "--omit=dev"]);
         expect(output).toContain(`@github/copilot-sdk@${VERSION} ✔`);
-        const started = startApp();
-        expect(started).toEqual({ status: 0, stdout: "started\n", stderr: "" });
+        for (const file of Object.keys(startUpCheck)) {
+            expect(startApp(file)).toEqual({ status: 0, stdout: "started\n", stderr: "" });
+        }
     }, 180_000);
 
     it("refuses to start once the SDK was reinstalled without the postinstall", () => {
         rmSync(join(app, "node_modules", "@github", "copilot-sdk"), { recursive: true });
         npm(["install", "--omit=dev", "--ignore-scripts"]);
 
-        const started = startApp();
-        expect(started.status).not.toBe(0);
-        expect(started.stdout).toBe("");
-        expect(started.stderr).toContain(
-            `@github/copilot-sdk ${VERSION} runs without its tool-customization patch`
-        );
+        for (const file of Object.keys(startUpCheck)) {
+            const started = startApp(file);
+            expect(started.status).not.toBe(0);
+            expect(started.stdout).toBe("");
+            expect(started.stderr).toContain(
+                `@github/copilot-sdk ${VERSION} runs without its tool-customization patch`
+            );
+            expect(started.stderr).toContain(`patches/@github+copilot-sdk+${VERSION}.patch`);
+        }
     }, 180_000);
 });
