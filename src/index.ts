@@ -26,5 +26,6 @@ export type {
     SessionToolConfig,
     SessionToolResolution,
 } from "./safetyNet/sessionToolSetup.js";
+export type { SessionToolUpdate } from "./safetyNet/sessionToolUpdate.js";
 export { TOOL_CUSTOMIZATION_PATCH } from "./patchMarker.js";
 export { assertToolCustomizationPatch } from "./patchCheck.js";

@@ -24,6 +24,8 @@ const CHECKS = module("customToolChecks", "./core/customToolChecks.js");
 const GROUPS = module("builtInToolGroups", "./core/builtInToolGroups.js");
 /** The safety net's session step (src/safetyNet/sessionToolSetup.ts). */
 const SETUP = module("sessionToolSetup", "./safetyNet/sessionToolSetup.js");
+/** The safety net's `session.setTools` (src/safetyNet/sessionToolUpdate.ts). */
+const UPDATE = module("sessionToolUpdate", "./safetyNet/sessionToolUpdate.js");
 /** The safety net's toolsets, which `ToolSet.addToolSet` calls (src/safetyNet/defaultToolSets.ts). */
 const TOOL_SETS = module("defaultToolSets", "./safetyNet/defaultToolSets.js");
 
@@ -44,7 +46,7 @@ const prepareCall = (configExpression) =>
     `    const preparedTools = await ${SETUP.id}.prepareSessionTools(this, ${configExpression}, this.resolveToolFilterOptions(config));\n` +
     "    config = preparedTools.config;\n";
 
-const attachResolution = `    return ${SETUP.id}.attachSessionToolResolution(session, preparedTools);`;
+const attachResolution = `    return ${UPDATE.id}.attachSessionTools(session, preparedTools, this);`;
 
 /**
  * The core's calls in client.js (ESM and CJS alike): duplicate names refused before anything is
@@ -255,7 +257,8 @@ function safetyNetFileEdits(runtimeExportNames) {
                 anchor: 'import { defaultJoinSessionPermissionHandler } from "./types.js";\n',
                 replacement:
                     'import { defaultJoinSessionPermissionHandler } from "./types.js";\n' +
-                    importOf(SETUP),
+                    importOf(SETUP) +
+                    importOf(UPDATE),
             },
             ...clientBodyEdits("COPILOT_CLI_VERSION", "CopilotSession"),
         ],
@@ -263,7 +266,10 @@ function safetyNetFileEdits(runtimeExportNames) {
             {
                 name: "cjs client.js requires the session step",
                 anchor: 'var import_types = require("./types.js");\n',
-                replacement: 'var import_types = require("./types.js");\n' + requireOf(SETUP),
+                replacement:
+                    'var import_types = require("./types.js");\n' +
+                    requireOf(SETUP) +
+                    requireOf(UPDATE),
             },
             ...clientBodyEdits(
                 "import_cliVersion.COPILOT_CLI_VERSION",
@@ -346,7 +352,7 @@ function safetyNetFileEdits(runtimeExportNames) {
                 name: "types.d.ts imports the option types",
                 anchor: "export interface CopilotClientOptions {\n",
                 replacement:
-                    `import type { SessionToolClientOptions, SessionToolConfig } from "./${SETUP.id}.js";\n` +
+                    `import type { SessionToolClientOptions, SessionToolConfig } from "${SETUP.path}";\n` +
                     "export interface CopilotClientOptions extends SessionToolClientOptions {\n",
             },
             {
@@ -368,7 +374,16 @@ function safetyNetFileEdits(runtimeExportNames) {
                     "     *\n" +
                     "     * @experimental\n" +
                     "     */\n" +
-                    `    readonly toolResolution: import("./${SETUP.id}.js").SessionToolResolution | undefined;\n`,
+                    `    readonly toolResolution: import("${SETUP.path}").SessionToolResolution | undefined;\n` +
+                    "    /**\n" +
+                    "     * Changes this session's custom tools and filter while it runs, with the checks of\n" +
+                    "     * construction; refused updates (a `SessionToolError`) change nothing. Options left\n" +
+                    "     * out stay; `null` removes one. The model sees the new set from its next request on.\n" +
+                    "     *\n" +
+                    "     * @returns the new `toolResolution`\n" +
+                    "     * @experimental\n" +
+                    "     */\n" +
+                    `    setTools(update: import("${UPDATE.path}").SessionToolUpdate): Promise<import("${SETUP.path}").SessionToolResolution>;\n`,
             },
         ],
     };

@@ -8,7 +8,9 @@
  * - `UNSUPPORTED_OVERRIDE`: the runtime does not let a custom tool replace this built-in;
  * - `INVALID_TOOL_FILTER`: an `availableTools` / `excludedTools` entry is malformed;
  * - `INVALID_TOOL_SET`: a `customToolSets` entry is malformed;
- * - `INVALID_CLIENT_OPTION`: `builtInToolCollisions` or `onToolWarning` has a wrong value.
+ * - `INVALID_CLIENT_OPTION`: `builtInToolCollisions` or `onToolWarning` has a wrong value;
+ * - `INVALID_TOOL_UPDATE`: `session.setTools` got something other than its four options, or the
+ *   session was not constructed by the patched SDK.
  *
  * @experimental
  */
@@ -19,12 +21,14 @@ export type SessionToolErrorCode =
     | "UNSUPPORTED_OVERRIDE"
     | "INVALID_TOOL_FILTER"
     | "INVALID_TOOL_SET"
-    | "INVALID_CLIENT_OPTION";
+    | "INVALID_CLIENT_OPTION"
+    | "INVALID_TOOL_UPDATE";
 
 /**
- * Thrown by `createSession` and `resumeSession` (and, for client options, the `CopilotClient`
- * constructor) when the session's tools cannot be set up as asked. Nothing exists on the runtime
- * yet when it is thrown, so there is nothing to clean up.
+ * Thrown by `createSession`, `resumeSession` and `session.setTools` (and, for client options, the
+ * `CopilotClient` constructor) when the session's tools cannot be set up as asked. It is thrown
+ * before anything is sent: no session exists on the runtime yet, or a running session keeps its
+ * tools as they were, so there is nothing to clean up.
  *
  * @example
  * ```typescript

@@ -7,17 +7,13 @@ import {
     type ToolFilterTool,
     type ToolFilterWarning,
 } from "./toolFilter.js";
-// #region upstream:toolsets
 import { DEFAULT_TOOL_SETS, TOOL_SET_NAME_PATTERN, TOOL_SET_PREFIX } from "./defaultToolSets.js";
-// #endregion upstream:toolsets
 
 /** The session's filter options after the SDK's own normalisation (`ToolSet` to array). */
 export interface SessionToolFilterOptions {
     availableTools?: unknown;
     excludedTools?: unknown;
-    // #region upstream:toolsets
     customToolSets?: unknown;
-    // #endregion upstream:toolsets
 }
 
 /** The tools a session's filter chooses from. */
@@ -69,12 +65,9 @@ export function resolveSessionToolFilter(
 ): SessionToolFilter {
     const available = readEntries(options.availableTools, "availableTools");
     const excluded = readEntries(options.excludedTools, "excludedTools");
-    let toolSets: ReadonlyMap<string, readonly string[]> = new Map();
-    // #region upstream:toolsets
-    toolSets = sessionToolSets(options.customToolSets);
+    const toolSets = sessionToolSets(options.customToolSets);
     checkToolSetEntries("availableTools", available);
     checkToolSetEntries("excludedTools", excluded);
-    // #endregion upstream:toolsets
 
     let result: ToolFilterResult;
     try {
@@ -82,13 +75,11 @@ export function resolveSessionToolFilter(
             {
                 tools: inventoryTools(inventory),
                 sources: RESOLVED_SOURCES,
-                // #region upstream:toolsets
                 toolSets: [...toolSets].map(([name, tools]) => ({
                     id: `${TOOL_SET_PREFIX}${name}`,
                     referenceName: name,
                     tools,
                 })),
-                // #endregion upstream:toolsets
             },
             { include: available?.filter(isResolved), exclude: excluded?.filter(isResolved) },
             {
@@ -114,14 +105,12 @@ export function resolveSessionToolFilter(
     const removesNamed = (member: string) =>
         [...named].some((name) => inventory.excludedWith.get(name)?.includes(member) === true);
     const wireEntries = (entry: string, option: FilterOption): readonly string[] => {
-        // #region upstream:toolsets
         if (isToolSetEntry(entry)) {
             const members = toolSets.get(entry.slice(TOOL_SET_PREFIX.length)) ?? [];
             return option === "availableTools"
                 ? members
                 : members.filter((member) => !named.has(member) && !removesNamed(member));
         }
-        // #endregion upstream:toolsets
         return [entry];
     };
     const wireAvailable =
@@ -177,17 +166,13 @@ function namedTool(entry: string): string | undefined {
 function isResolved(entry: string): boolean {
     const colon = entry.indexOf(":");
     if (colon === -1) return true;
-    // #region upstream:toolsets
     if (isToolSetEntry(entry)) return true;
-    // #endregion upstream:toolsets
     return RESOLVED_SOURCES.has(entry.slice(0, colon));
 }
 
-// #region upstream:toolsets
 function isToolSetEntry(entry: string): boolean {
     return entry.startsWith(TOOL_SET_PREFIX);
 }
-// #endregion upstream:toolsets
 
 /**
  * Reads a filter list once, by index, into a frozen copy: what is checked is what is sent, even
@@ -225,7 +210,6 @@ function readEntries(value: unknown, option: FilterOption): readonly string[] | 
     return Object.freeze(entries);
 }
 
-// #region upstream:toolsets
 /** Toolset entries must be well formed; an unknown toolset name only warns (with suggestions). */
 function checkToolSetEntries(option: FilterOption, entries: readonly string[] | undefined): void {
     for (const entry of entries ?? []) {
@@ -298,7 +282,6 @@ function readMembers(name: string, members: unknown): string[] {
     }
     return names;
 }
-// #endregion upstream:toolsets
 
 function unique(entries: readonly string[]): readonly string[] {
     return Object.freeze([...new Set(entries)]);

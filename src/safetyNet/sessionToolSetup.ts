@@ -42,7 +42,6 @@ export interface SessionToolClientOptions {
     onToolWarning?: (warning: SessionToolWarning) => void;
 }
 
-// #region upstream:toolsets
 /**
  * Session options of the tool setup (part of `SessionConfigBase`).
  *
@@ -66,7 +65,6 @@ export interface SessionToolConfig {
      */
     customToolSets?: Record<string, string[]>;
 }
-// #endregion upstream:toolsets
 
 /**
  * How a session's tools were resolved at construction, as `session.toolResolution`. Deeply
@@ -85,12 +83,10 @@ export interface SessionToolResolution {
     readonly enabledTools: readonly string[];
     /** Enablement of every tool in {@link enabledTools} and of every filtered-out one, by name. */
     readonly toolEnablement: ReadonlyMap<string, boolean>;
-    // #region upstream:toolsets
     /** Enablement of every toolset, by toolset name (`edit`, or a name of `customToolSets`). */
     readonly toolSetEnablement: ReadonlyMap<string, boolean>;
     /** The toolsets of the session and their members, by toolset name. */
     readonly toolSets: ReadonlyMap<string, readonly string[]>;
-    // #endregion upstream:toolsets
     /** Built-ins the runtime adds when the session switches to plan or autopilot mode. */
     readonly modeTools: Readonly<Record<"plan" | "autopilot", readonly string[]>>;
     /** Built-in tools that custom tools of the same name replace. */
@@ -136,6 +132,12 @@ export interface NormalizedToolFilters {
 export interface PreparedSessionTools<C> {
     /** A new config: checked tool snapshots and the wire filter lists; the caller's is untouched. */
     readonly config: C;
+    /**
+     * The config as the step read it, for a later `session.setTools` to start from: the custom
+     * tools as snapshots (before any override flag), the filter lists and `customToolSets` as
+     * copies, the other options as given.
+     */
+    readonly source: Readonly<Record<string, unknown>>;
     /** What to expose as `session.toolResolution`. */
     readonly resolution: SessionToolResolution;
 }
@@ -205,11 +207,11 @@ export async function prepareSessionTools<C extends object>(
         warnings.push(Object.freeze({ ...warning }));
     };
     // A session with nothing to check never waits for the runtime to describe itself.
-    const givenFilters: unknown[] = [toolFilters.availableTools, toolFilters.excludedTools];
-    // #region upstream:toolsets
-    givenFilters.push(source.customToolSets);
-    // #endregion upstream:toolsets
-    const hasFilter = givenFilters.some((option) => option !== undefined && option !== null);
+    const hasFilter = [
+        toolFilters.availableTools,
+        toolFilters.excludedTools,
+        source.customToolSets,
+    ].some((option) => option !== undefined && option !== null);
     let catalog: BuiltInToolCatalog;
     if (customTools.length > 0 || hasFilter) {
         const pending = (state.catalog ??= loadBuiltInToolCatalog(
@@ -234,10 +236,10 @@ export async function prepareSessionTools<C extends object>(
 
     const overrides = resolveBuiltInToolOverrides(customTools, catalog, state.policy);
     const overridden = new Set(overrides.overridden);
-    const filterOptions: SessionToolFilterOptions = { ...toolFilters };
-    // #region upstream:toolsets
-    filterOptions.customToolSets = source.customToolSets;
-    // #endregion upstream:toolsets
+    const filterOptions: SessionToolFilterOptions = {
+        ...toolFilters,
+        customToolSets: source.customToolSets,
+    };
     const filter = resolveSessionToolFilter(
         filterOptions,
         {
@@ -310,14 +312,19 @@ export async function prepareSessionTools<C extends object>(
     prepared.excludedTools = excludedTools;
     return {
         config: prepared as C,
+        source: Object.freeze({
+            ...source,
+            tools: source.tools === undefined || source.tools === null ? undefined : customTools,
+            availableTools: copyOfList(toolFilters.availableTools),
+            excludedTools: copyOfList(toolFilters.excludedTools),
+            customToolSets: copyOfToolSets(source.customToolSets),
+        }),
         resolution: Object.freeze({
             mode: result.mode,
             enabledTools: Object.freeze(enabledTools),
             toolEnablement: readonlyMap(toolEnablement),
-            // #region upstream:toolsets
             toolSetEnablement: result.toolSetEnablement,
             toolSets: readonlyMap(new Map(filter.toolSets)),
-            // #endregion upstream:toolsets
             modeTools: Object.freeze({
                 plan: Object.freeze(modes.plan.filter(isEnabled)),
                 autopilot: Object.freeze(modes.autopilot.filter(isEnabled)),
@@ -338,24 +345,21 @@ export async function prepareSessionTools<C extends object>(
     };
 }
 
-/**
- * Exposes the resolution on the constructed session as the read-only `toolResolution`.
- *
- * @param session - the session `createSession` / `resumeSession` constructed
- * @param prepared - the step's outcome for it
- * @returns the same session
- */
-export function attachSessionToolResolution<S extends object>(
-    session: S,
-    prepared: PreparedSessionTools<unknown>
-): S {
-    Object.defineProperty(session, "toolResolution", {
-        value: prepared.resolution,
-        enumerable: true,
-        writable: false,
-        configurable: false,
-    });
-    return session;
+/** A filter list as read (already checked), copied so that the caller's array is not read again. */
+function copyOfList(list: unknown): unknown {
+    return Array.isArray(list)
+        ? Object.freeze(Array.from({ length: list.length }, (_, i) => list[i]))
+        : list;
+}
+
+/** `customToolSets` as read (already checked), its member lists copied. */
+function copyOfToolSets(toolSets: unknown): unknown {
+    if (toolSets === null || typeof toolSets !== "object") return toolSets;
+    return Object.freeze(
+        Object.fromEntries(
+            Object.entries(toolSets).map(([name, members]) => [name, copyOfList(members)])
+        )
+    );
 }
 
 function overrideWarnings(

@@ -48,6 +48,8 @@ export interface FakeRuntime {
     methods(): string[];
     /** Changes the `tools.list` answer for later requests. */
     setToolList(behaviour: ToolListBehaviour): void;
+    /** Makes later requests of `method` fail with a JSON-RPC error (`undefined`: answer again). */
+    failMethod(method: string | undefined): void;
     /** Closes every connection and the server. */
     close(): Promise<void>;
 }
@@ -139,6 +141,7 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
     const requests: RecordedRpcRequest[] = [];
     const connections = new Set<MessageConnection>();
     const sockets = new Set<Socket>();
+    let failing: string | undefined;
     let toolList: ToolListBehaviour = options.toolList ?? {
         kind: "list",
         names: FAKE_LISTED_TOOLS,
@@ -162,6 +165,7 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         connection.onRequest((method: string, params: unknown) => {
             const recorded = (params ?? {}) as Record<string, unknown>;
             requests.push({ method, params: recorded });
+            if (method === failing) throw new ResponseError(-32603, `${method} failed (fake)`);
             return answer(method, recorded);
         });
         connection.onNotification(() => {});
@@ -179,6 +183,9 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         methods: () => requests.map((r) => r.method).filter((m) => m !== "connect" && m !== "ping"),
         setToolList: (behaviour) => {
             toolList = behaviour;
+        },
+        failMethod: (method) => {
+            failing = method;
         },
         close: async () => {
             for (const connection of connections) connection.dispose();

@@ -1,0 +1,226 @@
+import { quoteValue } from "./formatting.js";
+import { SessionToolError } from "./sessionToolError.js";
+import {
+    prepareSessionTools,
+    type NormalizedToolFilters,
+    type PreparedSessionTools,
+    type SessionToolHost,
+    type SessionToolResolution,
+} from "./sessionToolSetup.js";
+
+/**
+ * What `session.setTools` changes. An option left out (or `undefined`) stays as it is; `null`
+ * removes it: no custom tools, no `availableTools` (every tool allowed), no `excludedTools`, no
+ * `customToolSets`.
+ *
+ * @experimental
+ */
+export interface SessionToolUpdate {
+    /** The custom tools, replacing the current ones (their handlers too). */
+    tools?: readonly object[] | null;
+    /** The allowlist, as at construction (tool names, `toolset:<name>`, patterns, a ToolSet). */
+    availableTools?: readonly string[] | { toArray(): string[] } | null;
+    /** The denylist, as at construction. */
+    excludedTools?: readonly string[] | { toArray(): string[] } | null;
+    /** Named groups for `toolset:<name>`, as at construction. */
+    customToolSets?: Record<string, string[]> | null;
+}
+
+/** The keys of {@link SessionToolUpdate}. */
+const UPDATE_KEYS = ["tools", "availableTools", "excludedTools", "customToolSets"] as const;
+type UpdateKey = (typeof UPDATE_KEYS)[number];
+
+/** The part of `CopilotClient` that `setTools` uses besides the session step. */
+export interface SessionToolUpdateHost extends SessionToolHost {
+    /** The SDK's own normalisation of the filter lists (`ToolSet` to array, `'*'` refused). */
+    resolveToolFilterOptions(config: object): NormalizedToolFilters;
+}
+
+/** The part of `CopilotSession` that `setTools` uses. */
+export interface UpdatableSession {
+    readonly sessionId: string;
+    readonly rpc: {
+        readonly tools: { set(params: { tools: object[] }): Promise<unknown> };
+        readonly options: { update(params: Record<string, unknown>): Promise<unknown> };
+    };
+    registerTools(tools: readonly object[] | undefined): void;
+}
+
+/** What a session's tools are now: the options they came from, and their resolution. */
+interface SessionTools {
+    /** The session's config as the step last read it: the four tool options and the rest. */
+    config: Readonly<Record<string, unknown>>;
+    /** The tools whose handlers are registered and whose definitions the runtime has. */
+    sent: readonly object[];
+    resolution: SessionToolResolution;
+    /** The last `setTools` in line; the next one waits for it. */
+    queue: Promise<unknown>;
+}
+
+const sessionTools = new WeakMap<object, SessionTools>();
+
+/**
+ * Gives a constructed session its read-only `toolResolution` and its `setTools` method.
+ *
+ * @param session - the session `createSession` / `resumeSession` constructed
+ * @param prepared - the session step's outcome for it
+ * @param client - the client that constructed it
+ * @returns the same session
+ */
+export function attachSessionTools<S extends object>(
+    session: S,
+    prepared: PreparedSessionTools<object>,
+    client: SessionToolUpdateHost
+): S {
+    sessionTools.set(session, {
+        config: prepared.source,
+        sent: sentToolsOf(prepared.config),
+        resolution: prepared.resolution,
+        queue: Promise.resolve(),
+    });
+    Object.defineProperty(session, "toolResolution", {
+        get: () => sessionTools.get(session)!.resolution,
+        enumerable: true,
+        configurable: false,
+    });
+    Object.defineProperty(session, "setTools", {
+        value: (update: unknown) =>
+            setSessionTools(client, session as S & UpdatableSession, update),
+        enumerable: false,
+        writable: false,
+        configurable: false,
+    });
+    return session;
+}
+
+/**
+ * Changes a running session's custom tools and filter, with the checks of construction: the
+ * update is read and checked as `createSession` would, and refused with the same
+ * `SessionToolError` before anything is sent, leaving the session as it was. Accepted, the
+ * runtime gets the new tool definitions (`session.tools.set`) and filter
+ * (`session.options.update`), and the session's handlers switch in the same step; the model sees
+ * the new set from its next request on, also in the middle of a turn. Calls in flight finish with
+ * the handler they started with. Calls on one session apply in call order.
+ *
+ * @param client - the client that constructed the session
+ * @param session - the session
+ * @param update - what to change (see {@link SessionToolUpdate})
+ * @returns the session's new `toolResolution`
+ * @throws SessionToolError for a malformed update or anything construction refuses
+ */
+export function setSessionTools(
+    client: SessionToolUpdateHost,
+    session: UpdatableSession,
+    update: unknown
+): Promise<SessionToolResolution> {
+    const current = sessionTools.get(session);
+    if (current === undefined) {
+        return Promise.reject(
+            new SessionToolError(
+                "INVALID_TOOL_UPDATE",
+                "This session was not constructed by the patched createSession or resumeSession, so its tools cannot be changed: construct it again."
+            )
+        );
+    }
+    const applied = current.queue.then(() => applyUpdate(client, session, current, update));
+    current.queue = applied.catch(() => {});
+    return applied;
+}
+
+async function applyUpdate(
+    client: SessionToolUpdateHost,
+    session: UpdatableSession,
+    current: SessionTools,
+    update: unknown
+): Promise<SessionToolResolution> {
+    const config = { ...current.config, ...readUpdate(update) };
+    // The same pipeline as construction: the SDK's own checks, then the session step.
+    const prepared = await prepareSessionTools(
+        client,
+        config,
+        client.resolveToolFilterOptions(config)
+    );
+    const sent = sentToolsOf(prepared.config);
+    const wire = prepared.resolution.wire;
+
+    await session.rpc.tools.set({ tools: sent.map(toolDefinition) });
+    session.registerTools(sent);
+    try {
+        await session.rpc.options.update({
+            availableTools: wire.availableTools === undefined ? null : [...wire.availableTools],
+            excludedTools: [...(wire.excludedTools ?? [])],
+        });
+    } catch (error) {
+        // Put the previous tools back, so that a failed update changes nothing.
+        await session.rpc.tools.set({ tools: current.sent.map(toolDefinition) }).catch(() => {});
+        session.registerTools(current.sent);
+        throw error;
+    }
+    current.config = prepared.source;
+    current.sent = sent;
+    current.resolution = prepared.resolution;
+    return prepared.resolution;
+}
+
+/** The update's options, read once, `null` turned into "not set". */
+function readUpdate(update: unknown): Partial<Record<UpdateKey, unknown>> {
+    if (update === null || typeof update !== "object" || Array.isArray(update)) {
+        throw new SessionToolError(
+            "INVALID_TOOL_UPDATE",
+            `Invalid setTools argument ${quoteValue(update)}: pass an object with any of ${UPDATE_KEYS.map((key) => `'${key}'`).join(", ")}, e.g. session.setTools({ tools: [lint] }).`
+        );
+    }
+    const unknown = Object.keys(update).filter(
+        (key) => !(UPDATE_KEYS as readonly string[]).includes(key)
+    );
+    if (unknown.length > 0) {
+        throw new SessionToolError(
+            "INVALID_TOOL_UPDATE",
+            `setTools does not change ${unknown.map((key) => quoteValue(key)).join(", ")}: it takes ${UPDATE_KEYS.map((key) => `'${key}'`).join(", ")}. Other options need a new session or resumeSession.`,
+            unknown
+        );
+    }
+    const read: Partial<Record<UpdateKey, unknown>> = {};
+    for (const key of UPDATE_KEYS) {
+        const value = (update as Record<string, unknown>)[key];
+        if (value === null) read[key] = undefined;
+        else if (value !== undefined) read[key] = value;
+    }
+    return read;
+}
+
+function sentToolsOf(config: object): readonly object[] {
+    const { tools } = config as { tools?: readonly object[] };
+    return tools ?? [];
+}
+
+/** A tool as `session.create` sends it (the SDK's own mapping, field for field). */
+function toolDefinition(tool: object): object {
+    const {
+        name,
+        description,
+        parameters,
+        overridesBuiltInTool,
+        skipPermission,
+        defer,
+        metadata,
+        isTerminal,
+    } = tool as Record<string, unknown>;
+    return {
+        name,
+        description,
+        parameters: jsonSchemaOf(parameters),
+        overridesBuiltInTool,
+        skipPermission,
+        defer,
+        metadata,
+        isTerminal,
+    };
+}
+
+/** Zod schemas become JSON Schema, as the SDK sends them; anything else goes as it is. */
+function jsonSchemaOf(parameters: unknown): unknown {
+    if (!parameters) return undefined;
+    const { toJSONSchema } = parameters as { toJSONSchema?: unknown };
+    return typeof toJSONSchema === "function" ? toJSONSchema.call(parameters) : parameters;
+}

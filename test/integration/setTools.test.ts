@@ -1,0 +1,317 @@
+/**
+ * `session.setTools` through the real patched client against a fake runtime on 127.0.0.1: the
+ * exact requests it sends (`session.tools.set`, then `session.options.update`), nothing sent
+ * when it refuses, the handlers it registers, the order of concurrent calls, and the rollback
+ * when the runtime fails half-way. Expected values are written by hand from the rules.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import {
+    CopilotClient,
+    RuntimeConnection,
+    SessionToolError,
+    approveAll,
+    type CopilotSession,
+    type SessionToolWarning,
+} from "@github/copilot-sdk";
+import { startFakeRuntime, type FakeRuntime } from "../support/fakeRuntime.js";
+
+const MODEL = "claude-sonnet-4.5";
+const handler = async (): Promise<string> => "custom result";
+const lint = { name: "lint", description: "Lint the code", handler };
+const format = { name: "format", description: "Format the code", handler };
+const view = { name: "view", description: "Custom view", handler, overridesBuiltInTool: true };
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function setUp(): Promise<{
+    runtime: FakeRuntime;
+    client: CopilotClient;
+    warnings: SessionToolWarning[];
+}> {
+    const runtime = await startFakeRuntime();
+    cleanups.push(() => runtime.close());
+    const warnings: SessionToolWarning[] = [];
+    const client = new CopilotClient({
+        connection: RuntimeConnection.forUri(runtime.url),
+        onToolWarning: (warning: SessionToolWarning) => warnings.push(warning),
+    });
+    cleanups.push(() => client.stop());
+    return { runtime, client, warnings };
+}
+
+/** The requests after construction, by method, with their params (session id left out). */
+function updates(runtime: FakeRuntime, from: number): [string, Record<string, unknown>][] {
+    return runtime.requests.slice(from).map(({ method, params }) => {
+        const { sessionId: _, ...rest } = params;
+        return [method, rest];
+    });
+}
+
+function handlerOf(session: CopilotSession, name: string): unknown {
+    return (session as unknown as { getToolHandler(name: string): unknown }).getToolHandler(name);
+}
+
+describe("session.setTools: what it sends", () => {
+    it("sends the new tools as session.create would, then the filter, for the session it changes", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+        });
+        const from = runtime.requests.length;
+        await session.setTools({ tools: [lint, format, view] });
+
+        // The definitions equal those session.create sends for the same tools.
+        const other = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint, format, view],
+        });
+        const created = runtime.paramsOf("session.create").at(-1)!;
+        expect(updates(runtime, from).slice(0, 2)).toEqual([
+            ["session.tools.set", { tools: created.tools }],
+            ["session.options.update", { availableTools: null, excludedTools: [] }],
+        ]);
+        expect(runtime.paramsOf("session.tools.set")[0]!.sessionId).toBe(session.sessionId);
+        expect(created.tools).toEqual([
+            {
+                name: "lint",
+                description: "Lint the code",
+                overridesBuiltInTool: true,
+                defer: "auto",
+            },
+            {
+                name: "format",
+                description: "Format the code",
+                overridesBuiltInTool: true,
+                defer: "auto",
+            },
+            { name: "view", description: "Custom view", overridesBuiltInTool: true },
+        ]);
+        await other.disconnect();
+    });
+
+    it("expands toolsets and keeps the options it is not given", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+            customToolSets: { quality: ["lint", "format"] },
+            excludedTools: ["bash"],
+        });
+        const from = runtime.requests.length;
+        await session.setTools({ availableTools: ["toolset:edit", "toolset:quality"] });
+        expect(updates(runtime, from)).toEqual([
+            [
+                "session.tools.set",
+                {
+                    tools: [
+                        {
+                            name: "lint",
+                            description: "Lint the code",
+                            overridesBuiltInTool: true,
+                            defer: "auto",
+                        },
+                    ],
+                },
+            ],
+            [
+                "session.options.update",
+                {
+                    availableTools: [
+                        "edit",
+                        "create",
+                        "apply_patch",
+                        "str_replace_editor",
+                        "lint",
+                        "format",
+                    ],
+                    excludedTools: ["bash"],
+                },
+            ],
+        ]);
+        expect(session.toolResolution!.wire.excludedTools).toEqual(["bash"]);
+    });
+
+    it("removes an option given as null: no filter, no custom tools", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+            availableTools: ["view", "lint"],
+            excludedTools: ["glob"],
+        });
+        const from = runtime.requests.length;
+        const resolution = await session.setTools({
+            tools: null,
+            availableTools: null,
+            excludedTools: null,
+        });
+        expect(updates(runtime, from)).toEqual([
+            ["session.tools.set", { tools: [] }],
+            ["session.options.update", { availableTools: null, excludedTools: [] }],
+        ]);
+        expect(resolution.mode).toBe("default");
+        expect(resolution.wire.tools).toEqual([]);
+        expect(handlerOf(session, "lint")).toBeUndefined();
+    });
+
+    it("switches the handlers with the tools, and returns the new toolResolution", async () => {
+        const { client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+        });
+        const before = session.toolResolution;
+        const resolution = await session.setTools({ tools: [format, view] });
+        expect(session.toolResolution).toBe(resolution);
+        expect(before!.wire.tools).toEqual(["lint"]);
+        expect(resolution.wire.tools).toEqual(["format", "view"]);
+        expect(resolution.overriddenBuiltInTools).toEqual(["view"]);
+        expect(handlerOf(session, "lint")).toBeUndefined();
+        expect(handlerOf(session, "format")).toBe(handler);
+        expect(handlerOf(session, "view")).toBe(handler);
+    });
+});
+
+describe("session.setTools: refusals change nothing", () => {
+    const refusals: [string, unknown, string][] = [
+        ["a duplicate name", { tools: [lint, lint] }, "DUPLICATE_TOOL_NAME"],
+        [
+            "overridesBuiltInTool: false on a built-in",
+            { tools: [{ name: "view", handler, overridesBuiltInTool: false }] },
+            "BUILT_IN_TOOL_COLLISION",
+        ],
+        [
+            "an unsupported override",
+            { tools: [{ name: "powershell", handler }] },
+            "UNSUPPORTED_OVERRIDE",
+        ],
+        [
+            "a custom tool_search_tool",
+            { tools: [{ name: "tool_search_tool", handler }] },
+            "UNSUPPORTED_OVERRIDE",
+        ],
+        ["a malformed toolset entry", { availableTools: ["toolset:"] }, "INVALID_TOOL_FILTER"],
+        ["customToolSets that are no object", { customToolSets: "quality" }, "INVALID_TOOL_SET"],
+        ["an option setTools does not change", { model: "gpt-4o" }, "INVALID_TOOL_UPDATE"],
+        ["no object", "lint", "INVALID_TOOL_UPDATE"],
+    ];
+
+    it.each(refusals)("refuses %s before anything is sent", async (_, update, code) => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+        });
+        const before = session.toolResolution;
+        const from = runtime.requests.length;
+        const error = await session.setTools(update as never).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(SessionToolError);
+        expect((error as SessionToolError).code).toBe(code);
+        expect(runtime.requests.length).toBe(from);
+        expect(session.toolResolution).toBe(before);
+        expect(handlerOf(session, "lint")).toBe(handler);
+    });
+
+    it("keeps the SDK's own check first: a bare '*' throws its plain Error", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+        });
+        const from = runtime.requests.length;
+        await expect(session.setTools({ availableTools: ["*"] })).rejects.toThrow(
+            /Invalid availableTools entry '\*'/
+        );
+        expect(runtime.requests.length).toBe(from);
+    });
+
+    it("puts the previous tools back when the runtime refuses the filter", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+        });
+        const before = session.toolResolution;
+        runtime.failMethod("session.options.update");
+        const from = runtime.requests.length;
+        await expect(session.setTools({ tools: [format] })).rejects.toThrow(
+            /session.options.update failed/
+        );
+        expect(updates(runtime, from).map(([method, params]) => [method, params.tools])).toEqual([
+            ["session.tools.set", [expect.objectContaining({ name: "format" })]],
+            ["session.options.update", undefined],
+            ["session.tools.set", [expect.objectContaining({ name: "lint" })]],
+        ]);
+        expect(session.toolResolution).toBe(before);
+        expect(handlerOf(session, "lint")).toBe(handler);
+        expect(handlerOf(session, "format")).toBeUndefined();
+    });
+});
+
+describe("session.setTools: order", () => {
+    it("applies concurrent calls in call order, each from the one before", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+        });
+        const from = runtime.requests.length;
+        const results = await Promise.allSettled([
+            session.setTools({ tools: [lint] }),
+            session.setTools({ tools: [lint, lint] }),
+            session.setTools({ excludedTools: ["bash"] }),
+        ]);
+        expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+        // The first setTools asks the runtime's version (status.get): the session had nothing to check.
+        expect(
+            updates(runtime, from)
+                .filter(([method]) => method !== "status.get")
+                .map(([method, params]) => [
+                    method,
+                    method === "session.tools.set"
+                        ? (params.tools as { name: string }[]).map((t) => t.name)
+                        : params.excludedTools,
+                ])
+        ).toEqual([
+            ["session.tools.set", ["lint"]],
+            ["session.options.update", []],
+            ["session.tools.set", ["lint"]],
+            ["session.options.update", ["bash"]],
+        ]);
+        expect(session.toolResolution!.wire).toEqual({
+            tools: ["lint"],
+            availableTools: undefined,
+            excludedTools: ["bash"],
+        });
+    });
+
+    it("keeps what resumeSession is given, not what setTools set on the session before", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+        });
+        await session.setTools({ tools: [format], excludedTools: ["bash"] });
+        const resumed = await client.resumeSession(session.sessionId, {
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+        });
+        const params = runtime.paramsOf("session.resume").at(-1)!;
+        expect((params.tools as { name: string }[]).map((t) => t.name)).toEqual(["lint"]);
+        expect(params.excludedTools).toBeUndefined();
+        expect(resumed.toolResolution!.wire.tools).toEqual(["lint"]);
+    });
+});
