@@ -132,6 +132,29 @@ export function compileSources() {
     return compiled;
 }
 
+/**
+ * src/ types itself against the SDK's own types (`import type ... from "@github/copilot-sdk"`);
+ * inside the SDK those imports point at its own dist/index.d.ts. Type imports leave nothing in
+ * the JavaScript, which must not import the package by name.
+ */
+function withinPackage(file, text) {
+    if (!file.endsWith(".d.ts")) {
+        if (
+            /^\s*(import|export)\b[^\n]*"@github\/copilot-sdk"|require\("@github\/copilot-sdk"\)/m.test(
+                text
+            )
+        ) {
+            throw new Error(
+                `src/ compiles ${file} to an import of @github/copilot-sdk: use 'import type' there.`
+            );
+        }
+        return text;
+    }
+    const depth = file.split("/").length - 1;
+    const index = depth === 0 ? "./index.js" : `${"../".repeat(depth)}index.js`;
+    return text.replace(/^(import type [^\n]* from )"@github\/copilot-sdk";$/gm, `$1"${index}";`);
+}
+
 /** Where a compiled src file lands inside the SDK's dist folder. */
 function targetName(compiled) {
     return compiled.replace(/^index\./, `${EXPORTS_MODULE}.`);
@@ -167,11 +190,11 @@ export async function buildPatchedFiles(version = pinnedVersion()) {
     };
     for (const file of compiled.esm) {
         const text = readFileSync(join(ROOT, "build", "patch", "esm", file), "utf8");
-        addNew(`dist/${targetName(file)}`, withVersion(file, text));
+        addNew(`dist/${targetName(file)}`, withVersion(file, withinPackage(file, text)));
     }
     for (const file of compiled.cjs) {
         const text = readFileSync(join(ROOT, "build", "patch", "cjs", file), "utf8");
-        addNew(`dist/cjs/${targetName(file)}`, withVersion(file, text));
+        addNew(`dist/cjs/${targetName(file)}`, withVersion(file, withinPackage(file, text)));
     }
 
     const exportsUrl = pathToFileURL(join(ROOT, "build", "patch", "esm", "index.js")).href;

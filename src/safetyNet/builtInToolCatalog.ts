@@ -1,6 +1,18 @@
+import type { SessionConfig } from "@github/copilot-sdk";
 import { quoteValue } from "./formatting.js";
 import { MEASURED_BUILT_IN_TOOLS } from "./measuredBuiltInTools.generated.js";
 import type { BuiltInToolCondition, MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
+
+/** The session options that decide which built-ins the runtime offers. */
+export type BuiltInToolOptions = Pick<
+    SessionConfig,
+    | "model"
+    | "onUserInputRequest"
+    | "manageScheduleEnabled"
+    | "enableSessionStore"
+    | "skillDirectories"
+    | "toolSearch"
+>;
 
 /** The part of `CopilotClient` the catalog needs for a runtime it has no measurements of. */
 export interface RuntimeToolHost {
@@ -164,7 +176,7 @@ function reasonOf(error: unknown): string {
  */
 export function offeredBuiltIns(
     catalog: BuiltInToolCatalog,
-    config: Readonly<Record<string, unknown>>,
+    config: Readonly<BuiltInToolOptions>,
     toolSearchDefers = false
 ): readonly string[] {
     const { offeredByCondition } = catalog.measured;
@@ -212,7 +224,7 @@ export function modelFacingBuiltIns(catalog: BuiltInToolCatalog): readonly strin
 }
 
 function conditionsOf(
-    config: Readonly<Record<string, unknown>>,
+    config: Readonly<BuiltInToolOptions>,
     toolSearchDefers: boolean
 ): BuiltInToolCondition[] {
     const conditions: BuiltInToolCondition[] = [];
@@ -238,12 +250,11 @@ function conditionsOf(
  * @returns true when tool search is known to defer tools
  */
 export function toolSearchDefers(
-    config: Readonly<Record<string, unknown>>,
+    config: Readonly<BuiltInToolOptions>,
     toolCount: number,
     deferrable: readonly { name: string }[]
 ): boolean {
-    const toolSearch = config.toolSearch as
-        { enabled?: unknown; deferThreshold?: unknown } | undefined;
+    const { toolSearch } = config;
     return (
         toolSearch?.enabled === true &&
         typeof toolSearch.deferThreshold === "number" &&

@@ -1,3 +1,4 @@
+import type { Tool } from "@github/copilot-sdk";
 import { formatList, quoteValue } from "./formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 
@@ -5,12 +6,7 @@ import { SessionToolError } from "./sessionToolError.js";
  * A custom tool as read once at the start of session construction: what is checked is what is
  * sent and registered, even if the caller's object would answer differently on a later read.
  */
-export interface CustomToolSnapshot {
-    readonly name: string;
-    readonly handler?: unknown;
-    readonly overridesBuiltInTool?: boolean;
-    readonly [field: string]: unknown;
-}
+export type CustomToolSnapshot = Readonly<Tool>;
 
 /** Names models accept for a function tool. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;

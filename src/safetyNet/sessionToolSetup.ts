@@ -1,3 +1,9 @@
+import type {
+    CopilotClientOptions,
+    ResumeSessionConfig,
+    SessionConfig,
+    Tool,
+} from "@github/copilot-sdk";
 import {
     catalogWithoutAsking,
     loadBuiltInToolCatalog,
@@ -137,7 +143,7 @@ export interface PreparedSessionTools<C> {
      * tools as snapshots (before any override flag), the filter lists and `customToolSets` as
      * copies, the other options as given.
      */
-    readonly source: Readonly<Record<string, unknown>>;
+    readonly source: C;
     /** What to expose as `session.toolResolution`. */
     readonly resolution: SessionToolResolution;
 }
@@ -155,10 +161,11 @@ const COLLISION_POLICIES: ReadonlySet<unknown> = new Set(["override", "error"]);
  * @throws SessionToolError `INVALID_CLIENT_OPTION`
  */
 export function createSessionToolState(
-    options: unknown,
+    options: CopilotClientOptions | undefined,
     bundledRuntimeVersion: string | undefined
 ): SessionToolState {
-    const { builtInToolCollisions, onToolWarning } = (options ?? {}) as SessionToolClientOptions;
+    // Checked at run time too: JavaScript callers may pass anything.
+    const { builtInToolCollisions, onToolWarning } = options ?? {};
     if (builtInToolCollisions !== undefined && !COLLISION_POLICIES.has(builtInToolCollisions)) {
         throw new SessionToolError(
             "INVALID_CLIENT_OPTION",
@@ -191,12 +198,12 @@ export function createSessionToolState(
  * @returns the config to send and the resolution to expose
  * @throws SessionToolError for every tool problem, before any session exists on the runtime
  */
-export async function prepareSessionTools<C extends object>(
+export async function prepareSessionTools<C extends SessionConfig | ResumeSessionConfig>(
     client: SessionToolHost,
     config: C,
     toolFilters: NormalizedToolFilters
 ): Promise<PreparedSessionTools<C>> {
-    const source = config as C & Readonly<Record<string, unknown>>;
+    const source: C = config;
     const state = (client.sessionToolState ??= createSessionToolState(undefined, undefined));
     const customTools = snapshotCustomTools(source.tools) ?? [];
 
@@ -306,19 +313,22 @@ export async function prepareSessionTools<C extends object>(
     newlyAutomatic.forEach((name) => state.reportedOverrides.add(name));
     warnings.forEach((warning) => state.onWarning(warning));
     const modes = modeBuiltIns(catalog);
-    const prepared: Record<string, unknown> = { ...source };
-    if (source.tools !== undefined && source.tools !== null) prepared.tools = sentTools;
-    prepared.availableTools = filter.availableTools;
-    prepared.excludedTools = excludedTools;
+    // The wire lists are frozen arrays: nothing downstream writes to them.
+    const prepared: C = {
+        ...source,
+        tools: source.tools === undefined || source.tools === null ? source.tools : sentTools,
+        availableTools: filter.availableTools as string[] | undefined,
+        excludedTools: excludedTools as string[] | undefined,
+    };
     return {
-        config: prepared as C,
+        config: prepared,
         source: Object.freeze({
             ...source,
             tools: source.tools === undefined || source.tools === null ? undefined : customTools,
             availableTools: copyOfList(toolFilters.availableTools),
             excludedTools: copyOfList(toolFilters.excludedTools),
             customToolSets: copyOfToolSets(source.customToolSets),
-        }),
+        }) as C,
         resolution: Object.freeze({
             mode: result.mode,
             enabledTools: Object.freeze(enabledTools),

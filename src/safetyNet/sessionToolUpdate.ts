@@ -1,3 +1,4 @@
+import type { ResumeSessionConfig, SessionConfig, Tool } from "@github/copilot-sdk";
 import { quoteValue } from "./formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 import {
@@ -17,14 +18,17 @@ import {
  */
 export interface SessionToolUpdate {
     /** The custom tools, replacing the current ones (their handlers too). */
-    tools?: readonly object[] | null;
+    tools?: SessionConfig["tools"] | null;
     /** The allowlist, as at construction (tool names, `toolset:<name>`, patterns, a ToolSet). */
-    availableTools?: readonly string[] | { toArray(): string[] } | null;
+    availableTools?: SessionConfig["availableTools"] | null;
     /** The denylist, as at construction. */
-    excludedTools?: readonly string[] | { toArray(): string[] } | null;
+    excludedTools?: SessionConfig["excludedTools"] | null;
     /** Named groups for `toolset:<name>`, as at construction. */
-    customToolSets?: Record<string, string[]> | null;
+    customToolSets?: SessionConfig["customToolSets"] | null;
 }
+
+/** A session's config, as construction read it. */
+type SessionToolSource = SessionConfig | ResumeSessionConfig;
 
 /** The keys of {@link SessionToolUpdate}. */
 const UPDATE_KEYS = ["tools", "availableTools", "excludedTools", "customToolSets"] as const;
@@ -33,7 +37,7 @@ type UpdateKey = (typeof UPDATE_KEYS)[number];
 /** The part of `CopilotClient` that `setTools` uses besides the session step. */
 export interface SessionToolUpdateHost extends SessionToolHost {
     /** The SDK's own normalisation of the filter lists (`ToolSet` to array, `'*'` refused). */
-    resolveToolFilterOptions(config: object): NormalizedToolFilters;
+    resolveToolFilterOptions(config: SessionToolSource): NormalizedToolFilters;
 }
 
 /** The part of `CopilotSession` that `setTools` uses. */
@@ -43,15 +47,15 @@ export interface UpdatableSession {
         readonly tools: { set(params: { tools: object[] }): Promise<unknown> };
         readonly options: { update(params: Record<string, unknown>): Promise<unknown> };
     };
-    registerTools(tools: readonly object[] | undefined): void;
+    registerTools(tools: Tool[] | undefined): void;
 }
 
 /** What a session's tools are now: the options they came from, and their resolution. */
 interface SessionTools {
     /** The session's config as the step last read it: the four tool options and the rest. */
-    config: Readonly<Record<string, unknown>>;
+    config: SessionToolSource;
     /** The tools whose handlers are registered and whose definitions the runtime has. */
-    sent: readonly object[];
+    sent: Tool[];
     resolution: SessionToolResolution;
     /** The last `setTools` in line; the next one waits for it. */
     queue: Promise<unknown>;
@@ -69,7 +73,7 @@ const sessionTools = new WeakMap<object, SessionTools>();
  */
 export function attachSessionTools<S extends object>(
     session: S,
-    prepared: PreparedSessionTools<object>,
+    prepared: PreparedSessionTools<SessionToolSource>,
     client: SessionToolUpdateHost
 ): S {
     sessionTools.set(session, {
@@ -133,7 +137,7 @@ async function applyUpdate(
     current: SessionTools,
     update: unknown
 ): Promise<SessionToolResolution> {
-    const config = { ...current.config, ...readUpdate(update) };
+    const config: SessionToolSource = { ...current.config, ...readUpdate(update) };
     // The same pipeline as construction: the SDK's own checks, then the session step.
     const prepared = await prepareSessionTools(
         client,
@@ -162,8 +166,11 @@ async function applyUpdate(
     return prepared.resolution;
 }
 
-/** The update's options, read once, `null` turned into "not set". */
-function readUpdate(update: unknown): Partial<Record<UpdateKey, unknown>> {
+/**
+ * The update's options, read once, `null` turned into "not set". Their values are checked by the
+ * session step, as at construction.
+ */
+function readUpdate(update: unknown): Pick<SessionToolSource, UpdateKey> {
     if (update === null || typeof update !== "object" || Array.isArray(update)) {
         throw new SessionToolError(
             "INVALID_TOOL_UPDATE",
@@ -182,20 +189,19 @@ function readUpdate(update: unknown): Partial<Record<UpdateKey, unknown>> {
     }
     const read: Partial<Record<UpdateKey, unknown>> = {};
     for (const key of UPDATE_KEYS) {
-        const value = (update as Record<string, unknown>)[key];
+        const value = (update as Partial<Record<UpdateKey, unknown>>)[key];
         if (value === null) read[key] = undefined;
         else if (value !== undefined) read[key] = value;
     }
-    return read;
+    return read as Pick<SessionToolSource, UpdateKey>;
 }
 
-function sentToolsOf(config: object): readonly object[] {
-    const { tools } = config as { tools?: readonly object[] };
-    return tools ?? [];
+function sentToolsOf(config: SessionToolSource): Tool[] {
+    return config.tools ?? [];
 }
 
 /** A tool as `session.create` sends it (the SDK's own mapping, field for field). */
-function toolDefinition(tool: object): object {
+function toolDefinition(tool: Tool): object {
     const {
         name,
         description,
@@ -205,7 +211,7 @@ function toolDefinition(tool: object): object {
         defer,
         metadata,
         isTerminal,
-    } = tool as Record<string, unknown>;
+    } = tool;
     return {
         name,
         description,

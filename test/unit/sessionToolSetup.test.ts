@@ -121,7 +121,7 @@ describe("session tool step: client options", () => {
     it("refuses a builtInToolCollisions other than 'override' or 'error' with INVALID_CLIENT_OPTION", () => {
         let thrown: unknown;
         try {
-            createSessionToolState({ builtInToolCollisions: "replace" }, "1.0.85");
+            createSessionToolState({ builtInToolCollisions: "replace" } as never, "1.0.85");
         } catch (error) {
             thrown = error;
         }
@@ -133,7 +133,7 @@ describe("session tool step: client options", () => {
     });
 
     it("refuses an onToolWarning that is not a function with INVALID_CLIENT_OPTION", () => {
-        expect(() => createSessionToolState({ onToolWarning: "log" }, "1.0.85")).toThrow(
+        expect(() => createSessionToolState({ onToolWarning: "log" } as never, "1.0.85")).toThrow(
             new SessionToolError(
                 "INVALID_CLIENT_OPTION",
                 "Invalid onToolWarning 'log': pass a function that receives each warning, or leave it out to log with console.warn."
