@@ -21,7 +21,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
-const WARM_SAMPLES = 25;
+const WARM_SAMPLES = 80;
 const FIRST_SESSION_SAMPLES = 6;
 const MODEL = "claude-sonnet-4.5";
 
