@@ -75,8 +75,8 @@ function coreClientEdits(sessionClass) {
                 "      await this.updateSessionOptionsForMode(session, config);\n" +
                 "      this.commitGitHubTokenProvider(returnedSessionId, gitHubTokenProviderRegistrationId);\n",
             replacement:
-                `      await ${CHECKS.id}.validateSessionTools(session, config, () => this.deleteSession(returnedSessionId));\n` +
                 "      await this.updateSessionOptionsForMode(session, config);\n" +
+                `      await ${CHECKS.id}.validateSessionTools(session, config, () => this.deleteSession(returnedSessionId));\n` +
                 "      this.commitGitHubTokenProvider(returnedSessionId, gitHubTokenProviderRegistrationId);\n",
         },
         {
@@ -92,8 +92,8 @@ function coreClientEdits(sessionClass) {
                 "      await this.updateSessionOptionsForMode(session, config);\n" +
                 "      this.commitGitHubTokenProvider(sessionId, gitHubTokenProviderRegistrationId);\n",
             replacement:
-                `      await ${CHECKS.id}.validateSessionTools(session, config, () => session.disconnect());\n` +
                 "      await this.updateSessionOptionsForMode(session, config);\n" +
+                `      await ${CHECKS.id}.validateSessionTools(session, config, () => session.disconnect());\n` +
                 "      this.commitGitHubTokenProvider(sessionId, gitHubTokenProviderRegistrationId);\n",
         },
     ];

@@ -29,6 +29,8 @@ export const PATCHES = [
  */
 export function upstreamEdits(stage) {
     if (stage === "construction-checks") {
+        // The check runs once the session has its mode's options, so the runtime builds the
+        // tool list the session will really have.
         return {
             "src/client.ts": [
                 {
@@ -52,10 +54,10 @@ export function upstreamEdits(stage) {
                         "        } catch (e) {\n" +
                         "            if (registeredId !== undefined) {\n",
                     replacement:
+                        "            await this.updateSessionOptionsForMode(session, config);\n" +
                         "            await validateSessionTools(session, config, () =>\n" +
                         "                this.deleteSession(returnedSessionId)\n" +
                         "            );\n" +
-                        "            await this.updateSessionOptionsForMode(session, config);\n" +
                         "        } catch (e) {\n" +
                         "            if (registeredId !== undefined) {\n",
                 },
@@ -78,8 +80,8 @@ export function upstreamEdits(stage) {
                         "        } catch (e) {\n" +
                         "            this.sessions.delete(sessionId);\n",
                     replacement:
-                        "            await validateSessionTools(session, config, () => session.disconnect());\n" +
                         "            await this.updateSessionOptionsForMode(session, config);\n" +
+                        "            await validateSessionTools(session, config, () => session.disconnect());\n" +
                         "        } catch (e) {\n" +
                         "            this.sessions.delete(sessionId);\n",
                 },
@@ -164,7 +166,7 @@ export function upstreamEdits(stage) {
                     replacement:
                         "#### Choosing Built-in Tools by Capability\n" +
                         "\n" +
-                        "`BuiltInTools` groups built-in tool names by what they let the model do: `Read`, `Edit`, `Search`, `Execute` (shell), `Web` and `Agent` (sub-agents), beside `Isolated`. Each group lists the names every model family uses (GPT models edit with `apply_patch`, Claude models with `edit` and `create`), so a filter keeps its meaning when the session switches models.\n" +
+                        "`BuiltInTools` groups built-in tool names by what they let the model do: `Read`, `Edit`, `Search`, `Execute` (shell), `Web` and `Agent` (sub-agents), beside `Isolated`. Each group lists the names the runtime has for that capability across model families (GPT models edit with `apply_patch`, Claude models with `edit` and `create`), so a filter keeps its meaning when the session switches models. Pass them through `ToolSet.addBuiltIn`, for `availableTools` or `excludedTools`.\n" +
                         "\n" +
                         "```ts\n" +
                         "const session = await client.createSession({\n" +

@@ -1,9 +1,11 @@
 /**
- * Built-in tool names grouped by what they let the model do, for `ToolSet.addBuiltIn` (as
- * `BuiltInTools.Read`, `BuiltInTools.Edit`, ...) and for `excludedTools`. Each group lists the
- * names every model family uses for that capability (GPT models edit files with `apply_patch`,
- * Claude models with `edit` and `create`), so that a filter keeps its meaning after
- * `session.setModel`; a name the session's runtime does not have matches nothing.
+ * Built-in tool names grouped by what they let the model do, for `ToolSet.addBuiltIn`
+ * (`BuiltInTools.Read`, `BuiltInTools.Edit`, ...) in `availableTools` or `excludedTools`. Each
+ * group lists the names the runtime has for that capability across model families and platforms
+ * (GPT models edit files with `apply_patch`, Claude models with `edit` and `create`; the
+ * `powershell` tools are the Windows shell), so that a filter keeps its meaning after
+ * `session.setModel`; a name the session's runtime does not offer matches nothing. Built-ins that
+ * fit no capability (`sql`, for one) are in no group.
  *
  * @example
  * ```typescript

@@ -1,4 +1,5 @@
 import type { ResumeSessionConfig, SessionConfig, Tool } from "@github/copilot-sdk";
+import { validateSessionTools } from "../core/customToolChecks.js";
 import { quoteValue } from "./formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 import {
@@ -38,14 +39,21 @@ type UpdateKey = (typeof UPDATE_KEYS)[number];
 export interface SessionToolUpdateHost extends SessionToolHost {
     /** The SDK's own normalisation of the filter lists (`ToolSet` to array, `'*'` refused). */
     resolveToolFilterOptions(config: SessionToolSource): NormalizedToolFilters;
+    /** The sessions the client holds, by id (the SDK's own registry). */
+    readonly sessions?: ReadonlyMap<string, unknown>;
 }
 
 /** The part of `CopilotSession` that `setTools` uses. */
 export interface UpdatableSession {
     readonly sessionId: string;
+    /** Set by the SDK once the session is disconnected. */
+    readonly disconnected?: boolean;
     readonly rpc: {
-        readonly tools: { set(params: { tools: object[] }): Promise<unknown> };
         readonly options: { update(params: Record<string, unknown>): Promise<unknown> };
+        readonly tools: {
+            set(params: { tools: object[] }): Promise<unknown>;
+            initializeAndValidate(): Promise<unknown>;
+        };
     };
     registerTools(tools: Tool[] | undefined): void;
 }
@@ -126,18 +134,44 @@ export function setSessionTools(
             )
         );
     }
-    const applied = current.queue.then(() => applyUpdate(client, session, current, update));
+    let read: Pick<SessionToolSource, UpdateKey>;
+    try {
+        // Read now, at the call: what the caller changes afterwards does not count.
+        read = readUpdate(update);
+        assertLive(client, session);
+    } catch (error) {
+        return Promise.reject(error);
+    }
+    const applied = current.queue.then(() => {
+        assertLive(client, session);
+        return applyUpdate(client, session, current, read);
+    });
     current.queue = applied.catch(() => {});
     return applied;
+}
+
+/**
+ * A session its client no longer holds (disconnected, or replaced by a `resumeSession` of the
+ * same id) must not change the tools: `session.tools.set` replaces the whole tool list of the
+ * connection, which the live session object would no longer match.
+ */
+function assertLive(client: SessionToolUpdateHost, session: UpdatableSession): void {
+    const held =
+        client.sessions === undefined || client.sessions.get(session.sessionId) === session;
+    if (held && session.disconnected !== true) return;
+    throw new SessionToolError(
+        "INVALID_TOOL_UPDATE",
+        `Session '${session.sessionId}' is disconnected or was resumed as another object: call setTools on the session that resumeSession returned.`
+    );
 }
 
 async function applyUpdate(
     client: SessionToolUpdateHost,
     session: UpdatableSession,
     current: SessionTools,
-    update: unknown
+    update: Pick<SessionToolSource, UpdateKey>
 ): Promise<SessionToolResolution> {
-    const config: SessionToolSource = { ...current.config, ...readUpdate(update) };
+    const config: SessionToolSource = { ...current.config, ...update };
     // The same pipeline as construction: the SDK's own checks, then the session step.
     const prepared = await prepareSessionTools(
         client,
@@ -154,16 +188,48 @@ async function applyUpdate(
             availableTools: wire.availableTools === undefined ? null : [...wire.availableTools],
             excludedTools: [...(wire.excludedTools ?? [])],
         });
+        // As at construction, with validateTools: the runtime checks the new tools now.
+        await validateSessionTools(session, prepared.config, async () => {});
     } catch (error) {
-        // Put the previous tools back, so that a failed update changes nothing.
-        await session.rpc.tools.set({ tools: current.sent.map(toolDefinition) }).catch(() => {});
-        session.registerTools(current.sent);
-        throw error;
+        throw await restore(session, current, error);
     }
     current.config = prepared.source;
     current.sent = sent;
     current.resolution = prepared.resolution;
     return prepared.resolution;
+}
+
+/**
+ * Puts the previous tools, filter and handlers back after the runtime refused part of an update.
+ *
+ * @returns the error to throw: what the runtime refused, and whether the session is as before
+ */
+async function restore(
+    session: UpdatableSession,
+    current: SessionTools,
+    refusal: unknown
+): Promise<Error> {
+    const reason = refusal instanceof Error ? refusal.message : String(refusal);
+    const wire = current.resolution.wire;
+    try {
+        await session.rpc.tools.set({ tools: current.sent.map(toolDefinition) });
+        await session.rpc.options.update({
+            availableTools: wire.availableTools === undefined ? null : [...wire.availableTools],
+            excludedTools: [...(wire.excludedTools ?? [])],
+        });
+    } catch (failure) {
+        session.registerTools(current.sent);
+        const why = failure instanceof Error ? failure.message : String(failure);
+        return new Error(
+            `setTools failed (${reason}), and putting the previous tools back failed too (${why}): the session's tools are unknown; call setTools again or resume the session.`,
+            { cause: refusal }
+        );
+    }
+    session.registerTools(current.sent);
+    return new Error(
+        `setTools failed: ${reason}. The session keeps its previous tools and filter.`,
+        { cause: refusal }
+    );
 }
 
 /**
@@ -191,6 +257,8 @@ function readUpdate(update: unknown): Pick<SessionToolSource, UpdateKey> {
     for (const key of UPDATE_KEYS) {
         const value = (update as Partial<Record<UpdateKey, unknown>>)[key];
         if (value === null) read[key] = undefined;
+        // A copy by the array prototype's own slice: holes stay holes, for the checks to name.
+        else if (Array.isArray(value)) read[key] = Array.prototype.slice.call(value);
         else if (value !== undefined) read[key] = value;
     }
     return read as Pick<SessionToolSource, UpdateKey>;

@@ -14,16 +14,28 @@ describe("BuiltInTools groups", () => {
         ]);
     });
 
-    it("names each model family's tools for the same capability", () => {
-        // Claude models edit with edit/create, GPT models with apply_patch; grep and rg likewise.
-        expect(BuiltInTools.Edit).toEqual(
-            expect.arrayContaining(["edit", "create", "apply_patch"])
-        );
-        expect(BuiltInTools.Search).toEqual(expect.arrayContaining(["grep", "rg", "glob"]));
-        expect(BuiltInTools.Read).toContain("view");
-        expect(BuiltInTools.Execute).toEqual(expect.arrayContaining(["bash", "powershell"]));
-        expect(BuiltInTools.Web).toContain("web_fetch");
-        expect(BuiltInTools.Agent).toContain("task");
+    it("lists, per capability, the names of every model family and platform", () => {
+        // Claude models edit with edit/create, GPT models with apply_patch; grep and rg likewise;
+        // the powershell tools are the Windows shell.
+        expect(BuiltInTools.Read).toEqual(["view", "read_file"]);
+        expect(BuiltInTools.Edit).toEqual(["edit", "create", "apply_patch", "str_replace_editor"]);
+        expect(BuiltInTools.Search).toEqual(["glob", "grep", "rg"]);
+        expect(BuiltInTools.Execute).toEqual([
+            "bash",
+            "read_bash",
+            "stop_bash",
+            "list_bash",
+            "powershell",
+            "read_powershell",
+            "stop_powershell",
+            "list_powershell",
+        ]);
+        expect(BuiltInTools.Web).toEqual(["web_fetch"]);
+        expect(BuiltInTools.Agent).toEqual(["task", "read_agent", "write_agent", "list_agents"]);
+    });
+
+    it("keeps Agent within Isolated: sub-agents without the rest of Isolated", () => {
+        expect(BuiltInTools.Isolated).toEqual(expect.arrayContaining([...BuiltInTools.Agent]));
     });
 
     it("keeps the host-access groups apart from Isolated", () => {

@@ -89,7 +89,7 @@ describe("CopilotClient custom tool checks", () => {
         await client.start();
         const sent = (method: string) =>
             sendRequest.mock.calls.filter(([name]) => name === method).map(([, params]) => params);
-        return { client, sent };
+        return { client, sent, sendRequest };
     }
 
     const refusingRuntime = (method: string) => {
@@ -114,7 +114,7 @@ describe("CopilotClient custom tool checks", () => {
     });
 
     it("asks the runtime to validate custom tools once the session exists, with validateTools", async () => {
-        const { client, sent } = await startWithMockConnection();
+        const { client, sent, sendRequest } = await startWithMockConnection();
         const session = await client.createSession({
             onPermissionRequest: approveAll,
             tools: [{ name: "lint", handler }],
@@ -128,6 +128,16 @@ describe("CopilotClient custom tool checks", () => {
         expect(sent("session.tools.initializeAndValidate")).toEqual([
             { sessionId: session.sessionId },
             { sessionId: session.sessionId },
+        ]);
+        // Each right after its session exists and has its options, before the call returns.
+        const sessionMethods = sendRequest.mock.calls
+            .map(([method]) => method)
+            .filter((method) => method.startsWith("session."));
+        expect(sessionMethods).toEqual([
+            "session.create",
+            "session.tools.initializeAndValidate",
+            "session.resume",
+            "session.tools.initializeAndValidate",
         ]);
     });
 
@@ -165,7 +175,7 @@ describe("CopilotClient custom tool checks", () => {
                 validateTools: true,
             })
         ).rejects.toThrow(`The runtime refused the session's custom tools: ${conflict}`);
-        // Released: session.detach (session.destroy before SDK 1.0.13), never deleted.
+        // Released (session.destroy, or session.detach in later SDK releases), never deleted.
         expect([...sent("session.detach"), ...sent("session.destroy")]).toEqual([
             { sessionId: "s1" },
         ]);

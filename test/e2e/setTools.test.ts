@@ -127,6 +127,26 @@ describe.concurrent.each([CLAUDE_MODEL, GPT_MODEL])("session.setTools on %s", (m
         expect(toolResultTexts(model.requests[next + 1])).toEqual([view.result]);
     });
 
+    it("removes the allowlist with availableTools: null: the next request offers every tool again", async ({
+        onTestFinished,
+    }) => {
+        const { client, model, base } = await rig(testCleanups(onTestFinished));
+        const lint = recordingTool("lint");
+        const session = await client.createSession({
+            ...base(modelId),
+            tools: [lint],
+            availableTools: ["view", "lint"],
+        });
+        await session.sendAndWait({ prompt: "hello" });
+        expect(sorted(model.toolNamesOf(model.requests.length - 1))).toEqual(["lint", "view"]);
+        await session.setTools({ availableTools: null });
+        const next = model.requests.length;
+        await session.sendAndWait({ prompt: "hello again" });
+        expect(sorted(model.toolNamesOf(next))).toEqual(
+            sorted([...DEFAULT_BUILT_INS[modelId]!, "lint"])
+        );
+    });
+
     it("leaves the next request as the previous one when it refuses an update", async ({
         onTestFinished,
     }) => {

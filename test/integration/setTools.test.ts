@@ -235,27 +235,109 @@ describe("session.setTools: refusals change nothing", () => {
         expect(runtime.requests.length).toBe(from);
     });
 
-    it("puts the previous tools back when the runtime refuses the filter", async () => {
+    it("puts the previous tools and filter back when the runtime refuses the filter", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+            excludedTools: ["bash"],
+        });
+        const before = session.toolResolution;
+        runtime.failMethod("session.options.update", 1);
+        const from = runtime.requests.length;
+        await expect(session.setTools({ tools: [format] })).rejects.toThrow(
+            /^setTools failed: .*session\.options\.update failed \(fake\).*\. The session keeps its previous tools and filter\.$/
+        );
+        expect(
+            updates(runtime, from).map(([method, params]) => [
+                method,
+                method === "session.tools.set"
+                    ? (params.tools as { name: string }[]).map((t) => t.name)
+                    : params.excludedTools,
+            ])
+        ).toEqual([
+            ["session.tools.set", ["format"]],
+            ["session.options.update", ["bash"]],
+            ["session.tools.set", ["lint"]],
+            ["session.options.update", ["bash"]],
+        ]);
+        expect(session.toolResolution).toBe(before);
+        expect(handlerOf(session, "lint")).toBe(handler);
+        expect(handlerOf(session, "format")).toBeUndefined();
+    });
+
+    it("says the tools are unknown when putting them back fails too", async () => {
         const { runtime, client } = await setUp();
         const session = await client.createSession({
             model: MODEL,
             onPermissionRequest: approveAll,
             tools: [lint],
         });
-        const before = session.toolResolution;
         runtime.failMethod("session.options.update");
+        await expect(session.setTools({ tools: [format] })).rejects.toThrow(
+            /putting the previous tools back failed too .*: the session's tools are unknown; call setTools again or resume the session\.$/
+        );
+    });
+
+    it("has the runtime check the new tools when the session set validateTools, and puts the old ones back when it refuses", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+            validateTools: true,
+        });
+        runtime.failMethod("session.tools.initializeAndValidate", 1);
         const from = runtime.requests.length;
         await expect(session.setTools({ tools: [format] })).rejects.toThrow(
-            /session.options.update failed/
+            /^setTools failed: The runtime refused the session's custom tools: .*initializeAndValidate failed \(fake\)/
         );
-        expect(updates(runtime, from).map(([method, params]) => [method, params.tools])).toEqual([
-            ["session.tools.set", [expect.objectContaining({ name: "format" })]],
-            ["session.options.update", undefined],
-            ["session.tools.set", [expect.objectContaining({ name: "lint" })]],
+        expect(updates(runtime, from).map(([method]) => method)).toEqual([
+            "session.tools.set",
+            "session.options.update",
+            "session.tools.initializeAndValidate",
+            "session.tools.set",
+            "session.options.update",
         ]);
-        expect(session.toolResolution).toBe(before);
         expect(handlerOf(session, "lint")).toBe(handler);
-        expect(handlerOf(session, "format")).toBeUndefined();
+    });
+
+    it("refuses a session that was disconnected, or replaced by resumeSession, before anything is sent", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+        });
+        const resumed = await client.resumeSession(session.sessionId, {
+            model: MODEL,
+            onPermissionRequest: approveAll,
+        });
+        const from = runtime.requests.length;
+        await expect(session.setTools({ tools: [format] })).rejects.toMatchObject({
+            code: "INVALID_TOOL_UPDATE",
+            message: `Session '${session.sessionId}' is disconnected or was resumed as another object: call setTools on the session that resumeSession returned.`,
+        });
+        await resumed.disconnect();
+        await expect(resumed.setTools({ tools: [format] })).rejects.toMatchObject({
+            code: "INVALID_TOOL_UPDATE",
+        });
+        expect(updates(runtime, from).map(([method]) => method)).toEqual(["session.detach"]);
+    });
+
+    it("reads the update at the call: a later change to the caller's array does not count", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+        });
+        const tools = [lint];
+        const pending = session.setTools({ tools });
+        tools.push(format);
+        await pending;
+        const sent = runtime.paramsOf("session.tools.set").at(-1)!.tools as { name: string }[];
+        expect(sent.map((t) => t.name)).toEqual(["lint"]);
     });
 });
 

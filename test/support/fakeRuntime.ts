@@ -48,8 +48,11 @@ export interface FakeRuntime {
     methods(): string[];
     /** Changes the `tools.list` answer for later requests. */
     setToolList(behaviour: ToolListBehaviour): void;
-    /** Makes later requests of `method` fail with a JSON-RPC error (`undefined`: answer again). */
-    failMethod(method: string | undefined): void;
+    /**
+     * Makes the next `times` requests of `method` fail with a JSON-RPC error (`undefined`: answer
+     * again).
+     */
+    failMethod(method: string | undefined, times?: number): void;
     /** Closes every connection and the server. */
     close(): Promise<void>;
 }
@@ -142,6 +145,7 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
     const connections = new Set<MessageConnection>();
     const sockets = new Set<Socket>();
     let failing: string | undefined;
+    let failures = 0;
     let toolList: ToolListBehaviour = options.toolList ?? {
         kind: "list",
         names: FAKE_LISTED_TOOLS,
@@ -165,7 +169,10 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         connection.onRequest((method: string, params: unknown) => {
             const recorded = (params ?? {}) as Record<string, unknown>;
             requests.push({ method, params: recorded });
-            if (method === failing) throw new ResponseError(-32603, `${method} failed (fake)`);
+            if (method === failing && failures > 0) {
+                failures--;
+                throw new ResponseError(-32603, `${method} failed (fake)`);
+            }
             return answer(method, recorded);
         });
         connection.onNotification(() => {});
@@ -184,8 +191,9 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         setToolList: (behaviour) => {
             toolList = behaviour;
         },
-        failMethod: (method) => {
+        failMethod: (method, times = Number.POSITIVE_INFINITY) => {
             failing = method;
+            failures = times;
         },
         close: async () => {
             for (const connection of connections) connection.dispose();
