@@ -144,6 +144,12 @@ export interface PreparedSessionTools<C> {
      * copies, the other options as given.
      */
     readonly source: C;
+    /**
+     * Sends the session's warnings to `onToolWarning` and marks its automatic overrides as
+     * reported; the caller calls it once the runtime took the session (or the update), so that a
+     * session that fails later reports no warning. Calling it again does nothing.
+     */
+    readonly deliverWarnings: () => void;
     /** What to expose as `session.toolResolution`. */
     readonly resolution: SessionToolResolution;
 }
@@ -310,8 +316,13 @@ export async function prepareSessionTools<C extends SessionConfig | ResumeSessio
         warn(tooManySessionTools(enabledTools.length, result.mode));
     }
 
-    newlyAutomatic.forEach((name) => state.reportedOverrides.add(name));
-    warnings.forEach((warning) => state.onWarning(warning));
+    let delivered = false;
+    const deliverWarnings = (): void => {
+        if (delivered) return;
+        delivered = true;
+        newlyAutomatic.forEach((name) => state.reportedOverrides.add(name));
+        warnings.forEach((warning) => state.onWarning(warning));
+    };
     const modes = modeBuiltIns(catalog);
     // The wire lists are frozen arrays: nothing downstream writes to them.
     const prepared: C = {
@@ -322,6 +333,7 @@ export async function prepareSessionTools<C extends SessionConfig | ResumeSessio
     };
     return {
         config: prepared,
+        deliverWarnings,
         source: Object.freeze({
             ...source,
             tools: source.tools === undefined || source.tools === null ? undefined : customTools,

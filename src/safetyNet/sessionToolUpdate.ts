@@ -84,6 +84,7 @@ export function attachSessionTools<S extends object>(
     prepared: PreparedSessionTools<SessionToolSource>,
     client: SessionToolUpdateHost
 ): S {
+    prepared.deliverWarnings();
     sessionTools.set(session, {
         config: prepared.source,
         sent: sentToolsOf(prepared.config),
@@ -181,9 +182,9 @@ async function applyUpdate(
     const sent = sentToolsOf(prepared.config);
     const wire = prepared.resolution.wire;
 
-    await session.rpc.tools.set({ tools: sent.map(toolDefinition) });
-    session.registerTools(sent);
     try {
+        await session.rpc.tools.set({ tools: sent.map(toolDefinition) });
+        session.registerTools(sent);
         await session.rpc.options.update({
             availableTools: wire.availableTools === undefined ? null : [...wire.availableTools],
             excludedTools: [...(wire.excludedTools ?? [])],
@@ -193,6 +194,7 @@ async function applyUpdate(
     } catch (error) {
         throw await restore(session, current, error);
     }
+    prepared.deliverWarnings();
     current.config = prepared.source;
     current.sent = sent;
     current.resolution = prepared.resolution;

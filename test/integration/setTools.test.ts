@@ -267,6 +267,23 @@ describe("session.setTools: refusals change nothing", () => {
         expect(handlerOf(session, "format")).toBeUndefined();
     });
 
+    it("reports no warning for an update the runtime refused, and reports it once one succeeds", async () => {
+        const { runtime, client, warnings } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+        });
+        runtime.failMethod("session.tools.set", 1);
+        const bash = { name: "bash", description: "Custom bash", handler };
+        await expect(session.setTools({ tools: [bash] })).rejects.toThrow(/setTools failed/);
+        expect(warnings).toEqual([]);
+        await session.setTools({ tools: [bash] });
+        expect(warnings.map((w) => [w.code, w.identifiers])).toEqual([
+            ["AUTOMATIC_OVERRIDE", ["bash"]],
+        ]);
+    });
+
     it("says the tools are unknown when putting them back fails too", async () => {
         const { runtime, client } = await setUp();
         const session = await client.createSession({

@@ -79,7 +79,10 @@ async function prepare(
         availableTools: config.availableTools,
         excludedTools: config.excludedTools,
     };
-    return prepareSessionTools(fake.client, { model: CLAUDE, ...config }, filters);
+    const prepared = await prepareSessionTools(fake.client, { model: CLAUDE, ...config }, filters);
+    // As the client does once the runtime has taken the session.
+    prepared.deliverWarnings();
+    return prepared;
 }
 
 async function refusal(promise: Promise<unknown>): Promise<SessionToolError> {
@@ -147,11 +150,15 @@ describe("session tool step: client options", () => {
             ...bundledClient().client,
             sessionToolState: createSessionToolState({}, "1.0.85"),
         };
-        await prepareSessionTools(
+        const prepared = await prepareSessionTools(
             client,
             { model: CLAUDE, tools: [{ name: "View", handler }] },
             {}
         );
+        // Nothing is said until the caller reports that the runtime took the session.
+        expect(warn.mock.calls).toEqual([]);
+        prepared.deliverWarnings();
+        prepared.deliverWarnings();
         expect(warn.mock.calls).toEqual([
             [
                 "Custom tool 'View' differs from the built-in 'view' only in case, so the model gets both. Use the built-in's exact name to replace it, or a clearly different name.",
