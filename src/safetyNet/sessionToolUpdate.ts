@@ -180,15 +180,10 @@ async function applyUpdate(
         client.resolveToolFilterOptions(config)
     );
     const sent = sentToolsOf(prepared.config);
-    const wire = prepared.resolution.wire;
-
     try {
         await session.rpc.tools.set({ tools: sent.map(toolDefinition) });
         session.registerTools(sent);
-        await session.rpc.options.update({
-            availableTools: wire.availableTools === undefined ? null : [...wire.availableTools],
-            excludedTools: [...(wire.excludedTools ?? [])],
-        });
+        await sendFilter(session, prepared.resolution.wire);
         // As at construction, with validateTools: the runtime checks the new tools now.
         await validateSessionTools(session, prepared.config, async () => {});
     } catch (error) {
@@ -202,6 +197,20 @@ async function applyUpdate(
 }
 
 /**
+ * Sends a filter as the session's: no `availableTools` is `null` (every tool allowed), no
+ * `excludedTools` an empty list, which the runtime takes as removing them.
+ */
+async function sendFilter(
+    session: UpdatableSession,
+    wire: SessionToolResolution["wire"]
+): Promise<void> {
+    await session.rpc.options.update({
+        availableTools: wire.availableTools === undefined ? null : [...wire.availableTools],
+        excludedTools: [...(wire.excludedTools ?? [])],
+    });
+}
+
+/**
  * Puts the previous tools, filter and handlers back after the runtime refused part of an update.
  *
  * @returns the error to throw: what the runtime refused, and whether the session is as before
@@ -212,13 +221,9 @@ async function restore(
     refusal: unknown
 ): Promise<Error> {
     const reason = refusal instanceof Error ? refusal.message : String(refusal);
-    const wire = current.resolution.wire;
     try {
         await session.rpc.tools.set({ tools: current.sent.map(toolDefinition) });
-        await session.rpc.options.update({
-            availableTools: wire.availableTools === undefined ? null : [...wire.availableTools],
-            excludedTools: [...(wire.excludedTools ?? [])],
-        });
+        await sendFilter(session, current.resolution.wire);
     } catch (failure) {
         session.registerTools(current.sent);
         const why = failure instanceof Error ? failure.message : String(failure);
