@@ -73,8 +73,8 @@ export interface SessionToolConfig {
 }
 
 /**
- * How a session's tools were resolved at construction, as `session.toolResolution`. Deeply
- * immutable.
+ * How a session's tools were resolved at construction or at its last `session.setTools`, as
+ * `session.toolResolution`. Deeply immutable.
  *
  * @experimental
  */
@@ -99,7 +99,7 @@ export interface SessionToolResolution {
     readonly overriddenBuiltInTools: readonly string[];
     /** `availableTools` / `excludedTools` entries that named no known tool or toolset. */
     readonly unknownIdentifiers: readonly UnknownToolIdentifier[];
-    /** Warnings reported while constructing the session. */
+    /** Warnings reported while constructing the session (or applying its last `setTools`). */
     readonly warnings: readonly SessionToolWarning[];
     /** The runtime version whose measured built-ins were used, and whether they were its own. */
     readonly runtime: { readonly version: string; readonly catalog: BuiltInToolCatalog["source"] };
@@ -119,7 +119,7 @@ export interface SessionToolState {
     readonly bundledRuntimeVersion: string | undefined;
     /** Names whose automatic override this client has reported already. */
     readonly reportedOverrides: Set<string>;
-    /** The runtime's catalog, looked up once per client. */
+    /** The runtime's catalog, kept once the runtime answered usefully (see `askAgain`). */
     catalog?: Promise<BuiltInToolCatalog>;
 }
 
