@@ -38,6 +38,12 @@ export interface SessionToolFilter {
     readonly availableTools: readonly string[] | undefined;
     /** `excludedTools` for the runtime: the entries given, toolsets expanded. */
     readonly excludedTools: readonly string[] | undefined;
+    /** The options as read, once, into frozen copies: what was checked. */
+    readonly given: {
+        readonly availableTools: readonly string[] | undefined;
+        readonly excludedTools: readonly string[] | undefined;
+        readonly customToolSets: Readonly<Record<string, readonly string[]>> | undefined;
+    };
 }
 
 type FilterOption = "availableTools" | "excludedTools";
@@ -65,7 +71,7 @@ export function resolveSessionToolFilter(
 ): SessionToolFilter {
     const available = readEntries(options.availableTools, "availableTools");
     const excluded = readEntries(options.excludedTools, "excludedTools");
-    const toolSets = sessionToolSets(options.customToolSets);
+    const { toolSets, customToolSets } = sessionToolSets(options.customToolSets);
     checkToolSetEntries("availableTools", available);
     checkToolSetEntries("excludedTools", excluded);
 
@@ -121,7 +127,17 @@ export function resolveSessionToolFilter(
         ]);
     const wireExcluded =
         excluded && unique(excluded.flatMap((entry) => wireEntries(entry, "excludedTools")));
-    return { result, toolSets, availableTools: wireAvailable, excludedTools: wireExcluded };
+    return {
+        result,
+        toolSets,
+        availableTools: wireAvailable,
+        excludedTools: wireExcluded,
+        given: Object.freeze({
+            availableTools: available,
+            excludedTools: excluded,
+            customToolSets,
+        }),
+    };
 }
 
 function inventoryTools(inventory: SessionToolInventory): ToolFilterTool[] {
@@ -227,11 +243,16 @@ function checkToolSetEntries(option: FilterOption, entries: readonly string[] | 
 
 /**
  * The session's toolsets: {@link DEFAULT_TOOL_SETS}, then `customToolSets`, whose entries replace
- * a default toolset of the same name.
+ * a default toolset of the same name; and `customToolSets` as read.
  */
-function sessionToolSets(customToolSets: unknown): ReadonlyMap<string, readonly string[]> {
+function sessionToolSets(customToolSets: unknown): {
+    toolSets: ReadonlyMap<string, readonly string[]>;
+    customToolSets: Readonly<Record<string, readonly string[]>> | undefined;
+} {
     const toolSets = new Map(Object.entries(DEFAULT_TOOL_SETS));
-    if (customToolSets === undefined || customToolSets === null) return toolSets;
+    if (customToolSets === undefined || customToolSets === null) {
+        return { toolSets, customToolSets: undefined };
+    }
     if (
         typeof customToolSets !== "object" ||
         Array.isArray(customToolSets) ||
@@ -245,6 +266,7 @@ function sessionToolSets(customToolSets: unknown): ReadonlyMap<string, readonly 
                 : `Invalid customToolSets ${quoteValue(customToolSets)}: pass an object of toolset names to tool names, e.g. { quality: ["lint", "format"] }.`
         );
     }
+    const read: [string, readonly string[]][] = [];
     for (const [name, members] of Object.entries(customToolSets)) {
         if (!TOOL_SET_NAME_PATTERN.test(name)) {
             throw new SessionToolError(
@@ -253,9 +275,11 @@ function sessionToolSets(customToolSets: unknown): ReadonlyMap<string, readonly 
                 [name]
             );
         }
-        toolSets.set(name, Object.freeze([...new Set(readMembers(name, members))]));
+        const toolSet = Object.freeze([...new Set(readMembers(name, members))]);
+        toolSets.set(name, toolSet);
+        read.push([name, toolSet]);
     }
-    return toolSets;
+    return { toolSets, customToolSets: Object.freeze(Object.fromEntries(read)) };
 }
 
 /** Reads one toolset's members once, by index, and checks each is a tool name. */

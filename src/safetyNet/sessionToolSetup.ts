@@ -324,23 +324,26 @@ export async function prepareSessionTools<C extends SessionConfig | ResumeSessio
         warnings.forEach((warning) => state.onWarning(warning));
     };
     const modes = modeBuiltIns(catalog);
-    // The wire lists are frozen arrays: nothing downstream writes to them.
+    // The lists below are frozen arrays: nothing downstream writes to them.
     const prepared: C = {
         ...source,
         tools: source.tools === undefined || source.tools === null ? source.tools : sentTools,
         availableTools: filter.availableTools as string[] | undefined,
         excludedTools: excludedTools as string[] | undefined,
     };
+    // What a later setTools starts from: the options as this step read and checked them.
+    const { given } = filter;
+    const read: C = {
+        ...source,
+        tools: source.tools === undefined || source.tools === null ? undefined : customTools,
+        availableTools: given.availableTools as string[] | undefined,
+        excludedTools: given.excludedTools as string[] | undefined,
+        customToolSets: given.customToolSets as Record<string, string[]> | undefined,
+    };
     return {
         config: prepared,
         deliverWarnings,
-        source: Object.freeze({
-            ...source,
-            tools: source.tools === undefined || source.tools === null ? undefined : customTools,
-            availableTools: copyOfList(toolFilters.availableTools),
-            excludedTools: copyOfList(toolFilters.excludedTools),
-            customToolSets: copyOfToolSets(source.customToolSets),
-        }) as C,
+        source: Object.freeze(read),
         resolution: Object.freeze({
             mode: result.mode,
             enabledTools: Object.freeze(enabledTools),
@@ -365,23 +368,6 @@ export async function prepareSessionTools<C extends SessionConfig | ResumeSessio
             }),
         }),
     };
-}
-
-/** A filter list as read (already checked), copied so that the caller's array is not read again. */
-function copyOfList(list: unknown): unknown {
-    return Array.isArray(list)
-        ? Object.freeze(Array.from({ length: list.length }, (_, i) => list[i]))
-        : list;
-}
-
-/** `customToolSets` as read (already checked), its member lists copied. */
-function copyOfToolSets(toolSets: unknown): unknown {
-    if (toolSets === null || typeof toolSets !== "object") return toolSets;
-    return Object.freeze(
-        Object.fromEntries(
-            Object.entries(toolSets).map(([name, members]) => [name, copyOfList(members)])
-        )
-    );
 }
 
 function overrideWarnings(
