@@ -280,11 +280,33 @@ function measuredFor(runtimeVersion: string): MeasuredBuiltInTools | undefined {
     return MEASURED_BUILT_IN_TOOLS.find((entry) => entry.runtimeVersion === runtimeVersion);
 }
 
+/**
+ * Catalogs without a runtime listing, by measurements, source and `askAgain`: built once, since
+ * sessions with nothing to check look one up every time.
+ */
+const standingCatalogs = new Map<string, BuiltInToolCatalog>();
+
 function catalogOf(
     measured: MeasuredBuiltInTools,
     source: BuiltInToolCatalog["source"],
     listed: readonly string[],
     askAgain = false
+): BuiltInToolCatalog {
+    if (listed.length > 0) return buildCatalog(measured, source, listed, askAgain);
+    const key = `${measured.runtimeVersion}\0${source}\0${askAgain}`;
+    let catalog = standingCatalogs.get(key);
+    if (catalog === undefined) {
+        catalog = buildCatalog(measured, source, listed, askAgain);
+        standingCatalogs.set(key, catalog);
+    }
+    return catalog;
+}
+
+function buildCatalog(
+    measured: MeasuredBuiltInTools,
+    source: BuiltInToolCatalog["source"],
+    listed: readonly string[],
+    askAgain: boolean
 ): BuiltInToolCatalog {
     // Maps, so that a caller's string such as a model id 'constructor' is just another key.
     // A runtime that was not measured may behave like any measured one: a name some measured
