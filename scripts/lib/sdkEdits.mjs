@@ -42,8 +42,8 @@ const PATCH_CHECK_MODULE = "patchCheck";
  * The step runs after the SDK's own option handling: its own checks of the filter lists
  * (`resolveToolFilterOptions`) come first, and the lists it then sends are the step's.
  */
-const prepareCall = (configExpression) =>
-    `    const preparedTools = await ${SETUP.id}.prepareSessionTools(this, ${configExpression}, this.resolveToolFilterOptions(config));\n` +
+const prepareCall = (configExpression, resumedSessionId = "") =>
+    `    const preparedTools = await ${SETUP.id}.prepareSessionConfig(this, ${configExpression}, (read) => this.resolveToolFilterOptions(read)${resumedSessionId && `, ${resumedSessionId}`});\n` +
     "    config = preparedTools.config;\n";
 
 const attachResolution = `    return ${UPDATE.id}.attachSessionTools(session, preparedTools, this);`;
@@ -140,7 +140,7 @@ function clientBodyEdits(cliVersionExpression, sessionClass) {
             anchor: `      await this.start();\n    }\n    const session = new ${sessionClass}(\n      sessionId,\n`,
             replacement:
                 "      await this.start();\n    }\n" +
-                prepareCall("{ ...this.configDefaultsForMode(), ...config }") +
+                prepareCall("{ ...this.configDefaultsForMode(), ...config }", "sessionId") +
                 `    const session = new ${sessionClass}(\n      sessionId,\n`,
         },
         {
@@ -379,11 +379,13 @@ function safetyNetFileEdits(runtimeExportNames) {
                     "     * Changes this session's custom tools and filter while it runs, with the checks of\n" +
                     "     * construction; refused updates (a `SessionToolError`) change nothing. Options left\n" +
                     "     * out stay; `null` removes one. The model sees the new set from its next request on.\n" +
+                    "     * Each runtime request waits at most `timeout` ms (default 30000); a failed or late\n" +
+                    "     * one puts the previous tools back.\n" +
                     "     *\n" +
                     "     * @returns the new `toolResolution`\n" +
                     "     * @experimental\n" +
                     "     */\n" +
-                    `    setTools(update: import("${UPDATE.path}").SessionToolUpdate): Promise<import("${SETUP.path}").SessionToolResolution>;\n`,
+                    `    setTools(update: import("${UPDATE.path}").SessionToolUpdate, timeout?: number): Promise<import("${SETUP.path}").SessionToolResolution>;\n`,
             },
         ],
     };

@@ -1,5 +1,6 @@
 import type { Tool } from "@github/copilot-sdk";
 import { formatList, quoteValue } from "./formatting.js";
+import { readList, readOrRefuse } from "./callerInput.js";
 import { SessionToolError } from "./sessionToolError.js";
 
 /**
@@ -36,22 +37,22 @@ const TOOL_FIELDS = [
  */
 export function snapshotCustomTools(tools: unknown): readonly CustomToolSnapshot[] | undefined {
     if (tools === undefined || tools === null) return undefined;
-    if (!Array.isArray(tools)) {
-        throw invalid(
-            `Invalid tools ${quoteValue(tools)}: pass an array of tools, e.g. [defineTool("lint", { ... })].`
-        );
-    }
-    const snapshots: CustomToolSnapshot[] = [];
-    for (let position = 0; position < tools.length; position++) {
-        if (!(position in tools)) {
-            throw invalid(
-                `tools[${position}] is an empty slot of a sparse array: pass a tool at every position.`
-            );
+    const snapshots = readList(
+        tools,
+        "tools",
+        "INVALID_CUSTOM_TOOL",
+        'an array of tools, e.g. [defineTool("lint", { ... })]',
+        (tool, position, present) => {
+            if (!present) {
+                throw invalid(
+                    `tools[${position}] is an empty slot of a sparse array: pass a tool at every position.`
+                );
+            }
+            return snapshotOf(tool, position);
         }
-        snapshots.push(snapshotOf(tools[position], position));
-    }
+    );
     rejectDuplicates(snapshots);
-    return Object.freeze(snapshots);
+    return snapshots;
 }
 
 function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
@@ -60,12 +61,20 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
             `tools[${position}] is ${quoteValue(tool)}, not a tool: pass an object with a name (see defineTool).`
         );
     }
-    const snapshot: Record<string, unknown> = { ...tool };
-    for (const field of TOOL_FIELDS) {
-        if (!Object.prototype.hasOwnProperty.call(snapshot, field) && field in tool) {
-            snapshot[field] = (tool as Record<string, unknown>)[field];
-        }
-    }
+    const snapshot = readOrRefuse(
+        () => {
+            const read: Record<string, unknown> = { ...tool };
+            for (const field of TOOL_FIELDS) {
+                if (!Object.prototype.hasOwnProperty.call(read, field) && field in tool) {
+                    read[field] = (tool as Record<string, unknown>)[field];
+                }
+            }
+            return read;
+        },
+        "INVALID_CUSTOM_TOOL",
+        (reason) =>
+            `tools[${position}] cannot be read (${reason}): pass a plain object with a name (see defineTool).`
+    );
     const { name, handler, overridesBuiltInTool } = snapshot;
     if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
         throw invalid(
@@ -85,7 +94,29 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
             [name]
         );
     }
+    // The runtime receives the definition as JSON: a cycle or a BigInt would fail the send
+    // (outside any promise the caller holds), so refuse it here, naming the tool.
+    for (const field of ["parameters", "metadata"] as const) {
+        const value = snapshot[field];
+        if (value === undefined) continue;
+        readOrRefuse(
+            () => JSON.stringify(field === "parameters" ? jsonSchemaOf(value) : value),
+            "INVALID_CUSTOM_TOOL",
+            (reason) =>
+                `Custom tool '${name}' has ${field} that cannot be sent as JSON (${reason}): remove cycles, BigInt values and throwing getters.`
+        );
+    }
     return Object.freeze(snapshot) as CustomToolSnapshot;
+}
+
+/**
+ * A tool's `parameters` as the runtime receives them: a Zod schema becomes JSON Schema (as the
+ * SDK converts it), anything else goes as it is.
+ */
+export function jsonSchemaOf(parameters: unknown): unknown {
+    if (!parameters) return undefined;
+    const { toJSONSchema } = parameters as { toJSONSchema?: unknown };
+    return typeof toJSONSchema === "function" ? toJSONSchema.call(parameters) : parameters;
 }
 
 function rejectDuplicates(snapshots: readonly CustomToolSnapshot[]): void {

@@ -10,7 +10,10 @@
  * - `INVALID_TOOL_SET`: a `customToolSets` entry is malformed;
  * - `INVALID_CLIENT_OPTION`: `builtInToolCollisions` or `onToolWarning` has a wrong value;
  * - `INVALID_TOOL_UPDATE`: `session.setTools` got something other than its four options, or the
- *   session was not constructed by the patched SDK.
+ *   session was not constructed by the patched SDK, is disconnected or was resumed as another
+ *   object;
+ * - `SESSION_BUSY`: `session.setTools` would change which tool answers a built-in's name (a
+ *   custom tool that starts or stops replacing it) while the session processes a message.
  *
  * @experimental
  */
@@ -22,7 +25,8 @@ export type SessionToolErrorCode =
     | "INVALID_TOOL_FILTER"
     | "INVALID_TOOL_SET"
     | "INVALID_CLIENT_OPTION"
-    | "INVALID_TOOL_UPDATE";
+    | "INVALID_TOOL_UPDATE"
+    | "SESSION_BUSY";
 
 /**
  * Thrown by `createSession`, `resumeSession` and `session.setTools` (and, for client options, the

@@ -1,3 +1,4 @@
+import { describeValue, readList, readOrRefuse, readRecord } from "./callerInput.js";
 import { quoteValue } from "./formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 import {
@@ -191,39 +192,75 @@ function isToolSetEntry(entry: string): boolean {
 }
 
 /**
+ * Reads the filter options of a session config (or `setTools` update) once, before anything else
+ * looks at them, including the SDK's own checks: a `ToolSet` becomes its entries, each list a
+ * frozen copy read by index, `customToolSets` a frozen copy of its own entries. Malformed values
+ * are refused here with a `SessionToolError`, never a `TypeError` from a later read.
+ *
+ * @param options - the options as the caller passed them (not modified)
+ * @returns the same options, read
+ * @throws SessionToolError `INVALID_TOOL_FILTER` or `INVALID_TOOL_SET`
+ */
+export function readFilterOptions(options: SessionToolFilterOptions): SessionToolFilterOptions {
+    const { customToolSets } = sessionToolSets(options.customToolSets);
+    return {
+        availableTools: readEntries(
+            filterListOf(options.availableTools, "availableTools"),
+            "availableTools"
+        ),
+        excludedTools: readEntries(
+            filterListOf(options.excludedTools, "excludedTools"),
+            "excludedTools"
+        ),
+        customToolSets,
+    };
+}
+
+/** A `ToolSet` builder's entries (its public `toArray`), anything else as it is. */
+function filterListOf(value: unknown, option: FilterOption): unknown {
+    if (value === undefined || value === null || typeof value !== "object") return value;
+    return readOrRefuse(
+        () => {
+            if (Array.isArray(value)) return value;
+            const { toArray } = value as { toArray?: unknown };
+            return typeof toArray === "function" ? (toArray.call(value) as unknown) : value;
+        },
+        "INVALID_TOOL_FILTER",
+        (reason) =>
+            `Invalid ${option}: it cannot be read (${reason}); pass an array of tool names, 'toolset:<name>' entries and 'builtin:'/'custom:'/'mcp:' patterns, or a ToolSet.`
+    );
+}
+
+/**
  * Reads a filter list once, by index, into a frozen copy: what is checked is what is sent, even
  * if the caller's array has methods of its own.
  */
 function readEntries(value: unknown, option: FilterOption): readonly string[] | undefined {
     if (value === undefined || value === null) return undefined;
-    if (!Array.isArray(value)) {
-        throw new SessionToolError(
-            "INVALID_TOOL_FILTER",
-            `Invalid ${option} ${quoteValue(value)}: pass an array of tool names, 'toolset:<name>' entries and 'builtin:'/'custom:'/'mcp:' patterns, or a ToolSet.`
-        );
-    }
-    const entries: string[] = [];
-    const length = value.length;
-    for (let position = 0; position < length; position++) {
-        const present = position in value;
-        const entry: unknown = present ? value[position] : undefined;
-        if (typeof entry !== "string" || entry.length === 0) {
-            throw new SessionToolError(
-                "INVALID_TOOL_FILTER",
-                `Invalid ${option}[${position}] ${present ? quoteValue(entry) : "(empty slot)"}: every entry must be a tool name, 'toolset:<name>', or a 'builtin:'/'custom:'/'mcp:' pattern.`
-            );
+    return readList(
+        value,
+        option,
+        "INVALID_TOOL_FILTER",
+        "an array of tool names, 'toolset:<name>' entries and 'builtin:'/'custom:'/'mcp:' patterns, or a ToolSet",
+        (entry, position, present) => {
+            if (typeof entry !== "string" || entry.length === 0) {
+                throw new SessionToolError(
+                    "INVALID_TOOL_FILTER",
+                    `Invalid ${option}[${position}] ${present ? describeValue(entry) : "(empty slot)"}: every entry must be a tool name, 'toolset:<name>', or a 'builtin:'/'custom:'/'mcp:' pattern.`
+                );
+            }
+            if (entry === "*") {
+                // The SDK's own check throws a plain Error for this; the session step refuses it
+                // first, as every other filter mistake.
+                throw new SessionToolError(
+                    "INVALID_TOOL_FILTER",
+                    `Invalid ${option} entry '*': there is no bare wildcard. Use 'builtin:*', 'custom:*' or 'mcp:*' to name the tools of one source.`,
+                    [entry]
+                );
+            }
+            return entry;
         }
-        if (entry === "*") {
-            // The SDK refuses this first; a list whose own iterator hid it is refused here.
-            throw new SessionToolError(
-                "INVALID_TOOL_FILTER",
-                `Invalid ${option} entry '*': there is no bare wildcard. Use 'builtin:*', 'custom:*' or 'mcp:*' to name the tools of one source.`,
-                [entry]
-            );
-        }
-        entries.push(entry);
-    }
-    return Object.freeze(entries);
+    );
 }
 
 /** Toolset entries must be well formed; an unknown toolset name only warns (with suggestions). */
@@ -253,21 +290,26 @@ function sessionToolSets(customToolSets: unknown): {
     if (customToolSets === undefined || customToolSets === null) {
         return { toolSets, customToolSets: undefined };
     }
-    if (
-        typeof customToolSets !== "object" ||
-        Array.isArray(customToolSets) ||
-        typeof (customToolSets as { toArray?: unknown }).toArray === "function"
-    ) {
-        const isBuilder = typeof (customToolSets as { toArray?: unknown })?.toArray === "function";
+    const isBuilder = readOrRefuse(
+        () => typeof (customToolSets as { toArray?: unknown }).toArray === "function",
+        "INVALID_TOOL_SET",
+        (reason) =>
+            `Invalid customToolSets: it cannot be read (${reason}); pass an object of toolset names to tool names, e.g. { quality: ["lint", "format"] }.`
+    );
+    if (isBuilder) {
         throw new SessionToolError(
             "INVALID_TOOL_SET",
-            isBuilder
-                ? 'customToolSets got a ToolSet builder. A ToolSet is a filter list: pass it as availableTools or excludedTools. customToolSets defines named groups: { quality: ["lint", "format"] }.'
-                : `Invalid customToolSets ${quoteValue(customToolSets)}: pass an object of toolset names to tool names, e.g. { quality: ["lint", "format"] }.`
+            'customToolSets got a ToolSet builder. A ToolSet is a filter list: pass it as availableTools or excludedTools. customToolSets defines named groups: { quality: ["lint", "format"] }.'
         );
     }
     const read: [string, readonly string[]][] = [];
-    for (const [name, members] of Object.entries(customToolSets)) {
+    const entries = readRecord(
+        customToolSets,
+        "customToolSets",
+        "INVALID_TOOL_SET",
+        'an object of toolset names to tool names, e.g. { quality: ["lint", "format"] }'
+    );
+    for (const [name, members] of entries) {
         if (!TOOL_SET_NAME_PATTERN.test(name)) {
             throw new SessionToolError(
                 "INVALID_TOOL_SET",
@@ -283,28 +325,30 @@ function sessionToolSets(customToolSets: unknown): {
 }
 
 /** Reads one toolset's members once, by index, and checks each is a tool name. */
-function readMembers(name: string, members: unknown): string[] {
-    if (!Array.isArray(members)) {
-        throw new SessionToolError(
-            "INVALID_TOOL_SET",
-            `Invalid customToolSets.${name} ${quoteValue(members)}: it must be a list of tool names, e.g. ${name}: ["lint", "format"].`,
-            [name]
-        );
-    }
-    const names: string[] = [];
-    const length = members.length;
-    for (let position = 0; position < length; position++) {
-        const member: unknown = position in members ? members[position] : undefined;
-        if (typeof member !== "string" || member === "" || member.includes(":")) {
-            throw new SessionToolError(
+function readMembers(name: string, members: unknown): readonly string[] {
+    const example = `${name}: ["lint", "format"]`;
+    return readList(
+        members,
+        `customToolSets.${name}`,
+        "INVALID_TOOL_SET",
+        `a list of tool names, e.g. ${example}`,
+        (member, position, present) => {
+            if (typeof member !== "string" || member === "" || member.includes(":")) {
+                throw new SessionToolError(
+                    "INVALID_TOOL_SET",
+                    `Invalid member ${present ? describeValue(member) : "(empty slot)"} of customToolSets.${name}: list tool names, e.g. ${example}; to combine toolsets, list their members.`,
+                    [name]
+                );
+            }
+            return member;
+        },
+        (value) =>
+            new SessionToolError(
                 "INVALID_TOOL_SET",
-                `Invalid member ${position in members ? quoteValue(member) : "(empty slot)"} of customToolSets.${name}: list tool names, e.g. ${name}: ["lint", "format"]; to combine toolsets, list their members.`,
+                `Invalid customToolSets.${name} ${describeValue(value)}: it must be a list of tool names, e.g. ${example}.`,
                 [name]
-            );
-        }
-        names.push(member);
-    }
-    return names;
+            )
+    );
 }
 
 function unique(entries: readonly string[]): readonly string[] {

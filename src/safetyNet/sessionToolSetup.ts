@@ -24,7 +24,11 @@ import {
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { formatList, quoteValue } from "./formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
-import { resolveSessionToolFilter, type SessionToolFilterOptions } from "./sessionToolFilter.js";
+import {
+    readFilterOptions,
+    resolveSessionToolFilter,
+    type SessionToolFilterOptions,
+} from "./sessionToolFilter.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
 import {
     MAX_TOOLS_PER_REQUEST,
@@ -121,6 +125,13 @@ export interface SessionToolState {
     readonly reportedOverrides: Set<string>;
     /** The runtime's catalog, kept once the runtime answered usefully (see `askAgain`). */
     catalog?: Promise<BuiltInToolCatalog>;
+    /** By session id, the `setTools` calls still running or queued; `resumeSession` waits. */
+    readonly updates: Map<string, Promise<unknown>>;
+    /**
+     * By session id, how often `resumeSession` started for it; a session object whose number is
+     * older was replaced and must not send anything.
+     */
+    readonly resumes: Map<string, number>;
 }
 
 /** The part of `CopilotClient` the tool setup uses. */
@@ -152,6 +163,8 @@ export interface PreparedSessionTools<C> {
     readonly deliverWarnings: () => void;
     /** What to expose as `session.toolResolution`. */
     readonly resolution: SessionToolResolution;
+    /** By built-in, the other names whose exclusion also removes it (the runtime's aliases). */
+    readonly excludedWith: ReadonlyMap<string, readonly string[]>;
 }
 
 const COLLISION_POLICIES: ReadonlySet<unknown> = new Set(["override", "error"]);
@@ -189,7 +202,52 @@ export function createSessionToolState(
         onWarning: onToolWarning ?? ((warning) => console.warn(warning.message)),
         bundledRuntimeVersion,
         reportedOverrides: new Set(),
+        updates: new Map(),
+        resumes: new Map(),
     };
+}
+
+/**
+ * What `createSession` and `resumeSession` call: reads the session's tool options once (before
+ * the SDK's own checks see them, so a malformed value is a `SessionToolError`, not a `TypeError`),
+ * runs the SDK's normalisation on what was read, then {@link prepareSessionTools}. For a resume,
+ * it first retires the session objects that held the id and waits for their `setTools` calls
+ * (each bounded by its timeout), so the resumed session's tools and filter are its own.
+ *
+ * @param client - the `CopilotClient`
+ * @param config - the session config with the SDK's mode defaults (not modified)
+ * @param normalise - the SDK's own normalisation of the filter lists
+ * @param resumedSessionId - the id `resumeSession` resumes; undefined for `createSession`
+ * @returns the config to send and the resolution to expose
+ * @throws SessionToolError for every tool problem, before anything is sent
+ */
+export async function prepareSessionConfig<C extends SessionConfig | ResumeSessionConfig>(
+    client: SessionToolHost,
+    config: C,
+    normalise: (config: C) => NormalizedToolFilters,
+    resumedSessionId?: string
+): Promise<PreparedSessionTools<C>> {
+    const state = (client.sessionToolState ??= createSessionToolState(undefined, undefined));
+    const read: C = {
+        ...config,
+        tools: snapshotCustomTools(config.tools),
+        ...readFilterOptions(config),
+    };
+    if (resumedSessionId === undefined) {
+        return prepareSessionTools(client, read, normalise(read));
+    }
+    const { resumes, updates } = state;
+    const generation = (resumes.get(resumedSessionId) ?? 0) + 1;
+    resumes.set(resumedSessionId, generation);
+    try {
+        await updates.get(resumedSessionId)?.catch(() => {});
+        return await prepareSessionTools(client, read, normalise(read));
+    } catch (error) {
+        // Refused before anything was sent: the objects that held the id keep it.
+        if (resumes.get(resumedSessionId) === generation)
+            resumes.set(resumedSessionId, generation - 1);
+        throw error;
+    }
 }
 
 /**
@@ -342,6 +400,7 @@ export async function prepareSessionTools<C extends SessionConfig | ResumeSessio
     };
     return {
         config: prepared,
+        excludedWith: catalog.excludedWith,
         deliverWarnings,
         source: Object.freeze(read),
         resolution: Object.freeze({

@@ -1,14 +1,26 @@
 import type { ResumeSessionConfig, SessionConfig, Tool } from "@github/copilot-sdk";
 import { validateSessionTools } from "../core/customToolChecks.js";
-import { quoteValue } from "./formatting.js";
+import { messageOf, readOrRefuse } from "./callerInput.js";
+import { jsonSchemaOf } from "./customTools.js";
+import { formatList, quoteValue } from "./formatting.js";
+import {
+    isDisconnected,
+    isRoutedTo,
+    normaliseToolFilters,
+    onDisconnected,
+    registerToolHandlers,
+} from "./sdkSeam.js";
 import { SessionToolError } from "./sessionToolError.js";
 import {
+    createSessionToolState,
     prepareSessionTools,
-    type NormalizedToolFilters,
     type PreparedSessionTools,
     type SessionToolHost,
     type SessionToolResolution,
+    type SessionToolState,
 } from "./sessionToolSetup.js";
+import { readFilterOptions } from "./sessionToolFilter.js";
+import { snapshotCustomTools } from "./customTools.js";
 
 /**
  * What `session.setTools` changes. An option left out (or `undefined`) stays as it is; `null`
@@ -28,6 +40,12 @@ export interface SessionToolUpdate {
     customToolSets?: SessionConfig["customToolSets"] | null;
 }
 
+/**
+ * How long `session.setTools` waits for each runtime request by default, in milliseconds. A
+ * request that takes longer counts as failed: the previous tools are put back.
+ */
+export const DEFAULT_TOOL_UPDATE_TIMEOUT = 30_000;
+
 /** A session's config, as construction read it. */
 type SessionToolSource = SessionConfig | ResumeSessionConfig;
 
@@ -35,44 +53,79 @@ type SessionToolSource = SessionConfig | ResumeSessionConfig;
 const UPDATE_KEYS = ["tools", "availableTools", "excludedTools", "customToolSets"] as const;
 type UpdateKey = (typeof UPDATE_KEYS)[number];
 
-/** The part of `CopilotClient` that `setTools` uses besides the session step. */
-export interface SessionToolUpdateHost extends SessionToolHost {
-    /** The SDK's own normalisation of the filter lists (`ToolSet` to array, `'*'` refused). */
-    resolveToolFilterOptions(config: SessionToolSource): NormalizedToolFilters;
-    /** The sessions the client holds, by id (the SDK's own registry). */
-    readonly sessions?: ReadonlyMap<string, unknown>;
+/** The part of `CopilotClient` that `setTools` uses. */
+export type SessionToolUpdateHost = SessionToolHost;
+
+/** A filter as the runtime receives it (`session.options.update`). */
+interface WireFilter {
+    readonly availableTools: readonly string[] | null;
+    readonly excludedTools: readonly string[];
 }
 
-/** The part of `CopilotSession` that `setTools` uses. */
+/** The part of `CopilotSession` that `setTools` uses (its public surface). */
 export interface UpdatableSession {
     readonly sessionId: string;
-    /** Set by the SDK once the session is disconnected. */
-    readonly disconnected?: boolean;
     readonly rpc: {
         readonly options: { update(params: Record<string, unknown>): Promise<unknown> };
         readonly tools: {
             set(params: { tools: object[] }): Promise<unknown>;
             initializeAndValidate(): Promise<unknown>;
+            handlePendingToolCall(params: { requestId: string; error: string }): Promise<unknown>;
         };
     };
-    registerTools(tools: Tool[] | undefined): void;
+    on(
+        eventType: "external_tool.requested",
+        handler: (event: { data: { requestId: string; toolName: string } }) => void
+    ): () => void;
+    on(
+        eventType: "assistant.turn_start" | "assistant.turn_end" | "session.idle",
+        handler: () => void
+    ): () => void;
+    setModel?: (model: string, ...rest: unknown[]) => Promise<unknown>;
+    send?: (...args: unknown[]) => Promise<unknown>;
 }
 
-/** What a session's tools are now: the options they came from, and their resolution. */
+/** One side of a change of tools: what the runtime is sent and which handlers answer. */
+interface ToolConfig {
+    /** The custom tools as sent (handlers included). */
+    readonly tools: readonly Tool[];
+    /** The filter as sent, with the guards of {@link guardedFilter}. */
+    readonly filter: WireFilter;
+    readonly resolution: SessionToolResolution;
+}
+
+/** What a session's tools are now. */
 interface SessionTools {
-    /** The session's config as the step last read it: the four tool options and the rest. */
-    config: SessionToolSource;
-    /** The tools whose handlers are registered and whose definitions the runtime has. */
-    sent: Tool[];
-    resolution: SessionToolResolution;
+    /** The session's config as the step last read it; undefined once the session is released. */
+    config: SessionToolSource | undefined;
+    /** The tools, filter and resolution in force. */
+    current: ToolConfig;
+    /**
+     * False after a change failed half-way and could not be undone: the runtime may hold either
+     * config's tools, so handlers of both answer and the next change sends everything.
+     */
+    known: boolean;
+    /** Tool names whose calls the SDK answers (a handler) or the app answers (declared only). */
+    readonly answered: Map<string, "handler" | "declared">;
+    /** The number of the resume that made this object, see `SessionToolState.resumes`. */
+    readonly generation: number;
     /** The last `setTools` in line; the next one waits for it. */
     queue: Promise<unknown>;
+    /** Aborted when the session is disconnected: every wait of `setTools` ends there. */
+    readonly disconnected: AbortController;
+    /** How many model turns run now (see {@link followTurns}). */
+    turns: number;
+    /** How many messages were sent since the session was last idle. */
+    sends: number;
+    /** A running change of a built-in's owner; messages sent meanwhile wait for it. */
+    ownerChange: Promise<void> | undefined;
 }
 
 const sessionTools = new WeakMap<object, SessionTools>();
 
 /**
- * Gives a constructed session its read-only `toolResolution` and its `setTools` method.
+ * Gives a constructed session its read-only `toolResolution`, its `setTools` method, an answer
+ * for every tool call no handler takes, and the release of its tool state at disconnect.
  *
  * @param session - the session `createSession` / `resumeSession` constructed
  * @param prepared - the session step's outcome for it
@@ -85,23 +138,47 @@ export function attachSessionTools<S extends object>(
     client: SessionToolUpdateHost
 ): S {
     prepared.deliverWarnings();
-    sessionTools.set(session, {
+    const live = session as S & UpdatableSession;
+    const state = stateOf(client);
+    const entry: SessionTools = {
         config: prepared.source,
-        sent: sentToolsOf(prepared.config),
-        resolution: prepared.resolution,
+        current: configOf(prepared),
+        known: true,
+        answered: new Map(),
+        generation: state.resumes.get(live.sessionId) ?? 0,
         queue: Promise.resolve(),
-    });
+        disconnected: new AbortController(),
+        turns: 0,
+        sends: 0,
+        ownerChange: undefined,
+    };
+    answerWith(entry, entry.current.tools);
+    sessionTools.set(session, entry);
     Object.defineProperty(session, "toolResolution", {
-        get: () => sessionTools.get(session)!.resolution,
+        get: () => entry.current.resolution,
         enumerable: true,
         configurable: false,
     });
     Object.defineProperty(session, "setTools", {
-        value: (update: unknown) =>
-            setSessionTools(client, session as S & UpdatableSession, update),
+        value: (update: unknown, timeout?: number) =>
+            setSessionTools(client, live, update, timeout),
         enumerable: false,
         writable: false,
         configurable: false,
+    });
+    answerUnhandledCalls(live, entry);
+    followTurns(live, entry);
+    followModelChanges(client, live, entry);
+    onDisconnected(session, () => {
+        entry.disconnected.abort(
+            new Error(
+                `Session '${live.sessionId}' was disconnected while setTools was changing its tools; nothing more was sent.`
+            )
+        );
+        // The SDK drops its handlers here; drop ours and the options that hold them too.
+        entry.config = undefined;
+        entry.current = { ...entry.current, tools: [] };
+        entry.answered.clear();
     });
     return session;
 }
@@ -109,25 +186,26 @@ export function attachSessionTools<S extends object>(
 /**
  * Changes a running session's custom tools and filter, with the checks of construction: the
  * update is read and checked as `createSession` would, and refused with the same
- * `SessionToolError` before anything is sent, leaving the session as it was. Accepted, the
- * runtime gets the new tool definitions (`session.tools.set`) and filter
- * (`session.options.update`), and the session's handlers switch in the same step; the model sees
- * the new set from its next request on, also in the middle of a turn. Calls in flight finish with
- * the handler they started with. Calls on one session apply in call order.
+ * `SessionToolError` before anything is sent, leaving the session as it was. Accepted, the change
+ * goes to the runtime in steps that are each safe on their own (see {@link transition}); the
+ * model sees the new set from its next request on, also in the middle of a turn. Calls on one
+ * session apply in call order; each runtime request waits at most `timeout` milliseconds.
  *
  * @param client - the client that constructed the session
  * @param session - the session
  * @param update - what to change (see {@link SessionToolUpdate})
+ * @param timeout - how long to wait for each runtime request, in milliseconds
  * @returns the session's new `toolResolution`
  * @throws SessionToolError for a malformed update or anything construction refuses
  */
 export function setSessionTools(
     client: SessionToolUpdateHost,
     session: UpdatableSession,
-    update: unknown
+    update: unknown,
+    timeout: number = DEFAULT_TOOL_UPDATE_TIMEOUT
 ): Promise<SessionToolResolution> {
-    const current = sessionTools.get(session);
-    if (current === undefined) {
+    const entry = sessionTools.get(session);
+    if (entry === undefined) {
         return Promise.reject(
             new SessionToolError(
                 "INVALID_TOOL_UPDATE",
@@ -137,122 +215,537 @@ export function setSessionTools(
     }
     let read: Pick<SessionToolSource, UpdateKey>;
     try {
+        if (typeof timeout !== "number" || !(timeout > 0) || timeout > 2_147_483_647) {
+            throw new SessionToolError(
+                "INVALID_TOOL_UPDATE",
+                `Invalid setTools timeout ${quoteValue(timeout)}: pass a number of milliseconds above 0 (default ${DEFAULT_TOOL_UPDATE_TIMEOUT}), or leave it out.`
+            );
+        }
         // Read now, at the call: what the caller changes afterwards does not count.
         read = readUpdate(update);
-        assertLive(client, session);
+        assertLive(client, session, entry);
     } catch (error) {
         return Promise.reject(error);
     }
-    const applied = current.queue.then(() => {
-        assertLive(client, session);
-        return applyUpdate(client, session, current, read);
+    return enqueue(client, session, entry, () =>
+        applyUpdate(client, session, entry, read, timeout)
+    );
+}
+
+/** Runs `step` after the session's earlier `setTools` calls; `resumeSession` waits for it. */
+function enqueue<T>(
+    client: SessionToolUpdateHost,
+    session: UpdatableSession,
+    entry: SessionTools,
+    step: () => Promise<T>
+): Promise<T> {
+    const { updates } = stateOf(client);
+    const applied = entry.queue.then(() => {
+        assertLive(client, session, entry);
+        return step();
     });
-    current.queue = applied.catch(() => {});
+    const settled = applied.catch(() => {});
+    entry.queue = settled;
+    updates.set(session.sessionId, settled);
+    void settled.then(() => {
+        if (updates.get(session.sessionId) === settled) updates.delete(session.sessionId);
+    });
     return applied;
 }
 
 /**
- * A session its client no longer holds (disconnected, or replaced by a `resumeSession` of the
- * same id) must not change the tools: `session.tools.set` replaces the whole tool list of the
- * connection, which the live session object would no longer match.
+ * A session must not change the tools once its client no longer routes its id to it
+ * (disconnected, or replaced by a `resumeSession` of the same id, also one still starting):
+ * `session.tools.set` and `session.options.update` act on the id, so they would change the
+ * tools of the session that holds it now.
  */
-function assertLive(client: SessionToolUpdateHost, session: UpdatableSession): void {
-    const held =
-        client.sessions === undefined || client.sessions.get(session.sessionId) === session;
-    if (held && session.disconnected !== true) return;
-    throw new SessionToolError(
-        "INVALID_TOOL_UPDATE",
-        `Session '${session.sessionId}' is disconnected or was resumed as another object: call setTools on the session that resumeSession returned.`
-    );
+function assertLive(
+    client: SessionToolUpdateHost,
+    session: UpdatableSession,
+    entry: SessionTools
+): void {
+    const { resumes } = stateOf(client);
+    if (isDisconnected(session) || entry.disconnected.signal.aborted) {
+        throw new SessionToolError(
+            "INVALID_TOOL_UPDATE",
+            `Session '${session.sessionId}' is disconnected, so setTools cannot change it: resume it with client.resumeSession('${session.sessionId}', { tools, ... }) and call setTools on the session that returns.`
+        );
+    }
+    if (
+        !isRoutedTo(client, session.sessionId, session) ||
+        (resumes.get(session.sessionId) ?? 0) !== entry.generation
+    ) {
+        throw new SessionToolError(
+            "INVALID_TOOL_UPDATE",
+            `Session '${session.sessionId}' was resumed as another object: call setTools on the session that resumeSession returned.`
+        );
+    }
 }
 
 async function applyUpdate(
     client: SessionToolUpdateHost,
     session: UpdatableSession,
-    current: SessionTools,
-    update: Pick<SessionToolSource, UpdateKey>
+    entry: SessionTools,
+    update: Pick<SessionToolSource, UpdateKey> | { model: string },
+    timeout: number
 ): Promise<SessionToolResolution> {
-    const config: SessionToolSource = { ...current.config, ...update };
+    const config: SessionToolSource = { ...entry.config!, ...update };
     // The same pipeline as construction: the SDK's own checks, then the session step.
     const prepared = await prepareSessionTools(
         client,
         config,
-        client.resolveToolFilterOptions(config)
+        normaliseToolFilters(client, config)
     );
-    const sent = sentToolsOf(prepared.config);
-    try {
-        await session.rpc.tools.set({ tools: sent.map(toolDefinition) });
-        session.registerTools(sent);
-        await sendFilter(session, prepared.resolution.wire);
-        // As at construction, with validateTools: the runtime checks the new tools now.
-        await validateSessionTools(session, prepared.config, async () => {});
-    } catch (error) {
-        throw await restore(session, current, error);
-    }
+    const next = configOf(prepared);
+    await transition(client, session, entry, next, prepared, timeout);
     prepared.deliverWarnings();
-    current.config = prepared.source;
-    current.sent = sent;
-    current.resolution = prepared.resolution;
-    return prepared.resolution;
+    entry.config = prepared.source;
+    return next.resolution;
 }
 
 /**
- * Sends a filter as the session's: no `availableTools` is `null` (every tool allowed), no
- * `excludedTools` an empty list, which the runtime takes as removing them.
+ * Moves the runtime from the session's current tools to `target` in states that are each safe:
+ *
+ * 1. handlers of both configs answer (the current one's for shared names);
+ * 2. the filter becomes the meet of both (what both allow, see {@link meetFilter}), which also
+ *    excludes every built-in a custom tool replaces on either side;
+ * 3. the runtime gets the new tool definitions; handlers of both still answer (the new one's for
+ *    shared names), so a call from either set reaches a handler of its name;
+ * 4. the filter becomes the new one (guarded, see {@link guardedFilter});
+ * 5. only the new handlers answer; a late call of a removed tool gets an error result.
+ *
+ * A change of which tool answers a built-in's name (a custom tool that starts or stops replacing
+ * it) is made only while the session is idle, and messages sent through the session wait for
+ * it: the runtime takes the tool definitions the model sees and the tools that answer its calls
+ * at different moments of a turn (measured), so during a turn no order of requests keeps a call
+ * made with the custom tool's definition from reaching the built-in. While the session is busy
+ * such a change is refused before anything is sent.
+ *
+ * Before each request the session must still own its id. A request that fails or does not
+ * answer within `timeout` puts the previous config back the same way; if that fails too, the
+ * handlers of both stay and the next change sends everything.
  */
-async function sendFilter(
+async function transition(
+    client: SessionToolUpdateHost,
     session: UpdatableSession,
-    wire: SessionToolResolution["wire"]
+    entry: SessionTools,
+    next: ToolConfig,
+    prepared: PreparedSessionTools<SessionToolSource>,
+    timeout: number
 ): Promise<void> {
-    await session.rpc.options.update({
-        availableTools: wire.availableTools === undefined ? null : [...wire.availableTools],
-        excludedTools: [...(wire.excludedTools ?? [])],
+    const previous = entry.current;
+    const replacedBefore = new Set(previous.resolution.overriddenBuiltInTools);
+    const replacedAfter = new Set(next.resolution.overriddenBuiltInTools);
+    const ownerChanges = [
+        ...[...replacedAfter].filter((name) => !replacedBefore.has(name)),
+        ...[...replacedBefore].filter((name) => !replacedAfter.has(name)),
+    ];
+    if (ownerChanges.length > 0 && (entry.turns > 0 || entry.sends > 0)) {
+        throw new SessionToolError(
+            "SESSION_BUSY",
+            `setTools cannot change which tool answers ${formatList(ownerChanges)} (a custom tool or the built-in) while the session is processing a message: the runtime could route a call the model makes with one definition to the other. Call it once the session is idle (after sendAndWait resolves, or on 'session.idle'); changes that keep each built-in's name with the same tool can be made at any time.`,
+            ownerChanges
+        );
+    }
+    const meet = meetFilter(previous, next);
+    const send = (what: string, request: () => Promise<unknown>) =>
+        bounded(client, session, entry, what, request, timeout);
+    const toolsChanged = !entry.known || !sameDefinitions(previous.tools, next.tools);
+    const filterChanged = !entry.known || !sameFilter(previous.filter, next.filter);
+    if (!toolsChanged && !filterChanged) {
+        switchHandlers(session, entry, next.tools);
+        entry.current = next;
+        return;
+    }
+    const steps = (async () => {
+        switchHandlers(session, entry, both(previous.tools, next.tools));
+        if (!entry.known || !sameFilter(previous.filter, meet)) {
+            await send("session.options.update", () => sendFilter(session, meet));
+        }
+        if (toolsChanged) {
+            await send("session.tools.set", () =>
+                session.rpc.tools.set({ tools: next.tools.map(toolDefinition) })
+            );
+        }
+        switchHandlers(session, entry, both(next.tools, previous.tools));
+        if (!sameFilter(meet, next.filter)) {
+            await send("session.options.update", () => sendFilter(session, next.filter));
+        }
+        // As at construction, with validateTools: the runtime checks the new tools now.
+        await send("session.tools.initializeAndValidate", () =>
+            validateSessionTools(session, prepared.config, async () => {})
+        );
+    })();
+    // Messages sent meanwhile wait for a change of a built-in's owner (see above).
+    if (ownerChanges.length > 0) entry.ownerChange = steps.catch(() => {});
+    try {
+        await steps;
+    } catch (failure) {
+        throw await putBack(client, session, entry, previous, next, meet, failure, send);
+    } finally {
+        entry.ownerChange = undefined;
+    }
+    switchHandlers(session, entry, next.tools);
+    entry.current = next;
+    entry.known = true;
+}
+
+/** Puts `previous` back after a failed step; returns the error to throw. */
+async function putBack(
+    client: SessionToolUpdateHost,
+    session: UpdatableSession,
+    entry: SessionTools,
+    previous: ToolConfig,
+    next: ToolConfig,
+    meet: WireFilter,
+    failure: unknown,
+    send: (what: string, request: () => Promise<unknown>) => Promise<unknown>
+): Promise<Error> {
+    const reason = messageOf(failure);
+    if (failure instanceof SessionToolError || entry.disconnected.signal.aborted) {
+        // No longer this object's to change (disconnected or resumed): nothing more is sent.
+        return failure instanceof Error ? failure : new Error(reason);
+    }
+    try {
+        assertLive(client, session, entry);
+        await send("session.options.update", () => sendFilter(session, meet));
+        await send("session.tools.set", () =>
+            session.rpc.tools.set({ tools: previous.tools.map(toolDefinition) })
+        );
+        switchHandlers(session, entry, both(previous.tools, next.tools));
+        await send("session.options.update", () => sendFilter(session, previous.filter));
+    } catch (undo) {
+        // The runtime may hold either config's tools: every custom name keeps a handler, and the
+        // next change sends everything.
+        entry.known = false;
+        const union = both(previous.tools, next.tools);
+        switchHandlers(session, entry, union);
+        entry.current = { ...previous, tools: union };
+        const advice = isDisconnected(session)
+            ? `resume it with client.resumeSession('${session.sessionId}', { tools, ... })`
+            : "call setTools again to set them";
+        return new Error(
+            `setTools failed (${reason}), and putting the previous tools back failed too (${messageOf(undo)}): the runtime may hold either set of tools; calls to either set's custom tools reach their handlers, and built-ins that neither set allows stay excluded. To recover, ${advice}.`,
+            { cause: failure }
+        );
+    }
+    switchHandlers(session, entry, previous.tools);
+    return new Error(
+        `setTools failed: ${reason}. The session keeps its previous tools and filter.`,
+        {
+            cause: failure,
+        }
+    );
+}
+
+/**
+ * Runs one runtime request of `setTools`, after checking that the session still owns its id, and
+ * waits at most `timeout` ms for it; a disconnect ends the wait at once.
+ */
+function bounded(
+    client: SessionToolUpdateHost,
+    session: UpdatableSession,
+    entry: SessionTools,
+    what: string,
+    request: () => Promise<unknown>,
+    timeout: number
+): Promise<unknown> {
+    const { signal } = entry.disconnected;
+    return new Promise((resolve, reject) => {
+        try {
+            assertLive(client, session, entry);
+        } catch (error) {
+            return reject(error);
+        }
+        const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener("abort", onAbort);
+        };
+        const onAbort = () => {
+            done();
+            reject(signal.reason);
+        };
+        const timer = setTimeout(() => {
+            done();
+            reject(new Error(`the runtime did not answer ${what} within ${timeout} ms`));
+        }, timeout);
+        timer.unref?.();
+        signal.addEventListener("abort", onAbort, { once: true });
+        Promise.resolve()
+            .then(request)
+            .then(
+                (value) => {
+                    done();
+                    resolve(value);
+                },
+                (error: unknown) => {
+                    done();
+                    reject(error);
+                }
+            );
+    });
+}
+
+/** Registers `tools`' handlers with the SDK and notes which names the SDK answers. */
+function switchHandlers(
+    session: UpdatableSession,
+    entry: SessionTools,
+    tools: readonly Tool[]
+): void {
+    // A disconnected session has no handlers; nothing must put them back.
+    if (isDisconnected(session) || entry.disconnected.signal.aborted) return;
+    registerToolHandlers(session, tools);
+    answerWith(entry, tools);
+}
+
+function answerWith(entry: SessionTools, tools: readonly Tool[]): void {
+    entry.answered.clear();
+    for (const tool of tools) {
+        entry.answered.set(tool.name, typeof tool.handler === "function" ? "handler" : "declared");
+    }
+}
+
+/**
+ * Every `external_tool.requested` gets an answer: the SDK's handlers take the names they have;
+ * a name with neither a handler nor a declaration (a tool `setTools` removed while the model's
+ * call to it was on its way) gets an error result naming the tool, instead of a turn that waits
+ * forever.
+ */
+function answerUnhandledCalls(session: UpdatableSession, entry: SessionTools): void {
+    session.on("external_tool.requested", (event) => {
+        const { requestId, toolName } = event.data ?? {};
+        if (typeof requestId !== "string" || entry.answered.has(toolName)) return;
+        if (entry.disconnected.signal.aborted) return;
+        session.rpc.tools
+            .handlePendingToolCall({
+                requestId,
+                error: `Tool ${quoteValue(toolName)} was removed from this session (session.setTools) before this call ran, so it is not available; use the tools offered now.`,
+            })
+            .catch(() => {});
     });
 }
 
 /**
- * Puts the previous tools, filter and handlers back after the runtime refused part of an update.
- *
- * @returns the error to throw: what the runtime refused, and whether the session is as before
+ * After `session.setModel`, the resolution describes the new model's tools: the step runs again
+ * for it (nothing is sent when the filter stays the same).
  */
-async function restore(
+function followModelChanges(
+    client: SessionToolUpdateHost,
     session: UpdatableSession,
-    current: SessionTools,
-    refusal: unknown
-): Promise<Error> {
-    const reason = refusal instanceof Error ? refusal.message : String(refusal);
-    try {
-        await session.rpc.tools.set({ tools: current.sent.map(toolDefinition) });
-        await sendFilter(session, current.resolution.wire);
-    } catch (failure) {
-        session.registerTools(current.sent);
-        const why = failure instanceof Error ? failure.message : String(failure);
-        return new Error(
-            `setTools failed (${reason}), and putting the previous tools back failed too (${why}): the session's tools are unknown; call setTools again or resume the session.`,
-            { cause: refusal }
-        );
-    }
-    session.registerTools(current.sent);
-    return new Error(
-        `setTools failed: ${reason}. The session keeps its previous tools and filter.`,
-        { cause: refusal }
-    );
+    entry: SessionTools
+): void {
+    const setModel = session.setModel;
+    if (typeof setModel !== "function") return;
+    Object.defineProperty(session, "setModel", {
+        value: async (model: string, ...rest: unknown[]) => {
+            const result = await setModel.call(session, model, ...rest);
+            if (typeof model === "string" && entry.config !== undefined) {
+                await enqueue(client, session, entry, () =>
+                    applyUpdate(client, session, entry, { model }, DEFAULT_TOOL_UPDATE_TIMEOUT)
+                ).catch(() => {
+                    // The model changed; a resolution that could not follow keeps the old one.
+                });
+            }
+            return result;
+        },
+        enumerable: false,
+        writable: true,
+        configurable: true,
+    });
+}
+
+function stateOf(client: SessionToolUpdateHost): SessionToolState {
+    return (client.sessionToolState ??= createSessionToolState(undefined, undefined));
+}
+
+/** What the step prepared, as one side of a change. */
+function configOf(prepared: PreparedSessionTools<SessionToolSource>): ToolConfig {
+    const tools = prepared.config.tools ?? [];
+    return {
+        tools,
+        filter: guardedFilter(prepared.resolution, prepared.excludedWith),
+        resolution: prepared.resolution,
+    };
 }
 
 /**
- * The update's options, read once, `null` turned into "not set". Their values are checked by the
- * session step, as at construction.
+ * The filter for the runtime, with each built-in that a custom tool replaces excluded by its
+ * `builtin:` pattern (the custom tool stays): should the runtime ever hold other tools than this
+ * filter was made for (a request that timed out and applied late), the built-in still cannot
+ * answer. A name whose exclusion would also remove another built-in the session offers (the
+ * runtime's `rg`/`grep` alias) is not guarded.
+ */
+function guardedFilter(
+    resolution: SessionToolResolution,
+    excludedWith: ReadonlyMap<string, readonly string[]>
+): WireFilter {
+    const { wire, overriddenBuiltInTools, toolEnablement } = resolution;
+    const offered = [...toolEnablement].filter(([, on]) => on).map(([name]) => name);
+    const guards = overriddenBuiltInTools
+        .filter(
+            (name) =>
+                !offered.some(
+                    (other) => other !== name && excludedWith.get(other)?.includes(name) === true
+                )
+        )
+        .map((name) => `builtin:${name}`);
+    return {
+        availableTools: wire.availableTools === undefined ? null : wire.availableTools,
+        excludedTools: unique([...(wire.excludedTools ?? []), ...guards]),
+    };
+}
+
+/** The built-ins a config lets the model call: enabled, and not replaced by a custom tool. */
+function builtInsOn(config: ToolConfig): Set<string> {
+    const custom = new Set(config.tools.map((tool) => tool.name));
+    const { toolEnablement, modeTools } = config.resolution;
+    const on = new Set<string>();
+    for (const [name, enabled] of toolEnablement) if (enabled && !custom.has(name)) on.add(name);
+    for (const name of [...modeTools.plan, ...modeTools.autopilot]) {
+        if (!custom.has(name)) on.add(name);
+    }
+    return on;
+}
+
+/**
+ * Counts the turns that run (`assistant.turn_start` to `assistant.turn_end`) and the messages
+ * sent through this object since the session was last idle (`session.idle` ends all): the
+ * session is busy while either is above zero. A message sent while a built-in's owner changes
+ * waits for that change (bounded by its timeouts).
+ */
+function followTurns(session: UpdatableSession, entry: SessionTools): void {
+    session.on("assistant.turn_start", () => {
+        entry.turns++;
+    });
+    session.on("assistant.turn_end", () => {
+        entry.turns = Math.max(0, entry.turns - 1);
+    });
+    session.on("session.idle", () => {
+        entry.turns = 0;
+        entry.sends = 0;
+    });
+    const send = session.send;
+    if (typeof send !== "function") return;
+    Object.defineProperty(session, "send", {
+        value: async (...args: unknown[]) => {
+            entry.sends++;
+            try {
+                await entry.ownerChange;
+                return await send.apply(session, args);
+            } catch (error) {
+                entry.sends = Math.max(0, entry.sends - 1);
+                throw error;
+            }
+        },
+        enumerable: false,
+        writable: true,
+        configurable: true,
+    });
+}
+
+/**
+ * A filter that allows only what both configs allow: the allowlists' common entries and the
+ * tools both enable, every exclusion of either, every built-in that one enables and the other
+ * does not, and every built-in a custom tool replaces on either side. It may allow less than
+ * both (a tool named differently in the two lists is out for the moment), never more.
+ */
+function meetFilter(previous: ToolConfig, next: ToolConfig): WireFilter {
+    const a = previous.filter.availableTools;
+    const b = next.filter.availableTools;
+    let availableTools: readonly string[] | null;
+    if (a === null) availableTools = b;
+    else if (b === null) availableTools = a;
+    else {
+        const inB = new Set(b);
+        const enabledInBoth = [...previous.resolution.toolEnablement]
+            .filter(([name, on]) => on && next.resolution.toolEnablement.get(name) === true)
+            .map(([name]) => name);
+        availableTools = unique([...a.filter((entry) => inB.has(entry)), ...enabledInBoth]);
+    }
+    const excluded = unique([...previous.filter.excludedTools, ...next.filter.excludedTools]);
+    // A built-in the lists above still let in although one side does not: excluded too.
+    const listed = availableTools === null ? undefined : new Set(availableTools);
+    const letIn = (name: string) =>
+        !excluded.includes(name) &&
+        !excluded.includes(`builtin:${name}`) &&
+        (listed === undefined ||
+            listed.has(name) ||
+            listed.has(`builtin:${name}`) ||
+            listed.has("builtin:*"));
+    const before = builtInsOn(previous);
+    const after = builtInsOn(next);
+    const differing = [...new Set([...before, ...after])].filter(
+        (name) => before.has(name) !== after.has(name)
+    );
+    const replaced = [
+        ...previous.resolution.overriddenBuiltInTools,
+        ...next.resolution.overriddenBuiltInTools,
+    ];
+    const excludedTools = unique([
+        ...excluded,
+        ...[...differing, ...replaced].filter(letIn).map((name) => `builtin:${name}`),
+    ]);
+    return { availableTools, excludedTools };
+}
+
+/** Sends a filter as the session's (`null` availableTools: every tool allowed). */
+async function sendFilter(session: UpdatableSession, filter: WireFilter): Promise<void> {
+    await session.rpc.options.update({
+        availableTools: filter.availableTools === null ? null : [...filter.availableTools],
+        excludedTools: [...filter.excludedTools],
+    });
+}
+
+function sameFilter(a: WireFilter, b: WireFilter): boolean {
+    return (
+        sameList(a.availableTools, b.availableTools) && sameList(a.excludedTools, b.excludedTools)
+    );
+}
+
+function sameList(a: readonly string[] | null, b: readonly string[] | null): boolean {
+    if (a === null || b === null) return a === b;
+    return a.length === b.length && a.every((entry, index) => entry === b[index]);
+}
+
+function sameDefinitions(a: readonly Tool[], b: readonly Tool[]): boolean {
+    return (
+        a.length === b.length &&
+        JSON.stringify(a.map(toolDefinition)) === JSON.stringify(b.map(toolDefinition))
+    );
+}
+
+/** `first`'s tools, then those of `second` whose names `first` lacks. */
+function both(first: readonly Tool[], second: readonly Tool[]): Tool[] {
+    const names = new Set(first.map((tool) => tool.name));
+    return [...first, ...second.filter((tool) => !names.has(tool.name))];
+}
+
+function unique(entries: readonly string[]): readonly string[] {
+    return Object.freeze([...new Set(entries)]);
+}
+
+/**
+ * The update's options, read once (a `ToolSet` becomes its entries, lists frozen copies read by
+ * index), `null` turned into "not set". Their values are checked by the session step, as at
+ * construction.
  */
 function readUpdate(update: unknown): Pick<SessionToolSource, UpdateKey> {
-    if (update === null || typeof update !== "object" || Array.isArray(update)) {
-        throw new SessionToolError(
-            "INVALID_TOOL_UPDATE",
-            `Invalid setTools argument ${quoteValue(update)}: pass an object with any of ${UPDATE_KEYS.map((key) => `'${key}'`).join(", ")}, e.g. session.setTools({ tools: [lint] }).`
-        );
-    }
-    const unknown = Object.keys(update).filter(
-        (key) => !(UPDATE_KEYS as readonly string[]).includes(key)
+    const example = "e.g. session.setTools({ tools: [lint] })";
+    const keys = readOrRefuse(
+        () => {
+            if (update === null || typeof update !== "object" || Array.isArray(update)) {
+                throw new SessionToolError(
+                    "INVALID_TOOL_UPDATE",
+                    `Invalid setTools argument ${quoteValue(update)}: pass an object with any of ${UPDATE_KEYS.map((key) => `'${key}'`).join(", ")}, ${example}.`
+                );
+            }
+            return Object.keys(update);
+        },
+        "INVALID_TOOL_UPDATE",
+        (reason) =>
+            `Invalid setTools argument: it cannot be read (${reason}); pass a plain object, ${example}.`
     );
+    const unknown = keys.filter((key) => !(UPDATE_KEYS as readonly string[]).includes(key));
     if (unknown.length > 0) {
         throw new SessionToolError(
             "INVALID_TOOL_UPDATE",
@@ -260,19 +753,31 @@ function readUpdate(update: unknown): Pick<SessionToolSource, UpdateKey> {
             unknown
         );
     }
+    const given = readOrRefuse(
+        () => {
+            const values: Partial<Record<UpdateKey, unknown>> = {};
+            for (const key of UPDATE_KEYS) {
+                if (keys.includes(key)) values[key] = (update as Record<UpdateKey, unknown>)[key];
+            }
+            return values;
+        },
+        "INVALID_TOOL_UPDATE",
+        (reason) =>
+            `Invalid setTools argument: it cannot be read (${reason}); pass a plain object, ${example}.`
+    );
+    const present = (key: UpdateKey) => given[key] !== undefined;
+    const orNull = (key: UpdateKey) => (given[key] === null ? undefined : given[key]);
+    const filters = readFilterOptions({
+        availableTools: orNull("availableTools"),
+        excludedTools: orNull("excludedTools"),
+        customToolSets: orNull("customToolSets"),
+    });
     const read: Partial<Record<UpdateKey, unknown>> = {};
-    for (const key of UPDATE_KEYS) {
-        const value = (update as Partial<Record<UpdateKey, unknown>>)[key];
-        if (value === null) read[key] = undefined;
-        // A copy by the array prototype's own slice: holes stay holes, for the checks to name.
-        else if (Array.isArray(value)) read[key] = Array.prototype.slice.call(value);
-        else if (value !== undefined) read[key] = value;
+    if (present("tools")) read.tools = snapshotCustomTools(orNull("tools"));
+    for (const key of ["availableTools", "excludedTools", "customToolSets"] as const) {
+        if (present(key)) read[key] = filters[key];
     }
     return read as Pick<SessionToolSource, UpdateKey>;
-}
-
-function sentToolsOf(config: SessionToolSource): Tool[] {
-    return config.tools ?? [];
 }
 
 /** A tool as `session.create` sends it (the SDK's own mapping, field for field). */
@@ -297,11 +802,4 @@ function toolDefinition(tool: Tool): object {
         metadata,
         isTerminal,
     };
-}
-
-/** Zod schemas become JSON Schema, as the SDK sends them; anything else goes as it is. */
-function jsonSchemaOf(parameters: unknown): unknown {
-    if (!parameters) return undefined;
-    const { toJSONSchema } = parameters as { toJSONSchema?: unknown };
-    return typeof toJSONSchema === "function" ? toJSONSchema.call(parameters) : parameters;
 }

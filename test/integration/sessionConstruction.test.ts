@@ -761,27 +761,25 @@ describe("session construction: refusals", () => {
         ]);
     });
 
-    it("keeps the SDK's own checks first: a bare '*' throws its plain Error", async () => {
+    it("refuses a bare '*' with a SessionToolError, before the SDK's own check and before anything is sent", async () => {
         const { runtime, client } = await setUp();
         const config = {
             model: MODEL,
             onPermissionRequest: approveAll,
-            tools: [{ name: "bad name", handler }],
-            availableTools: ["*"],
+            tools: [{ name: "lint", handler }],
+            availableTools: ["lint", "*"],
         };
         for (const attempt of [
             () => client.createSession(config),
             () => client.resumeSession("existing-session", config),
         ]) {
-            const outcome = await attempt().then(
-                () => "accepted",
-                (error: unknown) => error
-            );
-            expect(outcome).toBeInstanceOf(Error);
-            expect(outcome).not.toBeInstanceOf(SessionToolError);
-            expect((outcome as Error).message).toBe(
-                "Invalid availableTools entry '*': there is no bare wildcard. Use one or more of `new ToolSet().addBuiltIn('*')`, `.addMcp('*')`, or `.addCustom('*')` to target a specific source."
-            );
+            await expect(attempt()).rejects.toMatchObject({
+                name: "SessionToolError",
+                code: "INVALID_TOOL_FILTER",
+                toolNames: ["*"],
+                message:
+                    "Invalid availableTools entry '*': there is no bare wildcard. Use 'builtin:*', 'custom:*' or 'mcp:*' to name the tools of one source.",
+            });
         }
         expect(runtime.methods()).toEqual([]);
     });

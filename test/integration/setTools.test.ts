@@ -55,7 +55,7 @@ function handlerOf(session: CopilotSession, name: string): unknown {
 }
 
 describe("session.setTools: what it sends", () => {
-    it("sends the new tools as session.create would, then the filter, for the session it changes", async () => {
+    it("sends the meet of both filters first, then the new tools as session.create would, for the session it changes", async () => {
         const { runtime, client } = await setUp();
         const session = await client.createSession({
             model: MODEL,
@@ -72,9 +72,11 @@ describe("session.setTools: what it sends", () => {
             tools: [lint, format, view],
         });
         const created = runtime.paramsOf("session.create").at(-1)!;
+        // The custom view replaces the built-in from now on: its built-in is excluded before the
+        // tools change (and stays excluded, as a guard), so no state offers the built-in.
         expect(updates(runtime, from).slice(0, 2)).toEqual([
+            ["session.options.update", { availableTools: null, excludedTools: ["builtin:view"] }],
             ["session.tools.set", { tools: created.tools }],
-            ["session.options.update", { availableTools: null, excludedTools: [] }],
         ]);
         expect(runtime.paramsOf("session.tools.set")[0]!.sessionId).toBe(session.sessionId);
         expect(created.tools).toEqual([
@@ -106,20 +108,8 @@ describe("session.setTools: what it sends", () => {
         });
         const from = runtime.requests.length;
         await session.setTools({ availableTools: ["toolset:edit", "toolset:quality"] });
+        // The tools are unchanged, so only the filter is sent (the meet of both is the new one).
         expect(updates(runtime, from)).toEqual([
-            [
-                "session.tools.set",
-                {
-                    tools: [
-                        {
-                            name: "lint",
-                            description: "Lint the code",
-                            overridesBuiltInTool: true,
-                            defer: "auto",
-                        },
-                    ],
-                },
-            ],
             [
                 "session.options.update",
                 {
@@ -235,7 +225,7 @@ describe("session.setTools: refusals change nothing", () => {
         expect(runtime.requests.length).toBe(from);
     });
 
-    it("puts the previous tools and filter back when the runtime refuses the filter", async () => {
+    it("puts the previous tools and filter back when the runtime refuses the new tools", async () => {
         const { runtime, client } = await setUp();
         const session = await client.createSession({
             model: MODEL,
@@ -244,10 +234,12 @@ describe("session.setTools: refusals change nothing", () => {
             excludedTools: ["bash"],
         });
         const before = session.toolResolution;
-        runtime.failMethod("session.options.update", 1);
+        runtime.failMethod("session.tools.set", 1);
         const from = runtime.requests.length;
-        await expect(session.setTools({ tools: [format] })).rejects.toThrow(
-            /^setTools failed: .*session\.options\.update failed \(fake\).*\. The session keeps its previous tools and filter\.$/
+        await expect(
+            session.setTools({ tools: [format], excludedTools: ["bash", "glob"] })
+        ).rejects.toThrow(
+            /^setTools failed: .*session\.tools\.set failed \(fake\).*\. The session keeps its previous tools and filter\.$/
         );
         expect(
             updates(runtime, from).map(([method, params]) => [
@@ -257,8 +249,11 @@ describe("session.setTools: refusals change nothing", () => {
                     : params.excludedTools,
             ])
         ).toEqual([
+            // the meet of both filters, then the new tools (refused)
+            ["session.options.update", ["bash", "glob"]],
             ["session.tools.set", ["format"]],
-            ["session.options.update", ["bash"]],
+            // put back the same way: the meet, the old tools, the old filter
+            ["session.options.update", ["bash", "glob"]],
             ["session.tools.set", ["lint"]],
             ["session.options.update", ["bash"]],
         ]);
@@ -291,10 +286,21 @@ describe("session.setTools: refusals change nothing", () => {
             onPermissionRequest: approveAll,
             tools: [lint],
         });
-        runtime.failMethod("session.options.update");
+        runtime.failMethod("session.tools.set");
         await expect(session.setTools({ tools: [format] })).rejects.toThrow(
-            /putting the previous tools back failed too .*: the session's tools are unknown; call setTools again or resume the session\.$/
+            /putting the previous tools back failed too .*: the runtime may hold either set of tools; calls to either set's custom tools reach their handlers, and built-ins that neither set allows stay excluded\. To recover, call setTools again to set them\.$/
         );
+        // Either set's calls have a handler; the next change sends everything again.
+        expect(handlerOf(session, "lint")).toBe(handler);
+        expect(handlerOf(session, "format")).toBe(handler);
+        runtime.failMethod(undefined);
+        const from = runtime.requests.length;
+        await session.setTools({ tools: [lint] });
+        expect(updates(runtime, from).map(([method]) => method)).toEqual([
+            "session.options.update",
+            "session.tools.set",
+        ]);
+        expect(handlerOf(session, "format")).toBeUndefined();
     });
 
     it("has the runtime check the new tools when the session set validateTools, and puts the old ones back when it refuses", async () => {
@@ -312,8 +318,8 @@ describe("session.setTools: refusals change nothing", () => {
         );
         expect(updates(runtime, from).map(([method]) => method)).toEqual([
             "session.tools.set",
-            "session.options.update",
             "session.tools.initializeAndValidate",
+            "session.options.update",
             "session.tools.set",
             "session.options.update",
         ]);
@@ -334,11 +340,12 @@ describe("session.setTools: refusals change nothing", () => {
         const from = runtime.requests.length;
         await expect(session.setTools({ tools: [format] })).rejects.toMatchObject({
             code: "INVALID_TOOL_UPDATE",
-            message: `Session '${session.sessionId}' is disconnected or was resumed as another object: call setTools on the session that resumeSession returned.`,
+            message: `Session '${session.sessionId}' was resumed as another object: call setTools on the session that resumeSession returned.`,
         });
         await resumed.disconnect();
         await expect(resumed.setTools({ tools: [format] })).rejects.toMatchObject({
             code: "INVALID_TOOL_UPDATE",
+            message: `Session '${session.sessionId}' is disconnected, so setTools cannot change it: resume it with client.resumeSession('${session.sessionId}', { tools, ... }) and call setTools on the session that returns.`,
         });
         expect(updates(runtime, from).map(([method]) => method)).toEqual(["session.detach"]);
     });
@@ -383,8 +390,7 @@ describe("session.setTools: order", () => {
                         : params.excludedTools,
                 ])
         ).toEqual([
-            ["session.tools.set", ["lint"]],
-            ["session.options.update", []],
+            // only what changes is sent: the tools, then the filter
             ["session.tools.set", ["lint"]],
             ["session.options.update", ["bash"]],
         ]);

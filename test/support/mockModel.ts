@@ -35,6 +35,11 @@ export interface MockModelScript {
         | ScriptedToolCall
         | ScriptedToolCall[]
         | ((request: RecordedChatRequest) => ScriptedToolCall | ScriptedToolCall[] | undefined);
+    /**
+     * Tool call(s) answering a turn whose last message is a tool result; `undefined` answers
+     * with text ({@link toolResultText}). Without it the model answers every tool result with text.
+     */
+    followUp?: (request: RecordedChatRequest) => ScriptedToolCall | ScriptedToolCall[] | undefined;
     /** Text of plain answers. Defaults to `"ok"`. */
     text?: string;
     /**
@@ -215,6 +220,9 @@ function answerFor(
 ): { text: string } | { toolCalls: ScriptedToolCall[] } {
     const last = request.messages[request.messages.length - 1];
     if (last?.role === "tool") {
+        const followUp = script.followUp?.(request);
+        const calls = followUp === undefined ? [] : Array.isArray(followUp) ? followUp : [followUp];
+        if (calls.length > 0) return { toolCalls: calls };
         const format = script.toolResultText ?? ((result: string) => `tool said: ${result}`);
         return { text: format(contentText(last.content)) };
     }

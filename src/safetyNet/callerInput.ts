@@ -1,0 +1,160 @@
+import { quoteValue } from "./formatting.js";
+import { SessionToolError, type SessionToolErrorCode } from "./sessionToolError.js";
+
+/**
+ * The longest list the tool options accept: `tools`, `availableTools`, `excludedTools` and each
+ * `customToolSets` member list. A model takes at most 128 tools per request, so a longer list is
+ * a mistake; the bound keeps a lying `length` (up to 2^32 - 1) from making a read loop for minutes.
+ */
+export const MAX_LIST_LENGTH = 4096;
+
+/**
+ * Reads a caller's list once, by index, into a frozen copy, with the array prototype's own
+ * checks: what is checked is what is sent, whatever the list's own iterator, `length` getter or
+ * species say. A value that cannot be read (a revoked `Proxy`, a getter that throws) is refused
+ * like a malformed one, never a `TypeError`.
+ *
+ * @param value - the list as the caller passed it (not modified)
+ * @param what - the option's name for messages, e.g. `availableTools` or `customToolSets.q`
+ * @param code - the error code for this option
+ * @param expected - what to pass instead, for the message, e.g. "an array of tool names"
+ * @param readItem - checks one entry (`present` is false for an empty slot) and returns it
+ * @param notAList - the refusal of a value that is no array, when the option has its own words
+ * @returns the entries, frozen
+ * @throws SessionToolError with `code`
+ */
+export function readList<T>(
+    value: unknown,
+    what: string,
+    code: SessionToolErrorCode,
+    expected: string,
+    readItem: (item: unknown, position: number, present: boolean) => T,
+    notAList?: (value: unknown) => SessionToolError
+): readonly T[] {
+    const fail = (message: string, cause?: unknown) =>
+        new SessionToolError(code, message, [], cause === undefined ? undefined : { cause });
+    let length: number;
+    try {
+        if (!Array.isArray(value)) {
+            throw (
+                notAList?.(value) ??
+                fail(`Invalid ${what} ${describeValue(value)}: pass ${expected}.`)
+            );
+        }
+        length = value.length;
+    } catch (error) {
+        if (error instanceof SessionToolError) throw error;
+        throw fail(
+            `Invalid ${what}: it cannot be read (${messageOf(error)}); pass ${expected}.`,
+            error
+        );
+    }
+    if (length > MAX_LIST_LENGTH) {
+        throw fail(
+            `Invalid ${what}: it has ${length.toLocaleString("en-US")} entries, more than the ${MAX_LIST_LENGTH.toLocaleString("en-US")} accepted; pass ${expected}.`
+        );
+    }
+    const items: T[] = [];
+    for (let position = 0; position < length; position++) {
+        let present: boolean;
+        let item: unknown;
+        try {
+            present = position in value;
+            item = present ? value[position] : undefined;
+        } catch (error) {
+            throw fail(
+                `Invalid ${what}[${position}]: it cannot be read (${messageOf(error)}); pass ${expected}.`,
+                error
+            );
+        }
+        items.push(readItem(item, position, present));
+    }
+    return Object.freeze(items);
+}
+
+/**
+ * Reads a caller's plain object of named entries (such as `customToolSets`) once: its own
+ * enumerable string keys and their values. A `Map`, an array or a value that cannot be read is
+ * refused.
+ *
+ * @param value - the object as passed (not modified)
+ * @param what - the option's name for messages
+ * @param code - the error code for this option
+ * @param expected - what to pass instead, for the message
+ * @returns the entries, in the object's own order
+ * @throws SessionToolError with `code`
+ */
+export function readRecord(
+    value: unknown,
+    what: string,
+    code: SessionToolErrorCode,
+    expected: string
+): [string, unknown][] {
+    try {
+        if (
+            value === null ||
+            typeof value !== "object" ||
+            Array.isArray(value) ||
+            value instanceof Map ||
+            value instanceof Set
+        ) {
+            throw new SessionToolError(
+                code,
+                `Invalid ${what} ${describeValue(value)}: pass ${expected}.`
+            );
+        }
+        const keys = Object.keys(value);
+        if (keys.length > MAX_LIST_LENGTH) {
+            throw new SessionToolError(
+                code,
+                `Invalid ${what}: it has ${keys.length.toLocaleString("en-US")} entries, more than the ${MAX_LIST_LENGTH.toLocaleString("en-US")} accepted.`
+            );
+        }
+        return keys.map((key) => [key, (value as Record<string, unknown>)[key]]);
+    } catch (error) {
+        if (error instanceof SessionToolError) throw error;
+        throw new SessionToolError(
+            code,
+            `Invalid ${what}: it cannot be read (${messageOf(error)}); pass ${expected}.`,
+            [],
+            { cause: error }
+        );
+    }
+}
+
+/**
+ * Runs a read of caller data and turns anything it throws, other than a `SessionToolError`, into
+ * one with `code` and `message` (the original as its cause).
+ */
+export function readOrRefuse<T>(
+    read: () => T,
+    code: SessionToolErrorCode,
+    message: (reason: string) => string
+): T {
+    try {
+        return read();
+    } catch (error) {
+        if (error instanceof SessionToolError) throw error;
+        throw new SessionToolError(code, message(messageOf(error)), [], { cause: error });
+    }
+}
+
+/** A caller's value for a message; a `Map` or `Set` is named, since JSON shows them as `{}`. */
+export function describeValue(value: unknown): string {
+    try {
+        if (value instanceof Map) return "(a Map)";
+        if (value instanceof Set) return "(a Set)";
+        return quoteValue(value);
+    } catch {
+        return "(a value that cannot be read)";
+    }
+}
+
+/** The message of a thrown value. */
+export function messageOf(error: unknown): string {
+    try {
+        return error instanceof Error ? error.message : String(error);
+    } catch {
+        return "unknown error";
+    }
+}
