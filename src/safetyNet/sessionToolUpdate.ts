@@ -610,8 +610,8 @@ function builtInsOn(config: ToolConfig): Set<string> {
 /**
  * Counts the turns that run (`assistant.turn_start` to `assistant.turn_end`) and the messages
  * sent through this object since the session was last idle (`session.idle` ends all): the
- * session is busy while either is above zero. A message sent while a built-in's owner changes
- * waits for that change (bounded by its timeouts).
+ * session is busy while either is above zero. A message waits for the `setTools` calls made
+ * before it, and for a change of a built-in's owner in progress (each bounded by its timeouts).
  */
 function followTurns(session: UpdatableSession, entry: SessionTools): void {
     session.on("assistant.turn_start", () => {
@@ -628,6 +628,8 @@ function followTurns(session: UpdatableSession, entry: SessionTools): void {
     if (typeof send !== "function") return;
     Object.defineProperty(session, "send", {
         value: async (...args: unknown[]) => {
+            // setTools calls made before this message apply before it.
+            await entry.queue;
             entry.sends++;
             try {
                 await entry.ownerChange;

@@ -53,6 +53,12 @@ export interface FakeRuntime {
      * again).
      */
     failMethod(method: string | undefined, times?: number): void;
+    /** Makes the next `times` requests of `method` never answer (`undefined`: answer again). */
+    hangMethod(method: string | undefined, times?: number): void;
+    /** Sends a session event to every connected client, as the runtime's `session.event`. */
+    emit(sessionId: string, event: { type: string; data?: unknown }): void;
+    /** Closes every connection at once, as a runtime that died. */
+    dropConnections(): void;
     /** Closes every connection and the server. */
     close(): Promise<void>;
 }
@@ -146,6 +152,8 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
     const sockets = new Set<Socket>();
     let failing: string | undefined;
     let failures = 0;
+    let hanging: string | undefined;
+    let hangs = 0;
     let toolList: ToolListBehaviour = options.toolList ?? {
         kind: "list",
         names: FAKE_LISTED_TOOLS,
@@ -173,6 +181,10 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
                 failures--;
                 throw new ResponseError(-32603, `${method} failed (fake)`);
             }
+            if (method === hanging && hangs > 0) {
+                hangs--;
+                return new Promise(() => {});
+            }
             return answer(method, recorded);
         });
         connection.onNotification(() => {});
@@ -194,6 +206,25 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         failMethod: (method, times = Number.POSITIVE_INFINITY) => {
             failing = method;
             failures = times;
+        },
+        hangMethod: (method, times = Number.POSITIVE_INFINITY) => {
+            hanging = method;
+            hangs = times;
+        },
+        emit: (sessionId, event) => {
+            const full = {
+                id: `fake-${Math.random().toString(36).slice(2)}`,
+                timestamp: new Date().toISOString(),
+                parentId: null,
+                data: {},
+                ...event,
+            };
+            for (const connection of connections) {
+                void connection.sendNotification("session.event", { sessionId, event: full });
+            }
+        },
+        dropConnections: () => {
+            for (const socket of sockets) socket.destroy();
         },
         close: async () => {
             for (const connection of connections) connection.dispose();

@@ -1,0 +1,281 @@
+/**
+ * `session.setTools` when the runtime misbehaves or the session changes hands, through the real
+ * patched client against a fake runtime on 127.0.0.1: a request that never answers, a runtime
+ * that dies, a disconnect or `client.stop()` in the middle, `resumeSession` racing an old
+ * object's update, a call to a tool that was removed, and a change of a built-in's owner while a
+ * turn runs. Each test asserts the exact requests and how every promise settled.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import {
+    CopilotClient,
+    RuntimeConnection,
+    approveAll,
+    type CopilotSession,
+} from "@github/copilot-sdk";
+import { startFakeRuntime, type FakeRuntime } from "../support/fakeRuntime.js";
+
+const MODEL = "claude-sonnet-4.5";
+const handler = async (): Promise<string> => "custom result";
+const lint = { name: "lint", description: "Lint the code", handler };
+const format = { name: "format", description: "Format the code", handler };
+const view = { name: "view", description: "Custom view", handler, overridesBuiltInTool: true };
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function setUp(): Promise<{ runtime: FakeRuntime; client: CopilotClient }> {
+    const runtime = await startFakeRuntime();
+    cleanups.push(() => runtime.close());
+    const client = new CopilotClient({
+        connection: RuntimeConnection.forUri(runtime.url),
+        onToolWarning: () => {},
+    });
+    cleanups.push(() => client.stop().catch(() => {}));
+    return { runtime, client };
+}
+
+async function sessionWith(client: CopilotClient, tools: object[]): Promise<CopilotSession> {
+    return client.createSession({ model: MODEL, onPermissionRequest: approveAll, tools } as never);
+}
+
+/** The methods and tool names / excluded lists of the requests from `from` on. */
+function requestsFrom(runtime: FakeRuntime, from: number): [string, unknown][] {
+    return runtime.requests
+        .slice(from)
+        .map(({ method, params }) => [
+            method,
+            method === "session.tools.set"
+                ? (params.tools as { name: string }[]).map((tool) => tool.name)
+                : method === "session.options.update"
+                  ? params.excludedTools
+                  : undefined,
+        ]);
+}
+
+function handlerOf(session: CopilotSession, name: string): unknown {
+    return (session as unknown as { getToolHandler(name: string): unknown }).getToolHandler(name);
+}
+
+/** How a promise settled: its value, or the error's code and message. */
+function outcome(promise: Promise<unknown>): Promise<unknown> {
+    return promise.then(
+        () => "resolved",
+        (error: { code?: string; message: string }) => ({
+            code: error.code,
+            message: error.message,
+        })
+    );
+}
+
+const settleWithin = (ms: number) =>
+    new Promise((resolve) => setTimeout(() => resolve("pending"), ms));
+
+describe("session.setTools: bounded waits", () => {
+    it("fails a request that never answers after the timeout and puts the previous tools back", async () => {
+        const { runtime, client } = await setUp();
+        const session = await sessionWith(client, [lint]);
+        runtime.hangMethod("session.tools.set", 1);
+        const from = runtime.requests.length;
+        const started = Date.now();
+        await expect(session.setTools({ tools: [format] }, 200)).rejects.toThrow(
+            "setTools failed: the runtime did not answer session.tools.set within 200 ms. The session keeps its previous tools and filter."
+        );
+        expect(Date.now() - started).toBeLessThan(2_000);
+        expect(requestsFrom(runtime, from)).toEqual([
+            ["session.tools.set", ["format"]],
+            ["session.options.update", []],
+            ["session.tools.set", ["lint"]],
+            ["session.options.update", []],
+        ]);
+        expect(handlerOf(session, "lint")).toBe(handler);
+        expect(handlerOf(session, "format")).toBeUndefined();
+    });
+
+    it("refuses a timeout that is not a positive number of milliseconds", async () => {
+        const { runtime, client } = await setUp();
+        const session = await sessionWith(client, [lint]);
+        const from = runtime.requests.length;
+        for (const timeout of [0, -1, Number.NaN, "100"]) {
+            await expect(
+                session.setTools({ tools: [format] }, timeout as number)
+            ).rejects.toMatchObject({ name: "SessionToolError", code: "INVALID_TOOL_UPDATE" });
+        }
+        expect(runtime.requests.length).toBe(from);
+    });
+});
+
+describe("session.setTools: settles when the session goes away", () => {
+    for (const [how, end] of [
+        ["session.disconnect()", (session: CopilotSession) => session.disconnect()],
+        ["client.stop()", (_: CopilotSession, client: CopilotClient) => client.stop()],
+        [
+            "the runtime dying",
+            (_: CopilotSession, __: CopilotClient, runtime: FakeRuntime) =>
+                runtime.dropConnections(),
+        ],
+    ] as const) {
+        it(`settles the call in progress and the queued ones at ${how}, and puts no handler back`, async () => {
+            const { runtime, client } = await setUp();
+            const session = await sessionWith(client, [lint]);
+            runtime.hangMethod("session.tools.set");
+            const inProgress = outcome(session.setTools({ tools: [format] }));
+            const queued = outcome(session.setTools({ tools: [lint, format] }));
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            const from = runtime.requests.length;
+            void Promise.resolve(end(session, client, runtime)).catch(() => {});
+            const settled = await Promise.race([
+                Promise.all([inProgress, queued]),
+                settleWithin(2_000),
+            ]);
+            expect(settled).toEqual([
+                {
+                    code: undefined,
+                    message: `Session '${session.sessionId}' was disconnected while setTools was changing its tools; nothing more was sent.`,
+                },
+                {
+                    code: "INVALID_TOOL_UPDATE",
+                    message: `Session '${session.sessionId}' is disconnected, so setTools cannot change it: resume it with client.resumeSession('${session.sessionId}', { tools, ... }) and call setTools on the session that returns.`,
+                },
+            ]);
+            expect(
+                requestsFrom(runtime, from).filter(([method]) => method.startsWith("session.t"))
+            ).toEqual([]);
+            expect(handlerOf(session, "lint")).toBeUndefined();
+            expect(handlerOf(session, "format")).toBeUndefined();
+        });
+    }
+});
+
+describe("session.setTools: one owner per session id", () => {
+    for (const delay of [0, 1, 5]) {
+        it(`lets nothing of an old object's update reach the runtime after resumeSession (resume ${delay} ms after setTools)`, async () => {
+            const { runtime, client } = await setUp();
+            const old = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                tools: [view],
+                excludedTools: ["bash"],
+            });
+            const from = runtime.requests.length;
+            // The old object's update drops the exclusion; resumeSession keeps it.
+            const update = outcome(old.setTools({ tools: [lint], excludedTools: null }));
+            await new Promise((resolve) => setTimeout(resolve, delay));
+            const resumed = await client.resumeSession(old.sessionId, {
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                tools: [view],
+                excludedTools: ["bash"],
+            });
+            const late = outcome(old.setTools({ tools: [format] }));
+            // The update either finished before the resume or was refused; it never hangs.
+            expect(["resolved", "INVALID_TOOL_UPDATE"]).toContain(
+                await update.then((o) => (o === "resolved" ? o : (o as { code: string }).code))
+            );
+            expect(await late).toEqual({
+                code: "INVALID_TOOL_UPDATE",
+                message: `Session '${old.sessionId}' was resumed as another object: call setTools on the session that resumeSession returned.`,
+            });
+            const methods = runtime.requests.slice(from).map((r) => r.method);
+            const resumeAt = methods.indexOf("session.resume");
+            expect(resumeAt).toBeGreaterThanOrEqual(0);
+            expect(methods.slice(resumeAt).filter((m) => m === "session.tools.set")).toEqual([]);
+            expect(runtime.paramsOf("session.resume").at(-1)!.excludedTools).toEqual(["bash"]);
+            expect(resumed.toolResolution!.wire.excludedTools).toEqual(["bash"]);
+        });
+    }
+});
+
+describe("session.setTools: every tool call gets an answer", () => {
+    it("answers a call to a removed tool with an error naming it, and leaves declared tools to the app", async () => {
+        const { runtime, client } = await setUp();
+        const declared = { name: "approve", description: "Answered by the app" };
+        const session = await sessionWith(client, [lint, format, declared]);
+        await session.setTools({ tools: [lint, declared] });
+        const from = runtime.requests.length;
+        for (const [requestId, toolName] of [
+            ["r1", "format"],
+            ["r2", "approve"],
+        ]) {
+            runtime.emit(session.sessionId, {
+                type: "external_tool.requested",
+                data: { requestId, toolName, toolCallId: `c-${requestId}`, arguments: {} },
+            });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const answers = runtime.requests
+            .slice(from)
+            .filter(({ method }) => method === "session.tools.handlePendingToolCall")
+            .map(({ params }) => [params.requestId, params.error]);
+        expect(answers).toEqual([
+            [
+                "r1",
+                "Tool 'format' was removed from this session (session.setTools) before this call ran, so it is not available; use the tools offered now.",
+            ],
+        ]);
+    });
+});
+
+describe("session.setTools: a built-in's owner changes only while the session is idle", () => {
+    it("refuses such a change while a turn runs, before anything is sent; other changes go on", async () => {
+        const { runtime, client } = await setUp();
+        const session = await sessionWith(client, [lint]);
+        runtime.emit(session.sessionId, { type: "assistant.turn_start", data: { turnId: "t1" } });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const from = runtime.requests.length;
+        await expect(session.setTools({ tools: [lint, view] })).rejects.toMatchObject({
+            name: "SessionToolError",
+            code: "SESSION_BUSY",
+            toolNames: ["view"],
+        });
+        expect(runtime.requests.length).toBe(from);
+        // Adding a tool that replaces no built-in is fine mid-turn.
+        await session.setTools({ tools: [lint, format] });
+        expect(requestsFrom(runtime, from)).toEqual([["session.tools.set", ["lint", "format"]]]);
+        runtime.emit(session.sessionId, { type: "session.idle", data: {} });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await expect(session.setTools({ tools: [lint, view] })).resolves.toMatchObject({
+            overriddenBuiltInTools: ["view"],
+        });
+    });
+
+    it("counts a message sent as busy until the session is idle", async () => {
+        const { runtime, client } = await setUp();
+        const session = await sessionWith(client, [lint]);
+        await session.send({ prompt: "hello" });
+        await expect(session.setTools({ tools: [view] })).rejects.toMatchObject({
+            code: "SESSION_BUSY",
+        });
+        runtime.emit(session.sessionId, { type: "session.idle", data: {} });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await expect(session.setTools({ tools: [view] })).resolves.toBeDefined();
+    });
+
+    it("holds a message sent during such a change until the change is done", async () => {
+        const { runtime, client } = await setUp();
+        const session = await sessionWith(client, [lint]);
+        const from = runtime.requests.length;
+        const change = session.setTools({ tools: [lint, view] });
+        const sent = session.send({ prompt: "hello" });
+        await Promise.all([change, sent]);
+        expect(
+            runtime
+                .methods()
+                .slice(from - 1)
+                .filter((m) => m.startsWith("session."))
+        ).toEqual(["session.options.update", "session.tools.set", "session.send"]);
+    });
+});
+
+describe("session.toolResolution after setModel", () => {
+    it("describes the new model's built-ins", async () => {
+        const { client } = await setUp();
+        const session = await sessionWith(client, [lint]);
+        expect(session.toolResolution!.enabledTools).toContain("create");
+        await session.setModel("gpt-4o");
+        // GPT models edit files with apply_patch and are not offered create (measured).
+        expect(session.toolResolution!.enabledTools).toContain("apply_patch");
+        expect(session.toolResolution!.enabledTools).not.toContain("create");
+    });
+});
