@@ -89,10 +89,11 @@ export function installWorkbench(version, { log = () => {} } = {}) {
             );
         } catch (error) {
             const detail = String(error.stderr ?? error.message)
-                .trim()
                 .split("\n")
-                .slice(-3)
-                .join(" ");
+                .map((line) => line.replace(/^npm (error|ERR!) ?/, "").trim())
+                .filter((line) => line !== "" && !/complete log|npm help|proxy/.test(line))
+                .slice(0, 2)
+                .join("; ");
             throw new WorkbenchUnavailableError(
                 `npm pack ${WORKBENCH_PACKAGE}@${version} failed: ${detail}`
             );
