@@ -34,7 +34,7 @@ const PATHS = {
     toolsService: `${CHAT}/common/tools/languageModelToolsService.js`,
     chatActions: `${CHAT}/browser/actions/chatActions.js`,
     chatActionsTypes: `${CHAT}/browser/actions/chatActions.d.ts`,
-    observable: "vscode/src/vs/base/common/observableInternal/index.js",
+    observableValue: "vscode/src/vs/base/common/observableInternal/observables/observableValue.js",
     storage: "vscode/src/vs/platform/storage/common/storage.js",
 };
 // Where ChatSelectedTools lives: it moved between releases.
@@ -109,7 +109,7 @@ export function installWorkbench(version, { log = () => {} } = {}) {
         execFileSync("tar", ["xzf", tarball, "-C", unpacked]);
         const from = join(unpacked, "package");
         const kept = join(scratch, "kept");
-        const entries = [PATHS.product, PATHS.toolsService, PATHS.observable, PATHS.storage];
+        const entries = [PATHS.product, PATHS.toolsService, PATHS.observableValue, PATHS.storage];
         const selectedTools = SELECTED_TOOLS_CANDIDATES.find((path) =>
             existsSync(join(from, path))
         );
@@ -197,12 +197,11 @@ export async function loadWorkbench(dir) {
                 existsSync(join(dir, candidate))
             );
             if (path === undefined) throw new Error(`ChatSelectedTools is not in ${dir}`);
-            const observable = await load(PATHS.observable);
+            const observable = await load(PATHS.observableValue);
             const storage = await load(PATHS.storage);
             return {
                 ChatSelectedTools: (await load(path)).ChatSelectedTools,
                 observableValue: observable.observableValue,
-                transaction: observable.transaction,
                 InMemoryStorageService: storage.InMemoryStorageService,
                 path,
             };
