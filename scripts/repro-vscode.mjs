@@ -4,6 +4,10 @@
 //
 //   npm run repro:vscode -- --list
 //   npm run repro:vscode -- <name> [--package <version of @codingame/monaco-vscode-api>]
+//   npm run repro:vscode -- toolsinclude-later-tools --with-proposed-fix
+//
+// --with-proposed-fix runs the reproduction on the published ChatSelectedTools with the report's
+// proposed change applied (a patched copy in the cache), to show that it fixes the bug.
 //
 // Exit status: 0 when the published build shows the reported defect, 1 when it does not (the bug
 // no longer reproduces), 2 for a usage error, 3 when the package cannot be installed.
@@ -46,10 +50,12 @@ const CASES = [
         title: "A toolsInclude whitelist does not hold for tools and toolsets registered later",
         expected:
             "after toolsInclude: ['edit'], a tool or toolset registered later stays disabled in the chat's tool selection",
-        async run(workbench) {
+        async run(workbench, { proposedFix }) {
             const { ChatSelectedTools, observableValue, InMemoryStorageService, path } =
-                await workbench.loadChatSelectedTools();
-            const steps = [`ChatSelectedTools from ${path}`];
+                await workbench.loadChatSelectedTools({ proposedFix });
+            const steps = [
+                `ChatSelectedTools from ${path}${proposedFix ? " (the published file with the proposed fix applied)" : ""}`,
+            ];
             const editFile = toolData(workbench, "vscode_editFile", "editFile");
             const deleteFile = toolData(workbench, "vscode_deleteFile", "deleteFile");
             const readFile = toolData(workbench, "copilot_readFile", "readFile");
@@ -94,7 +100,9 @@ const CASES = [
                 toolsInclude: ["edit"],
                 toolsExclude: undefined,
             });
-            selected.set(result.enablementMap, true);
+            // The handler's call; with the proposed fix it also passes `!opts.toolsInclude`.
+            if (proposedFix) selected.set(result.enablementMap, true, false);
+            else selected.set(result.enablementMap, true);
             steps.push(`chat.open { toolsInclude: ['edit'] }: enabled tools ${list(enabled())}`);
 
             // An MCP server starts afterwards: its tool and toolset are registered.
@@ -202,6 +210,7 @@ if (args.includes("--list")) {
     }
     process.exit(0);
 }
+const proposedFix = args.includes("--with-proposed-fix");
 const packageAt = args.indexOf("--package");
 const version = packageAt === -1 ? PINNED_WORKBENCH_VERSION : args[packageAt + 1];
 const names = args.filter(
@@ -232,12 +241,18 @@ if (workbench.computeToolEnablementMap === undefined) {
     process.exit(1);
 }
 console.log(`expected: ${reproCase.expected}`);
-const outcome = await reproCase.run(workbench);
+if (proposedFix && reproCase.name !== "toolsinclude-later-tools") {
+    console.error(`--with-proposed-fix applies to toolsinclude-later-tools only. ${USAGE}`);
+    process.exit(2);
+}
+const outcome = await reproCase.run(workbench, { proposedFix });
 for (const step of outcome.steps) console.log(`  ${step}`);
 console.log(`${outcome.defect ? "DEFECT" : "OK"}: ${outcome.actual}`);
 console.log(
     outcome.defect
         ? `verdict: reproduced on VS Code ${workbench.vscodeVersion}`
-        : "verdict: NOT reproduced: VS Code behaves as expected; update the report"
+        : proposedFix
+          ? "verdict: NOT reproduced with the proposed fix: the fix holds"
+          : "verdict: NOT reproduced: VS Code behaves as expected; update the report"
 );
 process.exit(outcome.defect ? 0 : 1);

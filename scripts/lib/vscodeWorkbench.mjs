@@ -192,11 +192,12 @@ export async function loadWorkbench(dir) {
         ToolDataSource: toolsService.ToolDataSource,
         isToolSet: toolsService.isToolSet,
         makeToolSet: (options) => makeToolSet(toolsService, options),
-        loadChatSelectedTools: async () => {
-            const path = SELECTED_TOOLS_CANDIDATES.find((candidate) =>
+        loadChatSelectedTools: async ({ proposedFix = false } = {}) => {
+            let path = SELECTED_TOOLS_CANDIDATES.find((candidate) =>
                 existsSync(join(dir, candidate))
             );
             if (path === undefined) throw new Error(`ChatSelectedTools is not in ${dir}`);
+            if (proposedFix) path = withProposedFix(dir, path);
             const observable = await load(PATHS.observableValue);
             const storage = await load(PATHS.storage);
             return {
@@ -207,6 +208,47 @@ export async function loadWorkbench(dir) {
             };
         },
     };
+}
+
+/**
+ * The fix proposed in patches/vscode/issues/01-toolsinclude-whitelist-later-tools.md, applied to
+ * the published ChatSelectedTools as a sibling file in the cache: `set(map, sessionOnly,
+ * unlistedEnabled = true)` keeps `unlistedEnabled` in the session state, and `entriesMap` reads an
+ * id without an entry as that value instead of as enabled. Each edit must match, else this throws.
+ *
+ * @returns the patched module's path, relative to `dir`
+ */
+function withProposedFix(dir, path) {
+    const edits = [
+        [
+            "set(enablementMap, sessionOnly) {",
+            "set(enablementMap, sessionOnly, unlistedEnabled = true) {",
+        ],
+        [
+            "this._sessionStates.set(mode.id, ToolEnablementStates.fromMap(enablementMap));",
+            "this._sessionStates.set(mode.id, { ...ToolEnablementStates.fromMap(enablementMap), unlistedEnabled });",
+        ],
+        [
+            "currentMap.tools.get(tool.id) !== false",
+            "(currentMap.tools.get(tool.id) ?? currentMap.unlistedEnabled) !== false",
+        ],
+        [
+            "currentMap.toolSets.get(toolSet.id) !== false",
+            "(currentMap.toolSets.get(toolSet.id) ?? currentMap.unlistedEnabled) !== false",
+        ],
+    ];
+    let source = readFileSync(join(dir, path), "utf8");
+    for (const [from, to] of edits) {
+        if (!source.includes(from)) {
+            throw new Error(
+                `The proposed fix no longer applies to ${path}: '${from}' is not there`
+            );
+        }
+        source = source.replaceAll(from, to);
+    }
+    const patched = path.replace(/\.js$/, ".proposed-fix.js");
+    writeFileSync(join(dir, patched), source);
+    return patched;
 }
 
 /**

@@ -62,6 +62,21 @@ describe("npm run repro:vscode", () => {
         expect(run.exitCode).toBe(0);
     });
 
+    it("toolsinclude-later-tools --with-proposed-fix: the report's change to the published ChatSelectedTools keeps the whitelist", async ({
+        skip,
+    }) => {
+        const run = await repro("toolsinclude-later-tools", "--with-proposed-fix");
+        skipWhenUnavailable(run, skip);
+        expect(run.stdout).toContain("chatSelectedTools.proposed-fix.js");
+        expect(run.stdout).toContain(
+            "register: enabled tools 'vscode_editFile', 'vscode_deleteFile'; toolset 'github' disabled"
+        );
+        expect(run.stdout).toContain(
+            "verdict: NOT reproduced with the proposed fix: the fix holds"
+        );
+        expect(run.exitCode).toBe(1);
+    });
+
     it("toolset-and-tool-name: VS Code 1.138.0 enables the built-in fetch tool for an MCP toolset named 'fetch'", async ({
         skip,
     }) => {
