@@ -125,8 +125,16 @@ export function installWorkbench(version, { log = () => {} } = {}) {
             join(kept, ".complete"),
             JSON.stringify({ package: WORKBENCH_PACKAGE, version, files: files.size }) + "\n"
         );
-        rmSync(target, { recursive: true, force: true });
-        renameSync(kept, target);
+        // Another process (the two test files run in parallel) may have finished first: keep its
+        // copy, which may be in use, and drop ours.
+        try {
+            renameSync(kept, target);
+        } catch (error) {
+            if (existsSync(join(target, ".complete"))) return target;
+            // A leftover of an interrupted install (renames are atomic, so never a live copy).
+            rmSync(target, { recursive: true, force: true });
+            renameSync(kept, target);
+        }
         return target;
     } finally {
         rmSync(scratch, { recursive: true, force: true });
