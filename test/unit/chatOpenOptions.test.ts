@@ -5,8 +5,8 @@ import {
     type ChatToolCatalog,
     type ChatToolData,
     type ChatToolSetData,
+    type ChatOpenWarning,
 } from "../../src/chatOpen/chatOpenOptions.js";
-import type { ToolFilterWarning } from "../../src/safetyNet/toolFilter.js";
 
 // A catalog shaped like VS Code's chat tools (IToolData) and toolsets (IToolSet), with the fields
 // filtering does not read.
@@ -59,7 +59,7 @@ afterEach(() => {
 describe("resolveChatOpenToolEnablement", () => {
     it("keys the enablement map by the caller's tools, then its toolsets, in catalog order", () => {
         const { enablement } = resolveChatOpenToolEnablement(
-            { includeTools: ["web", "readFile"], excludeTools: ["githubRepo"] },
+            { toolsInclude: ["web", "readFile"], toolsExclude: ["githubRepo"] },
             catalog,
             silent
         );
@@ -76,14 +76,14 @@ describe("resolveChatOpenToolEnablement", () => {
         expect(enablement.get(fetchTool)).toBe(true);
     });
 
-    it("passes every other option through and drops includeTools and excludeTools", () => {
+    it("passes every other option through and drops toolsInclude and toolsExclude", () => {
         const attachment = { uri: "file:///a.ts" };
         const input = {
             query: "Research this topic",
             isPartialQuery: true,
             attachFiles: [attachment],
-            includeTools: ["web", "read"],
-            excludeTools: ["fetch"],
+            toolsInclude: ["web", "read"],
+            toolsExclude: ["fetch"],
         };
         const { options } = resolveChatOpenToolEnablement(input, catalog, silent);
         expect(options).toEqual({
@@ -92,9 +92,9 @@ describe("resolveChatOpenToolEnablement", () => {
             attachFiles: [attachment],
         });
         expect(options.attachFiles).toBe(input.attachFiles);
-        // @ts-expect-error includeTools is no longer part of the options type
-        expect(options.includeTools).toBeUndefined();
-        expect(input.includeTools).toEqual(["web", "read"]);
+        // @ts-expect-error toolsInclude is no longer part of the options type
+        expect(options.toolsInclude).toBeUndefined();
+        expect(input.toolsInclude).toEqual(["web", "read"]);
     });
 
     it("enables every tool and toolset when neither option is given, or no options at all", () => {
@@ -109,7 +109,7 @@ describe("resolveChatOpenToolEnablement", () => {
     it("applies the filter in every chat mode, not just agent mode", () => {
         for (const mode of ["ask", "edit", "agent", "my-custom-mode", undefined]) {
             const { options, result } = resolveChatOpenToolEnablement(
-                { query: "q", mode, excludeTools: ["web", "edit"] },
+                { query: "q", mode, toolsExclude: ["web", "edit"] },
                 catalog,
                 silent
             );
@@ -125,7 +125,7 @@ describe("VS Code's shapes", () => {
             yield* tools;
         }
         const { result, enablement } = resolveChatOpenToolEnablement(
-            { includeTools: ["edit"] },
+            { toolsInclude: ["edit"] },
             { tools: getTools(), toolSets: new Set([editSet, webSet]) },
             silent
         );
@@ -144,7 +144,7 @@ describe("VS Code's shapes", () => {
             getTools: () => [readFile],
         };
         const { result, enablement } = resolveChatOpenToolEnablement(
-            { excludeTools: ["search"] },
+            { toolsExclude: ["search"] },
             { tools, toolSets: [legacy] },
             silent
         );
@@ -160,7 +160,7 @@ describe("VS Code's shapes", () => {
     it("accepts tool objects as well as names in a toolset's tools", () => {
         const mixed = { id: "mixed", referenceName: "mixed", tools: [fetchTool, "readFile"] };
         const { result } = resolveChatOpenToolEnablement(
-            { includeTools: ["mixed"] },
+            { toolsInclude: ["mixed"] },
             { tools, toolSets: [mixed] },
             silent
         );
@@ -178,7 +178,7 @@ describe("VS Code's shapes", () => {
             },
         };
         resolveChatOpenToolEnablement(
-            { includeTools: ["web2"] },
+            { toolsInclude: ["web2"] },
             { tools, toolSets: [counted] },
             silent
         );
@@ -187,13 +187,13 @@ describe("VS Code's shapes", () => {
 });
 
 describe("the specification's fixed rules", () => {
-    it("throws for includeTools: [] even when settings ask otherwise", () => {
+    it("throws for toolsInclude: [] even when settings ask otherwise", () => {
         const loose = { ...silent, emptyInclude: "allow" } as never;
-        expect(() => resolveChatOpenToolEnablement({ includeTools: [] }, catalog, loose)).toThrow(
+        expect(() => resolveChatOpenToolEnablement({ toolsInclude: [] }, catalog, loose)).toThrow(
             expect.objectContaining({
                 name: "ToolFilterError",
                 code: "EMPTY_INCLUDE",
-                option: "includeTools",
+                option: "toolsInclude",
             })
         );
     });
@@ -201,15 +201,15 @@ describe("the specification's fixed rules", () => {
     it("throws when the filter leaves no tool, even when settings ask otherwise", () => {
         const loose = { ...silent, noToolsEnabled: "allow" } as never;
         expect(() =>
-            resolveChatOpenToolEnablement({ excludeTools: ["edit", "web", "read"] }, catalog, loose)
+            resolveChatOpenToolEnablement({ toolsExclude: ["edit", "web", "read"] }, catalog, loose)
         ).toThrow(expect.objectContaining({ code: "NO_TOOLS_ENABLED" }));
     });
 
     it("refuses a malformed option with the option's name", () => {
         expect(() =>
-            resolveChatOpenToolEnablement({ excludeTools: "web" as never }, catalog, silent)
+            resolveChatOpenToolEnablement({ toolsExclude: "web" as never }, catalog, silent)
         ).toThrow(
-            "Invalid excludeTools 'web': pass an array of tool or toolset names, e.g. ['web']."
+            "Invalid toolsExclude 'web': pass an array of tool or toolset names, e.g. ['web']."
         );
     });
 
@@ -237,19 +237,21 @@ describe("the specification's fixed rules", () => {
 
 describe("warnings", () => {
     it("sends each warning to settings.onWarning and keeps it in the result", () => {
-        const warnings: ToolFilterWarning[] = [];
-        const { result } = resolveChatOpenToolEnablement(
-            { includeTools: ["edit", "serach"], excludeTools: ["webb"] },
+        const warnings: ChatOpenWarning[] = [];
+        const outcome = resolveChatOpenToolEnablement(
+            { toolsInclude: ["edit", "serach"], toolsExclude: ["webb"] },
             catalog,
             { onWarning: (warning) => warnings.push(warning) }
         );
+        const { result } = outcome;
         expect(warnings.map((w) => [w.option, w.identifiers])).toEqual([
-            ["includeTools", ["serach"]],
-            ["excludeTools", ["webb"]],
+            ["toolsInclude", ["serach"]],
+            ["toolsExclude", ["webb"]],
         ]);
         expect(result.warnings).toEqual(warnings);
+        expect(outcome.warnings).toEqual(warnings);
         expect(result.unknownIdentifiers[1]).toEqual({
-            option: "excludeTools",
+            option: "toolsExclude",
             identifier: "webb",
             suggestion: "web",
         });
@@ -257,9 +259,9 @@ describe("warnings", () => {
 
     it("logs warnings with console.warn by default", () => {
         const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-        resolveChatOpenToolEnablement({ excludeTools: ["nope"] }, catalog);
+        resolveChatOpenToolEnablement({ toolsExclude: ["nope"] }, catalog);
         expect(warn).toHaveBeenCalledTimes(1);
-        expect(warn.mock.calls[0]![0]).toMatch(/^1 excludeTools entry names no known tool/);
+        expect(warn.mock.calls[0]![0]).toMatch(/^1 toolsExclude entry names no known tool/);
     });
 });
 
@@ -276,8 +278,8 @@ describe("immutability", () => {
         });
         const frozenOptions = Object.freeze({
             query: "q",
-            includeTools: Object.freeze(["s"]),
-            excludeTools: Object.freeze(["readFile"]),
+            toolsInclude: Object.freeze(["s"]),
+            toolsExclude: Object.freeze(["readFile"]),
         });
         const outcome = resolveChatOpenToolEnablement(frozenOptions, frozenCatalog, silent);
         expect(outcome.result.enabledTools).toEqual([editFile.id]);
@@ -372,8 +374,8 @@ describe("the documentation example", () => {
         const { options, enablement } = resolveChatOpenToolEnablement(
             {
                 query: "Clean up unused files",
-                includeTools: ["edit"],
-                excludeTools: ["deleteFile"],
+                toolsInclude: ["edit"],
+                toolsExclude: ["deleteFile"],
             },
             {
                 tools: languageModelToolsService.getTools(model),
@@ -386,5 +388,245 @@ describe("the documentation example", () => {
 
         expectExampleOutcome({ languageModelToolsService, widget, ...f });
         expect(tokens(typeCheckedCopy())).toBe(tokens(exampleCode()));
+    });
+});
+
+describe("option names", () => {
+    const recorded = () => {
+        const warnings: ChatOpenWarning[] = [];
+        return { warnings, settings: { onWarning: (w: ChatOpenWarning) => void warnings.push(w) } };
+    };
+
+    it("reads toolsInclude and toolsExclude, VS Code's names, without a warning", () => {
+        const { warnings, settings } = recorded();
+        const { result } = resolveChatOpenToolEnablement(
+            { toolsInclude: ["edit"], toolsExclude: ["deleteFile"] },
+            catalog,
+            settings
+        );
+        expect(result.enabledTools).toEqual([editFile.id]);
+        expect(result.mode).toBe("combined");
+        expect(warnings).toEqual([]);
+    });
+
+    it("reads the design's includeTools and excludeTools as the same options, with a note each", () => {
+        const { warnings, settings } = recorded();
+        const { result, enablement } = resolveChatOpenToolEnablement(
+            { includeTools: ["edit"], excludeTools: ["deleteFile"] },
+            catalog,
+            settings
+        );
+        expect(result.enabledTools).toEqual([editFile.id]);
+        expect([...enablement].filter(([, on]) => on)).toEqual([[editFile, true]]);
+        expect(warnings).toEqual([
+            {
+                code: "DESIGN_OPTION_NAME",
+                option: "includeTools",
+                message:
+                    "includeTools is the design's name for toolsInclude; it is read as toolsInclude here, but VS Code's workbench.action.chat.open (1.109 and later) ignores includeTools. Rename it to toolsInclude.",
+            },
+            {
+                code: "DESIGN_OPTION_NAME",
+                option: "excludeTools",
+                message:
+                    "excludeTools is the design's name for toolsExclude; it is read as toolsExclude here, but VS Code's workbench.action.chat.open (1.109 and later) ignores excludeTools. Rename it to toolsExclude.",
+            },
+        ]);
+    });
+
+    it("takes one option under each name", () => {
+        const { warnings, settings } = recorded();
+        const { result } = resolveChatOpenToolEnablement(
+            { toolsInclude: ["web"], excludeTools: ["githubRepo"] },
+            catalog,
+            settings
+        );
+        expect(result.enabledTools).toEqual([fetchTool.id]);
+        expect(warnings.map((w) => w.option)).toEqual(["excludeTools"]);
+    });
+
+    it("refuses both names of one option, quoting both values", () => {
+        expect(() =>
+            resolveChatOpenToolEnablement(
+                { toolsInclude: ["edit"], includeTools: ["web"] },
+                catalog,
+                silent
+            )
+        ).toThrow(
+            expect.objectContaining({
+                name: "ToolFilterError",
+                code: "INVALID_FILTER_OPTION",
+                option: "includeTools",
+                message:
+                    "Both toolsInclude ['edit'] and includeTools ['web'] are given: they are one option under two names. Keep toolsInclude, VS Code's name, and remove includeTools.",
+            })
+        );
+        expect(() =>
+            resolveChatOpenToolEnablement({ toolsExclude: [], excludeTools: [] }, catalog, silent)
+        ).toThrow(/^Both toolsExclude \[\] and excludeTools \[\] are given/);
+    });
+
+    it("names the option as the caller spelled it in errors and warnings", () => {
+        for (const name of ["toolsInclude", "includeTools"] as const) {
+            expect(() => resolveChatOpenToolEnablement({ [name]: [] }, catalog, silent)).toThrow(
+                expect.objectContaining({ code: "EMPTY_INCLUDE", option: name })
+            );
+        }
+        const { result } = resolveChatOpenToolEnablement(
+            { excludeTools: ["webb"] },
+            catalog,
+            silent
+        );
+        expect(result.unknownIdentifiers).toEqual([
+            { option: "excludeTools", identifier: "webb", suggestion: "web" },
+        ]);
+    });
+
+    it("removes all four names from the options it passes on", () => {
+        const { options } = resolveChatOpenToolEnablement(
+            { query: "q", toolsInclude: ["edit"], excludeTools: ["deleteFile"] },
+            catalog,
+            silent
+        );
+        expect(options).toEqual({ query: "q" });
+        const both = resolveChatOpenToolEnablement(
+            { query: "q", includeTools: ["edit"], toolsExclude: ["deleteFile"] },
+            catalog,
+            silent
+        );
+        expect(both.options).toEqual({ query: "q" });
+    });
+});
+
+describe("where VS Code's chat.open decides otherwise", () => {
+    // An MCP server whose toolset is labelled "fetch", beside the built-in tool whose
+    // toolReferenceName is "fetch" (CONFORMANCE-chat-open.md, "names a toolset and a tool").
+    const mcpFetch = tool("mcp_fetch_fetch", "fetch_url");
+    const mcpSet: ChatToolSetData = {
+        id: "mcp.config.usrlocalmcp.fetch",
+        referenceName: "fetch",
+        getTools: () => [mcpFetch],
+    };
+    const withMcp = { tools: [...tools, mcpFetch], toolSets: [editSet, webSet, readSet, mcpSet] };
+    const ambiguityMessage = (option: string) =>
+        `${option} entry 'fetch' names the toolset 'fetch' (id 'mcp.config.usrlocalmcp.fetch') and the tool 'copilot_fetchWebPage': it is read as the toolset only, while VS Code's chat.open (measured on 1.109 to 1.138) applies it to both. To mean the tool, write 'copilot_fetchWebPage'; to mean both, list it as well.`;
+
+    it("reads an included identifier that names a toolset and a tool as the toolset, and warns", () => {
+        const { result, warnings } = resolveChatOpenToolEnablement(
+            { toolsInclude: ["fetch"] },
+            withMcp,
+            silent
+        );
+        // The design's matching order: toolset referenceName before tool toolReferenceName.
+        expect(result.enabledTools).toEqual([mcpFetch.id]);
+        expect(warnings).toEqual([
+            {
+                code: "AMBIGUOUS_IDENTIFIER",
+                option: "toolsInclude",
+                identifiers: ["fetch"],
+                message: ambiguityMessage("toolsInclude"),
+            },
+        ]);
+    });
+
+    it("reads an excluded identifier that names a toolset and a tool as the toolset, and warns", () => {
+        const { result, warnings } = resolveChatOpenToolEnablement(
+            { toolsExclude: ["fetch"] },
+            withMcp,
+            silent
+        );
+        expect(result.enabledTools).toEqual(tools.map((t) => t.id));
+        expect(warnings.map((w) => [w.code, w.message])).toEqual([
+            ["AMBIGUOUS_IDENTIFIER", ambiguityMessage("toolsExclude")],
+        ]);
+    });
+
+    it("enables both when the caller lists the tool's id beside the toolset", () => {
+        const { result } = resolveChatOpenToolEnablement(
+            { toolsInclude: ["fetch", "copilot_fetchWebPage"] },
+            withMcp,
+            silent
+        );
+        expect(result.enabledTools).toEqual([fetchTool.id, mcpFetch.id]);
+    });
+
+    it("says no other identifier tells them apart when the identifier is the tool's id", () => {
+        const todo = tool("todo", "manageTodos");
+        const todoSet: ChatToolSetData = { id: "todo", referenceName: "todo", tools: [editFile] };
+        const { warnings } = resolveChatOpenToolEnablement(
+            { toolsInclude: ["todo"] },
+            { tools: [editFile, todo], toolSets: [todoSet] },
+            silent
+        );
+        expect(warnings.map((w) => w.message)).toEqual([
+            "toolsInclude entry 'todo' names the toolset 'todo' and the tool 'todo': it is read as the toolset only, while VS Code's chat.open (measured on 1.109 to 1.138) applies it to both. No other identifier tells them apart: rename the toolset or the tool.",
+        ]);
+    });
+
+    it("does not warn about identifiers that name only a toolset or only a tool", () => {
+        const { warnings } = resolveChatOpenToolEnablement(
+            { toolsInclude: ["web", "editFile", "mcp.config.usrlocalmcp.fetch"] },
+            withMcp,
+            silent
+        );
+        expect(warnings).toEqual([]);
+    });
+
+    it("says tools registered later are disabled once toolsInclude is given", () => {
+        // VS Code's picker treats every tool missing from the map as enabled, so a whitelist does
+        // not hold for an MCP server that starts after the command; the adapter says what to do.
+        const cases: [object, boolean][] = [
+            [{ toolsInclude: ["edit"] }, false],
+            [{ includeTools: ["edit"], toolsExclude: ["deleteFile"] }, false],
+            [{ toolsExclude: ["web"] }, true],
+            [{ toolsExclude: [] }, true],
+            [{}, true],
+        ];
+        for (const [options, unlisted] of cases) {
+            expect(resolveChatOpenToolEnablement(options, catalog, silent).unlistedEnabled).toBe(
+                unlisted
+            );
+        }
+    });
+
+    it("never enables a toolset without members, and refuses one as the only inclusion", () => {
+        const empty: ChatToolSetData = { id: "empty", referenceName: "empty", tools: [] };
+        const { enablement } = resolveChatOpenToolEnablement(
+            { toolsExclude: ["web"] },
+            { tools, toolSets: [editSet, empty] },
+            silent
+        );
+        expect(enablement.get(empty)).toBe(false);
+        expect(() =>
+            resolveChatOpenToolEnablement(
+                { toolsInclude: ["empty"] },
+                { tools, toolSets: [empty] },
+                silent
+            )
+        ).toThrow(expect.objectContaining({ code: "NO_TOOLS_ENABLED" }));
+    });
+
+    it("refuses any filter over a catalog with no tools", () => {
+        for (const options of [{ toolsExclude: ["web"] }, { toolsInclude: ["web"] }]) {
+            expect(() =>
+                resolveChatOpenToolEnablement(options, { tools: [], toolSets: [webSet] }, silent)
+            ).toThrow(expect.objectContaining({ code: "NO_TOOLS_ENABLED" }));
+        }
+    });
+
+    it("disables a tool of two toolsets when one of them is excluded", () => {
+        const github: ChatToolSetData = {
+            id: "mcp.github",
+            referenceName: "github",
+            getTools: () => [githubRepo],
+        };
+        const { result, enablement } = resolveChatOpenToolEnablement(
+            { toolsInclude: ["web", "github"], toolsExclude: ["github"] },
+            { tools, toolSets: [webSet, github] },
+            silent
+        );
+        expect(result.enabledTools).toEqual([fetchTool.id]);
+        expect(enablement.get(webSet)).toBe(false);
+        expect(enablement.get(github)).toBe(false);
     });
 });
