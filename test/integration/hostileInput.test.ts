@@ -1,0 +1,202 @@
+/**
+ * Hostile and malformed values for the tool options, in createSession, resumeSession and
+ * session.setTools, through the real patched client against a fake runtime: each is refused with
+ * a SessionToolError naming what is wrong, quickly, with nothing sent, and never as a TypeError
+ * or a crash of the process (a value JSON cannot carry would otherwise fail inside the send).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import {
+    CopilotClient,
+    RuntimeConnection,
+    SessionToolError,
+    approveAll,
+} from "@github/copilot-sdk";
+import { startFakeRuntime } from "../support/fakeRuntime.js";
+
+const MODEL = "claude-sonnet-4.5";
+const handler = async (): Promise<string> => "ok";
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+function revoked(target: object = {}): object {
+    const { proxy, revoke } = Proxy.revocable(target, {});
+    revoke();
+    return proxy;
+}
+
+/** An array whose species constructor hands back a frozen array (a copy by `slice` fails). */
+function lyingSpecies(items: unknown[]): unknown[] {
+    const list = [...items];
+    Object.defineProperty(list, "constructor", {
+        value: {
+            [Symbol.species]: function () {
+                return Object.freeze([]);
+            },
+        },
+    });
+    return list;
+}
+
+function hugeLength(): unknown[] {
+    const list: unknown[] = [];
+    list.length = 4_294_967_295;
+    return list;
+}
+
+const cyclic: Record<string, unknown> = { type: "object" };
+cyclic.self = cyclic;
+
+/** Each hostile value: the option, the value, and the code and message part it must give. */
+const CASES: [string, string, () => unknown, string, RegExp][] = [
+    [
+        "tools",
+        "a revoked Proxy",
+        () => revoked([]),
+        "INVALID_CUSTOM_TOOL",
+        /^Invalid tools: it cannot be read/,
+    ],
+    [
+        "tools",
+        "a revoked Proxy as a tool",
+        () => [revoked()],
+        "INVALID_CUSTOM_TOOL",
+        /^tools\[0\] cannot be read/,
+    ],
+    [
+        "tools",
+        "a length of 2^32 - 1",
+        hugeLength,
+        "INVALID_CUSTOM_TOOL",
+        /4,294,967,295 entries, more than the 4,096 accepted/,
+    ],
+    [
+        "tools",
+        "a cycle in parameters",
+        () => [{ name: "lint", handler, parameters: cyclic }],
+        "INVALID_CUSTOM_TOOL",
+        /^Custom tool 'lint' has parameters that cannot be sent as JSON/,
+    ],
+    [
+        "tools",
+        "a BigInt in metadata",
+        () => [{ name: "lint", handler, metadata: { n: 1n } }],
+        "INVALID_CUSTOM_TOOL",
+        /^Custom tool 'lint' has metadata that cannot be sent as JSON/,
+    ],
+    [
+        "availableTools",
+        "a revoked Proxy",
+        () => revoked([]),
+        "INVALID_TOOL_FILTER",
+        /^Invalid availableTools: it cannot be read/,
+    ],
+    [
+        "availableTools",
+        "a number",
+        () => 42,
+        "INVALID_TOOL_FILTER",
+        /^Invalid availableTools 42: pass an array/,
+    ],
+    [
+        "availableTools",
+        "an object",
+        () => ({}),
+        "INVALID_TOOL_FILTER",
+        /^Invalid availableTools \{\}: pass an array/,
+    ],
+    [
+        "availableTools",
+        "a length of 2^32 - 1",
+        hugeLength,
+        "INVALID_TOOL_FILTER",
+        /more than the 4,096 accepted/,
+    ],
+    [
+        "excludedTools",
+        "a lying species",
+        () => lyingSpecies(["bash", 7]),
+        "INVALID_TOOL_FILTER",
+        /^Invalid excludedTools\[1\] 7/,
+    ],
+    [
+        "customToolSets",
+        "a revoked Proxy",
+        () => revoked(),
+        "INVALID_TOOL_SET",
+        /^Invalid customToolSets: it cannot be read/,
+    ],
+    [
+        "customToolSets",
+        "a Map",
+        () => new Map([["q", ["lint"]]]),
+        "INVALID_TOOL_SET",
+        /^Invalid customToolSets \(a Map\): pass an object/,
+    ],
+];
+
+async function setUp() {
+    const runtime = await startFakeRuntime();
+    cleanups.push(() => runtime.close());
+    const client = new CopilotClient({
+        connection: RuntimeConnection.forUri(runtime.url),
+        onToolWarning: () => {},
+    });
+    cleanups.push(() => client.stop());
+    return { runtime, client };
+}
+
+describe("hostile tool options are refused as SessionToolError, with nothing sent", () => {
+    for (const [option, what, value, code, message] of CASES) {
+        it(`refuses ${option} as ${what} in createSession, resumeSession and setTools`, async () => {
+            const { runtime, client } = await setUp();
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+            });
+            const from = runtime.requests.length;
+            const started = Date.now();
+            for (const attempt of [
+                () =>
+                    client.createSession({
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        [option]: value(),
+                    } as never),
+                () =>
+                    client.resumeSession("other-session", {
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        [option]: value(),
+                    } as never),
+                () => session.setTools({ [option]: value() } as never),
+            ]) {
+                const error = await attempt().then(
+                    () => undefined,
+                    (caught: unknown) => caught
+                );
+                expect(error).toBeInstanceOf(SessionToolError);
+                expect(error).toMatchObject({ code, message: expect.stringMatching(message) });
+            }
+            expect(Date.now() - started).toBeLessThan(2_000);
+            expect(runtime.requests.length).toBe(from);
+        });
+    }
+
+    it("refuses a revoked Proxy as the setTools argument", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+        });
+        const from = runtime.requests.length;
+        await expect(session.setTools(revoked() as never)).rejects.toMatchObject({
+            name: "SessionToolError",
+            code: "INVALID_TOOL_UPDATE",
+            message: expect.stringMatching(/^Invalid setTools argument: it cannot be read/),
+        });
+        expect(runtime.requests.length).toBe(from);
+    });
+});
