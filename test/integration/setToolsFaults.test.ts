@@ -122,7 +122,11 @@ describe("session.setTools: settles when the session goes away", () => {
             runtime.hangMethod("session.tools.set");
             const inProgress = outcome(session.setTools({ tools: [format] }));
             const queued = outcome(session.setTools({ tools: [lint, format] }));
-            await new Promise((resolve) => setTimeout(resolve, 50));
+            // Wait until the update's request is on its way (it never answers).
+            for (let waited = 0; waited < 5_000; waited += 10) {
+                if (runtime.methods().includes("session.tools.set")) break;
+                await new Promise((resolve) => setTimeout(resolve, 10));
+            }
             const from = runtime.requests.length;
             void Promise.resolve(end(session, client, runtime)).catch(() => {});
             const settled = await Promise.race([
