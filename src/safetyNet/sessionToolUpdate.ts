@@ -1,5 +1,5 @@
 import type { ResumeSessionConfig, SessionConfig, Tool } from "@github/copilot-sdk";
-import { validateSessionTools } from "../core/customToolChecks.js";
+import { validateSessionTools } from "./customToolChecks.js";
 import { quoteValue } from "./formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 import {
