@@ -88,6 +88,9 @@ describe("BuiltInTools groups", () => {
             "builtin:glob",
             "builtin:grep",
             "builtin:rg",
+            "builtin:file_search",
+            "builtin:grep_search",
+            "builtin:semantic_search",
         ]);
     });
 
