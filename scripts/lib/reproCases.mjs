@@ -98,6 +98,98 @@ export const REPRO_CASES = [
         },
     },
     {
+        name: "builtin-name-collision-after-set-model",
+        title: "A custom tool that clashes only with the other model family's built-in passes createSession; after setModel every send fails",
+        report: "01-builtin-name-collision.md",
+        repository: "github/copilot-sdk",
+        expected:
+            "a custom `apply_patch` created on a Claude model is refused up front, or keeps working after setModel to a GPT model",
+        async run(rig) {
+            // apply_patch is a built-in on GPT models only (Claude models edit with edit/create).
+            const tool = taggedTool("apply_patch", "apply_patch");
+            const { session, error } = await rig.createSession(CLAUDE, { tools: [tool] });
+            if (error) {
+                return {
+                    steps: [`createSession rejected it: ${error.code ?? ""} ${shortError(error)}`],
+                    defect: false,
+                    actual: "refused at createSession",
+                };
+            }
+            const before = await rig.turn(session, ["apply_patch"]);
+            const steps = [
+                "createSession resolved",
+                `send on ${CLAUDE}: ${callOutcome(before, tool)}`,
+            ];
+            await session.setModel(GPT);
+            steps.push(`setModel('${GPT}') resolved`);
+            const after = await rig.turn(session, ["apply_patch"]);
+            steps.push(`send on ${GPT}: ${callOutcome(after, tool)}`);
+            const defect =
+                before.reachedModel && !after.reachedModel && CONFLICT.test(after.error?.message);
+            return {
+                steps,
+                defect,
+                actual: defect
+                    ? `accepted, and sends reach the model on ${CLAUDE} (${callOutcome(before, tool)}); after setModel('${GPT}') every send fails with the conflict error`
+                    : `after setModel: ${callOutcome(after, tool)}`,
+            };
+        },
+    },
+    {
+        name: "stale-session-idle",
+        title: "sendAndWait resolves on the session.idle left over from the previous failed turn",
+        report: "05-send-and-wait-stale-idle.md",
+        repository: "github/copilot-sdk",
+        expected:
+            "each sendAndWait after a failed turn waits for its own turn: it rejects or resolves with that turn's reply",
+        async run(rig) {
+            // Any turn that fails before the model is asked will do: a custom `view` without
+            // overridesBuiltInTool fails at the first send with the runtime's conflict error.
+            const tool = taggedTool("view", "view");
+            const { session, error } = await rig.createSession(CLAUDE, { tools: [tool] });
+            if (error) {
+                return {
+                    steps: [`createSession rejected it: ${shortError(error)}`],
+                    defect: false,
+                    actual: "could not set up a failing turn: createSession refused the tool",
+                };
+            }
+            const events = [];
+            session.on((event) => {
+                if (/^session\.(idle|error)$|^user\.message$/.test(event.type)) {
+                    events.push(event.type);
+                }
+            });
+            const steps = [];
+            let defect = false;
+            // Back to back, as an app retrying a failed message would: the next send starts as
+            // soon as the previous sendAndWait settled.
+            for (let attempt = 1; attempt <= 10; attempt++) {
+                const mark = events.length;
+                const started = performance.now();
+                const turn = await rig.turn(session, ["view"]);
+                const ms = Math.round(performance.now() - started);
+                const outcome =
+                    turn.error === undefined
+                        ? `resolved in ${ms} ms`
+                        : `rejected in ${ms} ms: ${shortError(turn.error).slice(0, 90)}...`;
+                steps.push(
+                    `sendAndWait ${attempt}: ${outcome}; model asked: ${turn.reachedModel ? "yes" : "no"}; events while it waited: ${events.slice(mark).join(", ") || "none"}`
+                );
+                if (turn.error === undefined && !turn.reachedModel) defect = true;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            steps.push(`all events, in order: ${events.join(", ")}`);
+            return {
+                steps,
+                defect,
+                actual: defect
+                    ? "after a failed turn, the next sendAndWait resolved without its turn having run (no reply, model never asked)"
+                    : "every sendAndWait waited for its own turn",
+            };
+        },
+    },
+    {
         name: "duplicate-tool-names",
         title: "Two custom tools with the same name are accepted; the model sees one, the other's handler runs",
         report: "02-duplicate-tool-names.md",
