@@ -629,7 +629,10 @@ async function checkPython(nodeEnv) {
                 "--ignore=e2e",
                 `--junitxml=${report}`,
             ],
-            { cwd: python, env: { ...env, COPILOT_CLI_PATH: cli } }
+            {
+                cwd: python,
+                env: { ...env, PATH: `${env.PATH}:${nodeEnv.PATH}`, COPILOT_CLI_PATH: cli },
+            }
         );
         if (!existsSync(report)) {
             process.stdout.write(tail(result.output, 40));
@@ -673,7 +676,8 @@ async function checkGo(nodeEnv) {
             .filter((name) => name && !name.includes("/internal/e2e"));
         const result = exec("go", ["test", "-json", "-count=1", ...packages], {
             cwd: go,
-            env: { ...process.env, COPILOT_CLI_PATH: cli },
+            // The runtime needs Node 22: nodeEnv puts it first on PATH.
+            env: { ...nodeEnv, COPILOT_CLI_PATH: cli },
         });
         const counts = goTestCounts(result.stdout);
         if (result.status !== 0) {
@@ -750,7 +754,7 @@ async function checkJava(nodeEnv) {
                 `-Dtest=${classes.join(",")}`,
                 "test",
             ],
-            { cwd: java, env: { ...process.env, COPILOT_CLI_PATH: cli } }
+            { cwd: java, env: { ...nodeEnv, COPILOT_CLI_PATH: cli } }
         );
         const reports = join(java, "sdk", "target", "surefire-reports");
         const files = existsSync(reports)

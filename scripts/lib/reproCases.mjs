@@ -43,7 +43,7 @@ async function callOnce(rig, modelId, tool) {
  * @property {string} name - `npm run repro -- <name>`
  * @property {string} title - the report's title
  * @property {string} report - the report file under patches/upstream/issues/
- * @property {"github/copilot-sdk" | "github/copilot-cli"} repository - where it is filed
+ * @property {string} repository - where it is filed
  * @property {string} expected - what should happen
  * @property {(rig: object) => Promise<ReproOutcome>} run - the scenario on one SDK
  */
@@ -228,7 +228,7 @@ export const REPRO_CASES = [
     {
         name: "hidden-built-in-answers",
         title: "A custom tool named like a hidden built-in (read_file, update_todo) is answered by the built-in",
-        report: "03-hidden-built-in-answers.md",
+        report: "runtime-hidden-built-ins.md",
         repository: "github/copilot-sdk",
         expected:
             "the custom handler answers (or createSession rejects the tool, as for `view`), with or without overridesBuiltInTool",
@@ -257,8 +257,8 @@ export const REPRO_CASES = [
     {
         name: "available-tools-custom",
         title: "availableTools does not restrict custom tools",
-        report: "04-available-tools-custom-tools.md",
-        repository: "github/copilot-sdk",
+        report: "SECURITY-PRIVATE-not-for-a-public-issue.md",
+        repository: "opensource-security@github.com, privately (SECURITY.md)",
         expected:
             "with availableTools ['custom:lint'], the model is offered `lint` and nothing else; `other` cannot run",
         async run(rig) {
@@ -294,8 +294,8 @@ export const REPRO_CASES = [
     {
         name: "override-ignored",
         title: "[runtime] overridesBuiltInTool: true is ignored for some built-ins (store_memory, powershell)",
-        report: "runtime-01-override-ignored.md",
-        repository: "github/copilot-cli",
+        report: "SECURITY-PRIVATE-not-for-a-public-issue.md",
+        repository: "opensource-security@github.com, privately (SECURITY.md)",
         expected:
             "a custom tool with overridesBuiltInTool: true replaces the built-in: its handler answers",
         async run(rig) {
@@ -319,8 +319,8 @@ export const REPRO_CASES = [
     {
         name: "hidden-built-in-clash",
         title: "[runtime] Hidden built-ins escape clash detection and answer calls meant for a custom tool",
-        report: "runtime-02-hidden-built-ins.md",
-        repository: "github/copilot-cli",
+        report: "runtime-hidden-built-ins.md",
+        repository: "github/copilot-sdk, label runtime triage",
         expected:
             "`read_file` is either a built-in (listed by tools.list, a custom `read_file` without the flag gets the conflict error, as `view` does) or free for the custom tool",
         async run(rig) {
@@ -351,8 +351,8 @@ export const REPRO_CASES = [
     {
         name: "grep-rg-alias",
         title: "[runtime] The tool filter treats grep and rg as one name",
-        report: "runtime-03-grep-rg-filter-alias.md",
-        repository: "github/copilot-cli",
+        report: "runtime-grep-rg-filter-alias.md",
+        repository: "github/copilot-sdk, label runtime triage",
         expected:
             "excludedTools ['rg'] leaves `grep` alone on a Claude model, and availableTools ['rg'] offers no `grep`",
         async run(rig) {
