@@ -1,7 +1,7 @@
 /**
- * Benchmark: what the core's construction-time check costs, side by side in one run, against
+ * Benchmark: what the fork's construction-time check (validateTools) costs, side by side in one run, against
  * the real bundled runtime and a mock model on 127.0.0.1. Three SDK copies of the same version:
- * unpatched, the upstream series' core alone with `validateTools: true` (it asks the runtime to
+ * unpatched, the fork's construction checks alone with `validateTools: true` (it asks the runtime to
  * validate custom tools at createSession), and the whole patch (core and safety net, defaults).
  *
  * The runtime builds a session's tool list at the first send anyway, so the cost that matters is
@@ -43,16 +43,16 @@ interface SdkModule {
 }
 
 const load = (path: string): Promise<SdkModule> => import(pathToFileURL(path).href);
-const { coreOnlySdkDir } = (await import(
+const { constructionChecksSdkDir } = (await import(
     pathToFileURL(join(ROOT, "scripts", "lib", "sdkPatch.mjs")).href
-)) as { coreOnlySdkDir(): string };
+)) as { constructionChecksSdkDir(): string };
 const { startMockChatModel } = (await import(
     pathToFileURL(join(ROOT, "scripts", "lib", "mockChatModel.mjs")).href
 )) as { startMockChatModel(): Promise<{ baseUrl: string; close(): Promise<void> }> };
 
 const sdks: Record<Kind, SdkModule> = {
     unpatched: await load(join(ROOT, "node_modules", "copilot-sdk-unpatched", "dist", "index.js")),
-    core: await load(join(coreOnlySdkDir(), "dist", "index.js")),
+    core: await load(join(constructionChecksSdkDir(), "dist", "index.js")),
     patched: await load(join(ROOT, "node_modules", "@github", "copilot-sdk", "dist", "index.js")),
 };
 

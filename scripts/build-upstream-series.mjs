@@ -1,10 +1,17 @@
-// npm run upstream:build -- <path to a github/copilot-sdk git repository>: regenerates
-// patches/upstream/*.patch from src/ and the tests, against the commit in patches/upstream/BASE.
+// npm run upstream:build -- <path to a github/copilot-sdk git repository>: regenerates the upstream
+// pull requests (patches/upstream/<n>-<slug>/*.patch) from upstream/, against the commit in
+// patches/upstream/BASE, and the record of what they were generated from
+// (patches/upstream/SOURCES.sha256, which `npm run patch:check` compares offline).
 
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "./lib/sdkPatch.mjs";
-import { generateUpstreamSeries, seriesBase } from "./lib/upstreamSeries.mjs";
+import {
+    FINGERPRINT,
+    generateUpstreamSeries,
+    SERIES,
+    seriesBase,
+    seriesFingerprint,
+} from "./lib/upstreamSeries.mjs";
 
 const repo = process.argv[2] ?? process.env.COPILOT_SDK_REPO;
 if (repo === undefined) {
@@ -13,12 +20,19 @@ if (repo === undefined) {
     );
     process.exit(2);
 }
-const series = await generateUpstreamSeries({ repo, base: seriesBase() });
-const folder = join(ROOT, "patches", "upstream");
-for (const name of readdirSync(folder).filter((name) => name.endsWith(".patch"))) {
-    rmSync(join(folder, name));
+const series = generateUpstreamSeries({ repo, base: seriesBase() });
+for (const entry of readdirSync(SERIES, { withFileTypes: true })) {
+    if (entry.isDirectory() && /^\d+-/.test(entry.name)) {
+        rmSync(join(SERIES, entry.name), { recursive: true });
+    } else if (entry.name.endsWith(".patch")) {
+        rmSync(join(SERIES, entry.name));
+    }
 }
 for (const [name, text] of series) {
-    writeFileSync(join(folder, name), text);
+    const path = join(SERIES, name);
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, text);
     console.log(`wrote patches/upstream/${name}`);
 }
+writeFileSync(FINGERPRINT, seriesFingerprint(series));
+console.log("wrote patches/upstream/SOURCES.sha256");

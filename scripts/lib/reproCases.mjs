@@ -43,7 +43,7 @@ async function callOnce(rig, modelId, tool) {
  * @property {string} name - `npm run repro -- <name>`
  * @property {string} title - the report's title
  * @property {string} report - the report file under patches/upstream/issues/
- * @property {"github/copilot-sdk" | "github/copilot-cli"} repository - where it is filed
+ * @property {string} repository - where it is filed
  * @property {string} expected - what should happen
  * @property {(rig: object) => Promise<ReproOutcome>} run - the scenario on one SDK
  */
@@ -98,6 +98,98 @@ export const REPRO_CASES = [
         },
     },
     {
+        name: "builtin-name-collision-after-set-model",
+        title: "A custom tool that clashes only with the other model family's built-in passes createSession; after setModel every send fails",
+        report: "01-builtin-name-collision.md",
+        repository: "github/copilot-sdk",
+        expected:
+            "a custom `apply_patch` created on a Claude model is refused up front, or keeps working after setModel to a GPT model",
+        async run(rig) {
+            // apply_patch is a built-in on GPT models only (Claude models edit with edit/create).
+            const tool = taggedTool("apply_patch", "apply_patch");
+            const { session, error } = await rig.createSession(CLAUDE, { tools: [tool] });
+            if (error) {
+                return {
+                    steps: [`createSession rejected it: ${error.code ?? ""} ${shortError(error)}`],
+                    defect: false,
+                    actual: "refused at createSession",
+                };
+            }
+            const before = await rig.turn(session, ["apply_patch"]);
+            const steps = [
+                "createSession resolved",
+                `send on ${CLAUDE}: ${callOutcome(before, tool)}`,
+            ];
+            await session.setModel(GPT);
+            steps.push(`setModel('${GPT}') resolved`);
+            const after = await rig.turn(session, ["apply_patch"]);
+            steps.push(`send on ${GPT}: ${callOutcome(after, tool)}`);
+            const defect =
+                before.reachedModel && !after.reachedModel && CONFLICT.test(after.error?.message);
+            return {
+                steps,
+                defect,
+                actual: defect
+                    ? `accepted, and sends reach the model on ${CLAUDE} (${callOutcome(before, tool)}); after setModel('${GPT}') every send fails with the conflict error`
+                    : `after setModel: ${callOutcome(after, tool)}`,
+            };
+        },
+    },
+    {
+        name: "stale-session-idle",
+        title: "sendAndWait resolves on the session.idle left over from the previous failed turn",
+        report: "05-send-and-wait-stale-idle.md",
+        repository: "github/copilot-sdk",
+        expected:
+            "each sendAndWait after a failed turn waits for its own turn: it rejects or resolves with that turn's reply",
+        async run(rig) {
+            // Any turn that fails before the model is asked will do: a custom `view` without
+            // overridesBuiltInTool fails at the first send with the runtime's conflict error.
+            const tool = taggedTool("view", "view");
+            const { session, error } = await rig.createSession(CLAUDE, { tools: [tool] });
+            if (error) {
+                return {
+                    steps: [`createSession rejected it: ${shortError(error)}`],
+                    defect: false,
+                    actual: "could not set up a failing turn: createSession refused the tool",
+                };
+            }
+            const events = [];
+            session.on((event) => {
+                if (/^session\.(idle|error)$|^user\.message$/.test(event.type)) {
+                    events.push(event.type);
+                }
+            });
+            const steps = [];
+            let defect = false;
+            // Back to back, as an app retrying a failed message would: the next send starts as
+            // soon as the previous sendAndWait settled.
+            for (let attempt = 1; attempt <= 10; attempt++) {
+                const mark = events.length;
+                const started = performance.now();
+                const turn = await rig.turn(session, ["view"]);
+                const ms = Math.round(performance.now() - started);
+                const outcome =
+                    turn.error === undefined
+                        ? `resolved in ${ms} ms`
+                        : `rejected in ${ms} ms: ${shortError(turn.error).slice(0, 90)}...`;
+                steps.push(
+                    `sendAndWait ${attempt}: ${outcome}; model asked: ${turn.reachedModel ? "yes" : "no"}; events while it waited: ${events.slice(mark).join(", ") || "none"}`
+                );
+                if (turn.error === undefined && !turn.reachedModel) defect = true;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            steps.push(`all events, in order: ${events.join(", ")}`);
+            return {
+                steps,
+                defect,
+                actual: defect
+                    ? "after a failed turn, the next sendAndWait resolved without its turn having run (no reply, model never asked)"
+                    : "every sendAndWait waited for its own turn",
+            };
+        },
+    },
+    {
         name: "duplicate-tool-names",
         title: "Two custom tools with the same name are accepted; the model sees one, the other's handler runs",
         report: "02-duplicate-tool-names.md",
@@ -136,7 +228,7 @@ export const REPRO_CASES = [
     {
         name: "hidden-built-in-answers",
         title: "A custom tool named like a hidden built-in (read_file, update_todo) is answered by the built-in",
-        report: "03-hidden-built-in-answers.md",
+        report: "runtime-hidden-built-ins.md",
         repository: "github/copilot-sdk",
         expected:
             "the custom handler answers (or createSession rejects the tool, as for `view`), with or without overridesBuiltInTool",
@@ -165,8 +257,8 @@ export const REPRO_CASES = [
     {
         name: "available-tools-custom",
         title: "availableTools does not restrict custom tools",
-        report: "04-available-tools-custom-tools.md",
-        repository: "github/copilot-sdk",
+        report: "SECURITY-PRIVATE-not-for-a-public-issue.md",
+        repository: "opensource-security@github.com, privately (SECURITY.md)",
         expected:
             "with availableTools ['custom:lint'], the model is offered `lint` and nothing else; `other` cannot run",
         async run(rig) {
@@ -202,8 +294,8 @@ export const REPRO_CASES = [
     {
         name: "override-ignored",
         title: "[runtime] overridesBuiltInTool: true is ignored for some built-ins (store_memory, powershell)",
-        report: "runtime-01-override-ignored.md",
-        repository: "github/copilot-cli",
+        report: "SECURITY-PRIVATE-not-for-a-public-issue.md",
+        repository: "opensource-security@github.com, privately (SECURITY.md)",
         expected:
             "a custom tool with overridesBuiltInTool: true replaces the built-in: its handler answers",
         async run(rig) {
@@ -227,8 +319,8 @@ export const REPRO_CASES = [
     {
         name: "hidden-built-in-clash",
         title: "[runtime] Hidden built-ins escape clash detection and answer calls meant for a custom tool",
-        report: "runtime-02-hidden-built-ins.md",
-        repository: "github/copilot-cli",
+        report: "runtime-hidden-built-ins.md",
+        repository: "github/copilot-sdk, label runtime triage",
         expected:
             "`read_file` is either a built-in (listed by tools.list, a custom `read_file` without the flag gets the conflict error, as `view` does) or free for the custom tool",
         async run(rig) {
@@ -259,8 +351,8 @@ export const REPRO_CASES = [
     {
         name: "grep-rg-alias",
         title: "[runtime] The tool filter treats grep and rg as one name",
-        report: "runtime-03-grep-rg-filter-alias.md",
-        repository: "github/copilot-cli",
+        report: "runtime-grep-rg-filter-alias.md",
+        repository: "github/copilot-sdk, label runtime triage",
         expected:
             "excludedTools ['rg'] leaves `grep` alone on a Claude model, and availableTools ['rg'] offers no `grep`",
         async run(rig) {

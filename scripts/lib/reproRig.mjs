@@ -7,14 +7,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { coreOnlySdkDir } from "./sdkPatch.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /**
- * The SDK copies a reproduction runs on: the npm alias, never patched; the same version with the
- * upstream series' core alone (built into .cache/sdk-core on first use); and the installed
- * @github/copilot-sdk with this project's whole patch (core and safety net).
+ * The SDK copies a reproduction runs on: the npm alias, never patched (the SDK as published,
+ * which is what the reports are about); and the installed @github/copilot-sdk with this
+ * project's whole patch, for contrast.
  */
 export const SDKS = [
     {
@@ -25,18 +24,11 @@ export const SDKS = [
         description: "copilot-sdk-unpatched, the SDK as published",
     },
     {
-        label: "core",
-        get directory() {
-            return coreOnlySdkDir();
-        },
-        description: "the same SDK with the upstream series' core alone (patches/upstream)",
-    },
-    {
         label: "patched",
         get directory() {
             return join(ROOT, "node_modules", "@github", "copilot-sdk");
         },
-        description: "@github/copilot-sdk with this project's patch (core and safety net)",
+        description: "@github/copilot-sdk with this project's patch",
     },
 ];
 

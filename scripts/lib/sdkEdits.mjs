@@ -3,9 +3,11 @@
 // Each edit is anchored on an exact piece of upstream text and must match exactly once: when an
 // SDK version moves or rewrites an anchor, the build stops and names the edit and the version,
 // instead of producing a patch that silently misses a code path. Everything with logic in it
-// lives in src/; these edits only wire the compiled modules into the SDK, in two layers: the
-// upstream core (src/core/, the calls the upstream series adds to client.ts and toolSet.ts) and
-// the fork's safety net (src/safetyNet/), whose session step runs before the core's checks.
+// lives in src/; these edits only wire the compiled modules into the SDK, in two sets: the
+// construction checks (src/safetyNet/customToolChecks.ts: duplicate names, the opt-in
+// validateTools; src/safetyNet/builtInToolGroups.ts: the BuiltInTools groups), which the upstream
+// series carried until it became the two pull requests of upstream/, and the rest of the safety
+// net, whose session step runs before the construction checks.
 
 import { validateToolsMember } from "./coreDocs.mjs";
 
@@ -18,10 +20,10 @@ export const EXPORTS_MODULE = "toolCustomization";
  */
 const module = (id, path) => ({ id, path });
 
-/** The core's session checks (src/core/customToolChecks.ts). */
-const CHECKS = module("customToolChecks", "./core/customToolChecks.js");
-/** The core's built-in tool groups (src/core/builtInToolGroups.ts). */
-const GROUPS = module("builtInToolGroups", "./core/builtInToolGroups.js");
+/** The construction checks (src/safetyNet/customToolChecks.ts). */
+const CHECKS = module("customToolChecks", "./safetyNet/customToolChecks.js");
+/** The built-in tool groups (src/safetyNet/builtInToolGroups.ts). */
+const GROUPS = module("builtInToolGroups", "./safetyNet/builtInToolGroups.js");
 /** The safety net's session step (src/safetyNet/sessionToolSetup.ts). */
 const SETUP = module("sessionToolSetup", "./safetyNet/sessionToolSetup.js");
 /** The safety net's `session.setTools` (src/safetyNet/sessionToolUpdate.ts). */
@@ -169,8 +171,9 @@ const toolSetBodyEdit = {
 };
 
 /**
- * The core's edits (what the upstream series adds, in compiled form): the custom tool checks in
- * client.js and the built-in tool groups in `BuiltInTools`.
+ * The construction checks' edits (historically "the core": what the first upstream series added,
+ * in compiled form): the custom tool checks in client.js and the built-in tool groups in
+ * `BuiltInTools`.
  *
  * @returns {Record<string, object[]>} edits keyed by the path inside the package
  */

@@ -214,21 +214,25 @@ export async function buildPatchedFiles(version = pinnedVersion()) {
     return { files };
 }
 
+/** The fork's construction checks, as compiled files under dist/. */
+const CONSTRUCTION_CHECKS = ["safetyNet/customToolChecks.js", "safetyNet/builtInToolGroups.js"];
+
 /**
- * Lays out, in `.cache/sdk-core/<version>`, a copy of the SDK with the upstream core alone (what
- * the upstream series adds: src/core/ and its calls), for the reproductions and the benchmark to
- * show what the series fixes without the fork's safety net. Rebuilt only when src/core/ or the
- * edits changed. Its dependencies resolve from this project's node_modules.
+ * Lays out, in `.cache/sdk-checks/<version>`, a copy of the SDK with the fork's construction
+ * checks alone (src/safetyNet/customToolChecks.ts and builtInToolGroups.ts with their calls,
+ * `coreFileEdits()`), without the rest of the safety net, for the benchmark to show what those
+ * checks cost. Rebuilt only when they or the edits changed. Its dependencies resolve from this
+ * project's node_modules.
  *
  * @param {string} version the SDK version
  * @returns {string} the package directory (import its dist/index.js)
  */
-export function coreOnlySdkDir(version = pinnedVersion()) {
-    const target = join(ROOT, ".cache", "sdk-core", version);
+export function constructionChecksSdkDir(version = pinnedVersion()) {
+    const target = join(ROOT, ".cache", "sdk-checks", version);
     const inputs = [
-        ...readdirSync(join(ROOT, "src", "core"))
-            .sort()
-            .map((file) => readFileSync(join(ROOT, "src", "core", file), "utf8")),
+        ...CONSTRUCTION_CHECKS.map((file) =>
+            readFileSync(join(ROOT, "src", file.replace(/\.js$/, ".ts")), "utf8")
+        ),
         readFileSync(join(ROOT, "scripts", "lib", "sdkEdits.mjs"), "utf8"),
     ];
     const stamp = createHash("sha256").update(inputs.join("\0")).digest("hex");
@@ -244,7 +248,7 @@ export function coreOnlySdkDir(version = pinnedVersion()) {
         ["esm", "dist"],
         ["cjs", join("dist", "cjs")],
     ]) {
-        for (const file of compiled[flavour].filter((f) => f.startsWith("core/"))) {
+        for (const file of compiled[flavour].filter((f) => CONSTRUCTION_CHECKS.includes(f))) {
             writeText(
                 join(target, dist, file),
                 readFileSync(join(ROOT, "build", "patch", flavour, file), "utf8")

@@ -1,29 +1,34 @@
-// Generates the upstream pull-request series (patches/upstream/*.patch) from the upstream core.
+// Generates the upstream pull requests (patches/upstream/<pull request>/*.patch) from the
+// upstream contribution in upstream/ (see upstream/README.md).
 //
-// For each patch of upstreamEdits.mjs PATCHES, in a scratch clone of github/copilot-sdk at the
-// base commit: copy the patch's modules from src/core/ into nodejs/src and its tests from
-// test/core/ into nodejs/test (with upstream's license header; test imports point at upstream's
-// src/ instead of this project's), apply the patch's anchored edits to upstream's own files,
-// format with upstream's pinned prettier, commit with the patch's message
-// (scripts/upstream/<n>-<stage>.md) under a fixed identity and date, and render the commits with
-// `git format-patch`. Deterministic: the same core, tests and base give byte-identical patches.
-// The fork's safety net (src/safetyNet/) is never part of the series.
+// Each folder upstream/<n>-<slug>/ is one pull request: message.md is its commit message (the
+// pull request's description), and each *.edits file holds its changes to one SDK of
+// github/copilot-sdk (nodejs.edits, python.edits, ...; root.edits for files at the top) as
+// anchored edits. For each pull request, in a scratch clone at the base commit: apply its edits,
+// commit with its message under a fixed identity and date, and render the commit with
+// `git format-patch`. Every pull request starts from the base commit, so each applies alone.
+// Deterministic: the same edits and base give byte-identical patches. No formatter runs here: the
+// edits are written formatted, and `npm run upstream:check` runs each SDK's own format check.
 
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { applyEdits } from "./sdkEdits.mjs";
-import { PATCHES, upstreamEdits } from "./upstreamEdits.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-export const LICENSE_HEADER =
-    "/*---------------------------------------------------------------------------------------------\n" +
-    " *  Copyright (c) Microsoft Corporation. All rights reserved.\n" +
-    " *--------------------------------------------------------------------------------------------*/\n\n";
+/** The upstream contribution: one folder per pull request. */
+export const CONTRIBUTION = join(ROOT, "upstream");
+/** Where the generated pull requests are committed. */
+export const SERIES = join(ROOT, "patches", "upstream");
+/** The record of what the committed series was generated from (see {@link seriesFingerprint}). */
+export const FINGERPRINT = join(SERIES, "SOURCES.sha256");
+
+/** The generator's own files: a change to them changes the series too. */
+const GENERATOR_FILES = ["scripts/lib/upstreamSeries.mjs"];
 
 const IDENTITY = {
     GIT_AUTHOR_NAME: "copilot-sdk-tool-override",
@@ -35,16 +40,120 @@ const IDENTITY = {
 };
 
 /**
- * A test of test/core as upstream holds it: its imports of this project's core and of the SDK
- * package point at upstream's own src/.
+ * The pull requests of the contribution, in order.
+ *
+ * @returns {{ name: string, dir: string, editFiles: string[] }[]}
  */
-function upstreamTest(text) {
-    return (
-        LICENSE_HEADER +
-        text
-            .replace(/from "\.\.\/\.\.\/src\/core\/([^"]+)"/g, 'from "../src/$1"')
-            .replace(/from "@github\/copilot-sdk"/g, 'from "../src/index.js"')
-    );
+export function pullRequests() {
+    return readdirSync(CONTRIBUTION, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && /^\d+-/.test(entry.name))
+        .map((entry) => entry.name)
+        .sort((a, b) => parseInt(a, 10) - parseInt(b, 10))
+        .map((name) => {
+            const dir = join(CONTRIBUTION, name);
+            const editFiles = readdirSync(dir)
+                .filter((file) => file.endsWith(".edits"))
+                .sort();
+            if (!existsSync(join(dir, "message.md"))) {
+                throw new Error(
+                    `upstream/${name}/ has no message.md (the pull request's commit message).`
+                );
+            }
+            return { name, dir, editFiles };
+        });
+}
+
+/**
+ * Parses an .edits file. Format (lines starting with `@@@` are directives, everything else is
+ * text, taken verbatim, whole lines):
+ *
+ *     @@@ edit <path from the repository root>: <what the edit does>
+ *     @@@ after | before | replace
+ *     <anchor lines: must occur exactly once in the file when the edit runs>
+ *     @@@ with
+ *     <lines inserted after / before the anchor, or replacing it>
+ *
+ *     @@@ file <path>: <what the file is>
+ *     <the whole content of a new file>
+ *
+ * Lines before the first directive are comments. An edit ends at the next `@@@ edit` or
+ * `@@@ file`, or at the end of the file. Blocks are verbatim, blank lines included: a blank line
+ * before the next directive is part of the text.
+ *
+ * @param {string} text
+ * @param {string} source the file's name, for messages
+ * @returns {{ kind: "edit" | "file", path: string, name: string, mode?: string, anchor?: string, text: string }[]}
+ */
+export function parseEdits(text, source) {
+    const edits = [];
+    let current = null;
+    let block = null;
+    const lines = text.split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    const finishBlock = () => {
+        if (current === null || block === null) return;
+        const body = current[block];
+        current[block] = body.length === 0 ? "" : `${body.join("\n")}\n`;
+    };
+    for (const [index, line] of lines.entries()) {
+        const where = `${source}:${index + 1}`;
+        if (!line.startsWith("@@@")) {
+            if (current !== null && block !== null) current[block].push(line);
+            continue;
+        }
+        const directive = /^@@@ (edit|file) ([^:\s]+): (.+)$/.exec(line);
+        if (directive) {
+            finishBlock();
+            current = { kind: directive[1], path: directive[2], name: directive[3], text: [] };
+            if (directive[1] === "edit") current.anchor = [];
+            block = directive[1] === "file" ? "text" : null;
+            edits.push(current);
+            continue;
+        }
+        const mode = /^@@@ (after|before|replace|with)$/.exec(line);
+        if (mode === null || current === null || current.kind !== "edit") {
+            throw new Error(`${where}: unexpected directive '${line}'.`);
+        }
+        if (mode[1] === "with") {
+            if (block !== "anchor") throw new Error(`${where}: '@@@ with' must follow an anchor.`);
+            finishBlock();
+            block = "text";
+        } else {
+            if (block !== null) throw new Error(`${where}: one anchor per edit.`);
+            current.mode = mode[1];
+            block = "anchor";
+        }
+    }
+    finishBlock();
+    for (const edit of edits) {
+        if (edit.kind === "edit" && (edit.mode === undefined || edit.anchor === "")) {
+            throw new Error(`${source}: edit '${edit.name}' has no anchor.`);
+        }
+    }
+    return edits;
+}
+
+/**
+ * Applies one parsed edit to a file's text.
+ *
+ * @throws Error naming the edit and its file when the anchor does not occur exactly once
+ */
+export function applyEdit(text, edit, source, base) {
+    const first = text.indexOf(edit.anchor);
+    if (first === -1 || text.indexOf(edit.anchor, first + 1) !== -1) {
+        throw new Error(
+            `${source}: edit '${edit.name}' expects its anchor exactly once in ${edit.path} at ` +
+                `upstream ${base.slice(0, 9)}, but found ${first === -1 ? "no match" : "more than one"}. ` +
+                "Upstream changed there: update the anchor (see upstream/README.md)."
+        );
+    }
+    const replacement =
+        edit.mode === "after"
+            ? edit.anchor + edit.text
+            : edit.mode === "before"
+              ? edit.text + edit.anchor
+              : edit.text;
+    return text.slice(0, first) + replacement + text.slice(first + edit.anchor.length);
 }
 
 function git(cwd, args, options = {}) {
@@ -57,124 +166,140 @@ function git(cwd, args, options = {}) {
     });
 }
 
+/** Applies a pull request's edits to a work tree. */
+export function applyPullRequest(tree, pull, base) {
+    for (const file of pull.editFiles) {
+        const source = `upstream/${pull.name}/${file}`;
+        for (const edit of parseEdits(readFileSync(join(pull.dir, file), "utf8"), source)) {
+            const path = join(tree, edit.path);
+            if (edit.kind === "file") {
+                if (existsSync(path))
+                    throw new Error(`${source}: ${edit.path} already exists upstream.`);
+                mkdirSync(dirname(path), { recursive: true });
+                writeFileSync(path, edit.text);
+                continue;
+            }
+            if (!existsSync(path)) throw new Error(`${source}: upstream has no ${edit.path}.`);
+            writeFileSync(path, applyEdit(readFileSync(path, "utf8"), edit, source, base));
+        }
+    }
+}
+
 /**
  * @param {{ repo: string, base: string }} options a github/copilot-sdk git repository (bare or
  *   not) that has the base commit, and that commit
- * @returns {Promise<Map<string, string>>} the patch files by name, in order
+ * @returns {Map<string, string>} the patch files by path under patches/upstream/, in order
  */
-export async function generateUpstreamSeries({ repo, base }) {
+export function generateUpstreamSeries({ repo, base }) {
     const work = mkdtempSync(join(tmpdir(), "upstream-series-"));
     try {
         git(work, ["clone", "--quiet", "--shared", "--no-checkout", repo, "tree"]);
         const tree = join(work, "tree");
-        git(tree, ["checkout", "--quiet", "--detach", base]);
-        const messages = readdirSync(join(ROOT, "scripts", "upstream")).sort();
-        for (const [index, { stage, modules, tests }] of PATCHES.entries()) {
-            for (const file of modules) {
-                const text = readFileSync(join(ROOT, "src", "core", file), "utf8");
-                writeFileSync(join(tree, "nodejs", "src", file), LICENSE_HEADER + text);
-            }
-            for (const file of tests) {
-                const text = readFileSync(join(ROOT, "test", "core", file), "utf8");
-                writeFileSync(join(tree, "nodejs", "test", file), upstreamTest(text));
-            }
-            for (const [file, edits] of Object.entries(upstreamEdits(stage))) {
-                const path = join(tree, "nodejs", file);
-                writeFileSync(
-                    path,
-                    applyEdits(
-                        `nodejs/${file}`,
-                        readFileSync(path, "utf8"),
-                        edits,
-                        `upstream ${base.slice(0, 9)}`,
-                        "scripts/lib/upstreamEdits.mjs"
-                    )
-                );
-            }
-            formatWithPrettier(tree);
-            const message = messages.find((name) => name.startsWith(`${index + 1}-`));
-            if (message === undefined)
-                throw new Error(
-                    `scripts/upstream/ has no message for patch ${index + 1} (${stage}).`
-                );
-            git(tree, ["add", "-A", "nodejs"]);
-            git(tree, [
-                "commit",
-                "--quiet",
-                "--no-verify",
-                "-F",
-                join(ROOT, "scripts", "upstream", message),
-            ]);
-        }
-        const out = join(work, "series");
-        mkdirSync(out);
-        git(tree, [
-            "format-patch",
-            "--quiet",
-            "--no-signature",
-            "--zero-commit",
-            "-o",
-            out,
-            `${base}..HEAD`,
-        ]);
         const series = new Map();
-        for (const name of readdirSync(out).sort())
-            series.set(name, readFileSync(join(out, name), "utf8"));
+        for (const pull of pullRequests()) {
+            git(tree, ["checkout", "--quiet", "--force", "--detach", base]);
+            git(tree, ["clean", "--quiet", "-fdx"]);
+            applyPullRequest(tree, pull, base);
+            git(tree, ["add", "-A"]);
+            git(tree, ["commit", "--quiet", "--no-verify", "-F", join(pull.dir, "message.md")]);
+            const out = join(work, "out", pull.name);
+            mkdirSync(out, { recursive: true });
+            git(tree, [
+                "format-patch",
+                "--quiet",
+                "--no-signature",
+                "--zero-commit",
+                "-o",
+                out,
+                `${base}..HEAD`,
+            ]);
+            for (const name of readdirSync(out).sort()) {
+                series.set(`${pull.name}/${name}`, readFileSync(join(out, name), "utf8"));
+            }
+        }
         return series;
     } finally {
         rmSync(work, { recursive: true, force: true });
     }
 }
 
-/**
- * Formats what the stage wrote or edited with upstream's own prettier version and settings, so
- * upstream's format check passes and its existing lines stay as they are.
- */
-function formatWithPrettier(tree) {
-    const changed = git(tree, ["status", "--porcelain", "--untracked-files=all", "nodejs"])
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => line.slice(3))
-        .filter((path) => path.endsWith(".ts"));
-    if (changed.length === 0) return;
-    const manifest = JSON.parse(readFileSync(join(tree, "nodejs", "package.json"), "utf8"));
-    const version = manifest.devDependencies.prettier.replace(/^[\^~]/, "");
-    execFileSync(
-        process.execPath,
-        [
-            prettierBin(version),
-            "--write",
-            "--config",
-            join(tree, "nodejs", ".prettierrc.json"),
-            ...changed,
-        ],
-        { cwd: tree, stdio: "ignore" }
-    );
+/** The committed patch files, by path under patches/upstream/. */
+export function committedSeries() {
+    const series = new Map();
+    if (!existsSync(SERIES)) return series;
+    for (const entry of readdirSync(SERIES, { withFileTypes: true })) {
+        if (!entry.isDirectory() || !/^\d+-/.test(entry.name)) continue;
+        for (const name of readdirSync(join(SERIES, entry.name)).sort()) {
+            if (name.endsWith(".patch")) {
+                series.set(
+                    `${entry.name}/${name}`,
+                    readFileSync(join(SERIES, entry.name, name), "utf8")
+                );
+            }
+        }
+    }
+    return new Map([...series].sort(([a], [b]) => a.localeCompare(b, "en")));
 }
 
-/** The prettier version upstream pins, installed once into .cache/prettier-<version>. */
-function prettierBin(version) {
-    const prefix = join(ROOT, ".cache", `prettier-${version}`);
-    const bin = join(prefix, "node_modules", "prettier", "bin", "prettier.cjs");
-    if (!existsSync(bin)) {
-        mkdirSync(prefix, { recursive: true });
-        writeFileSync(
-            join(prefix, "package.json"),
-            JSON.stringify({ name: "prettier-cache", private: true })
-        );
-        execFileSync(
-            "npm",
-            ["install", "--no-save", "--no-audit", "--no-fund", `prettier@${version}`],
-            {
-                cwd: prefix,
-                stdio: "ignore",
-            }
-        );
+/**
+ * Compares two series; returns one line per difference (empty when identical).
+ */
+export function seriesDifferences(committed, generated) {
+    const problems = [];
+    for (const name of committed.keys()) {
+        if (!generated.has(name)) problems.push(`${name}: committed but no longer generated`);
     }
-    return bin;
+    for (const [name, text] of generated) {
+        const old = committed.get(name);
+        if (old === undefined) {
+            problems.push(`${name}: generated but not committed`);
+        } else if (old !== text) {
+            const a = old.split("\n");
+            const b = text.split("\n");
+            const line = a.findIndex((l, i) => l !== b[i]) + 1 || Math.min(a.length, b.length) + 1;
+            problems.push(
+                `${name}: differs from line ${line} ('${(b[line - 1] ?? "").slice(0, 80)}')`
+            );
+        }
+    }
+    return problems;
+}
+
+function sha256(text) {
+    return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * What the series is generated from and what it is, as `<sha256>  <path>` lines: every file of
+ * upstream/, the generator, the base commit, and the committed patches. `npm run upstream:build`
+ * writes it next to the patches; the offline drift check (`npm run patch:check`, part of
+ * `npm test`) recomputes it, so an edit of upstream/ without a rebuild, or a hand-edited patch,
+ * fails without needing upstream's repository. The full regeneration, byte for byte, is in
+ * `npm run upstream:check`.
+ *
+ * @param {Map<string, string>} series the patches, by path under patches/upstream/
+ */
+export function seriesFingerprint(series) {
+    const lines = [];
+    const walk = (dir, rel) => {
+        for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+            a.name.localeCompare(b.name, "en")
+        )) {
+            const path = `${rel}/${entry.name}`;
+            if (entry.isDirectory()) walk(join(dir, entry.name), path);
+            else lines.push(`${sha256(readFileSync(join(dir, entry.name)))}  ${path}`);
+        }
+    };
+    walk(CONTRIBUTION, "upstream");
+    for (const file of GENERATOR_FILES) {
+        lines.push(`${sha256(readFileSync(join(ROOT, file)))}  ${file}`);
+    }
+    lines.push(`${sha256(seriesBase())}  patches/upstream/BASE`);
+    for (const [name, text] of series) lines.push(`${sha256(text)}  patches/upstream/${name}`);
+    return `${lines.join("\n")}\n`;
 }
 
 /** @returns {string} the base commit of the series */
 export function seriesBase() {
-    return readFileSync(join(ROOT, "patches", "upstream", "BASE"), "utf8").trim();
+    return readFileSync(join(SERIES, "BASE"), "utf8").trim();
 }

@@ -1,4 +1,4 @@
-import { builtInToolGroups } from "../core/builtInToolGroups.js";
+import { builtInToolGroups } from "./builtInToolGroups.js";
 import { quoteValue } from "./formatting.js";
 
 /** How `availableTools` / `excludedTools` entries name a toolset: `toolset:<name>`. */

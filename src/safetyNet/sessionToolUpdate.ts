@@ -1,5 +1,5 @@
 import type { ResumeSessionConfig, SessionConfig, Tool } from "@github/copilot-sdk";
-import { validateSessionTools } from "../core/customToolChecks.js";
+import { validateSessionTools } from "./customToolChecks.js";
 import { messageOf, readOrRefuse } from "./callerInput.js";
 import { jsonSchemaOf } from "./customTools.js";
 import { formatList, quoteValue } from "./formatting.js";

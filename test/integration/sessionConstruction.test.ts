@@ -34,6 +34,7 @@ const EXECUTE_MEMBERS = [
     "read_powershell",
     "stop_powershell",
     "list_powershell",
+    "local_shell",
 ];
 /** The runtime whose measurements stand in for an unmeasured or silent one: the newest. */
 const NEWEST_MEASURED = MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!.runtimeVersion;

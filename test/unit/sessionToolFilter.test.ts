@@ -33,6 +33,7 @@ const EXECUTE_MEMBERS = [
     "read_powershell",
     "stop_powershell",
     "list_powershell",
+    "local_shell",
 ];
 const DEFAULT_TOOL_SET_LIST =
     "'toolset:read', 'toolset:edit', 'toolset:search', 'toolset:execute', 'toolset:web', 'toolset:agent'";
@@ -177,7 +178,12 @@ describe("session tool filter: precedence", () => {
             excludedTools: ["toolset:search"],
         });
         expect(enabled).toMatchObject({ grep: true, glob: false, rg: false });
-        expect(filter.excludedTools).toEqual(["glob"]);
+        expect(filter.excludedTools).toEqual([
+            "glob",
+            "file_search",
+            "grep_search",
+            "semantic_search",
+        ]);
     });
 
     it("lets builtin:<name> and builtin:* keep the custom tool that replaces that built-in", () => {
@@ -200,7 +206,7 @@ describe("session tool filter: toolsets", () => {
         expect(Object.fromEntries(filter.toolSets)).toEqual({
             read: ["view", "read_file"],
             edit: EDIT_MEMBERS,
-            search: ["glob", "grep", "rg"],
+            search: ["glob", "grep", "rg", "file_search", "grep_search", "semantic_search"],
             execute: EXECUTE_MEMBERS,
             web: ["web_fetch"],
             agent: ["task", "read_agent", "write_agent", "list_agents"],

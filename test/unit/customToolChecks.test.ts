@@ -1,7 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { approveAll, CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
-import { assertUniqueToolNames, validateSessionTools } from "../../src/core/customToolChecks.js";
+import {
+    assertUniqueToolNames,
+    validateSessionTools,
+} from "../../src/safetyNet/customToolChecks.js";
 
 const handler = async () => "ok";
 

@@ -1,5 +1,16 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BuiltInTools, ToolSet } from "@github/copilot-sdk";
+
+const MEASUREMENTS = join(
+    import.meta.dirname,
+    "..",
+    "..",
+    "scripts",
+    "data",
+    "measured-built-in-tools"
+);
 
 describe("BuiltInTools groups", () => {
     it("offers a group per capability beside Isolated", () => {
@@ -19,7 +30,14 @@ describe("BuiltInTools groups", () => {
         // the powershell tools are the Windows shell.
         expect(BuiltInTools.Read).toEqual(["view", "read_file"]);
         expect(BuiltInTools.Edit).toEqual(["edit", "create", "apply_patch", "str_replace_editor"]);
-        expect(BuiltInTools.Search).toEqual(["glob", "grep", "rg"]);
+        expect(BuiltInTools.Search).toEqual([
+            "glob",
+            "grep",
+            "rg",
+            "file_search",
+            "grep_search",
+            "semantic_search",
+        ]);
         expect(BuiltInTools.Execute).toEqual([
             "bash",
             "read_bash",
@@ -29,6 +47,7 @@ describe("BuiltInTools groups", () => {
             "read_powershell",
             "stop_powershell",
             "list_powershell",
+            "local_shell",
         ]);
         expect(BuiltInTools.Web).toEqual(["web_fetch"]);
         expect(BuiltInTools.Agent).toEqual(["task", "read_agent", "write_agent", "list_agents"]);
@@ -69,6 +88,26 @@ describe("BuiltInTools groups", () => {
             "builtin:glob",
             "builtin:grep",
             "builtin:rg",
+            "builtin:file_search",
+            "builtin:grep_search",
+            "builtin:semantic_search",
         ]);
+    });
+
+    it("puts every shell-family built-in ever measured in Execute, so excluding it fails closed", () => {
+        const measured = new Set(
+            readdirSync(MEASUREMENTS)
+                .filter((file) => file.endsWith(".json"))
+                .flatMap(
+                    (file) =>
+                        JSON.parse(readFileSync(join(MEASUREMENTS, file), "utf8"))
+                            .builtIns as string[]
+                )
+        );
+        const shellFamily = [...measured].filter((name) =>
+            /(^|_)(bash|powershell|shell)(_|$)/.test(name)
+        );
+        expect(shellFamily.length).toBeGreaterThan(0);
+        expect(BuiltInTools.Execute).toEqual(expect.arrayContaining(shellFamily));
     });
 });

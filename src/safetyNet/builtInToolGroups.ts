@@ -5,7 +5,10 @@
  * (GPT models edit files with `apply_patch`, Claude models with `edit` and `create`; the
  * `powershell` tools are the Windows shell), so that a filter keeps its meaning after
  * `session.setModel`; a name the session's runtime does not offer matches nothing. Built-ins that
- * fit no capability (`sql`, for one) are in no group.
+ * fit no capability (`sql`, for one) are in no group. Every built-in of a measured runtime that
+ * searches files or runs a shell is in `Search` or `Execute` (`file_search`, `grep_search`,
+ * `semantic_search`, `local_shell` included, although no measured model is offered them today), so
+ * that excluding a group fails closed.
  *
  * @example
  * ```typescript
@@ -19,7 +22,14 @@ export const builtInToolGroups = {
     /** Creating and changing files. */
     Edit: ["edit", "create", "apply_patch", "str_replace_editor"] as readonly string[],
     /** Finding files and text. */
-    Search: ["glob", "grep", "rg"] as readonly string[],
+    Search: [
+        "glob",
+        "grep",
+        "rg",
+        "file_search",
+        "grep_search",
+        "semantic_search",
+    ] as readonly string[],
     /** Running shell commands and managing their processes (host access). */
     Execute: [
         "bash",
@@ -30,6 +40,7 @@ export const builtInToolGroups = {
         "read_powershell",
         "stop_powershell",
         "list_powershell",
+        "local_shell",
     ] as readonly string[],
     /** Fetching web pages (network access). */
     Web: ["web_fetch"] as readonly string[],
