@@ -4,10 +4,12 @@
  * custom `view` replacing the built-in and excludes `bash`; config B has no `view` at all (the
  * custom one removed, the built-in excluded) and excludes `bash` too; so the built-in `view` and
  * `bash` are allowed by neither. `lint`, a plain custom tool, comes and goes mid-turn.
- * Asserted: 0 requests offering a built-in neither config allows, 0 turns that never end. Printed,
- * not asserted: calls answered by a built-in while `view` was offered as the custom tool (0 in
- * most runs; 1 of 40 turns on Claude in one loaded run, an open gap: see the README).
+ * Asserted: 0 calls answered by the built-in while `view` was offered as the custom tool (the
+ * built-in would read a marker file the custom tool never reads), 0 requests offering a
+ * built-in neither config allows, 0 turns that never end.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CopilotClient } from "@github/copilot-sdk";
 import {
@@ -15,6 +17,7 @@ import {
     GPT_MODEL,
     e2eRig,
     recordingTool,
+    temporaryBaseDirectory,
     testCleanups,
 } from "../support/e2eHarness.js";
 import { descriptionOf, toolNameOf, type RecordedChatRequest } from "../support/mockModel.js";
@@ -28,6 +31,11 @@ describe.concurrent.each([CLAUDE_MODEL, GPT_MODEL])("setTools under load on %s",
     }) => {
         const view = recordingTool("view");
         const lint = recordingTool("lint");
+        // What the built-in view would answer: the content of this file. The custom view never
+        // reads files, so the marker in a tool result means the built-in answered.
+        const marker = `BUILT-IN-VIEW-READ-${Math.random().toString(36).slice(2)}`;
+        const markerFile = join(temporaryBaseDirectory(testCleanups(onTestFinished)), "marker.txt");
+        writeFileSync(markerFile, `${marker}\n`);
         const { client, model, base } = await e2eRig(
             testCleanups(onTestFinished),
             (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} }),
@@ -37,7 +45,7 @@ describe.concurrent.each([CLAUDE_MODEL, GPT_MODEL])("setTools under load on %s",
                     (request.tools ?? [])
                         .map(toolNameOf)
                         .filter((name) => name === "view" || name === "lint" || name === "bash")
-                        .map((name) => ({ name, arguments: { path: "/etc/hostname" } })),
+                        .map((name) => ({ name, arguments: { path: markerFile } })),
             }
         );
         const configA = { tools: [view, lint], excludedTools: ["bash"] };
@@ -54,6 +62,15 @@ describe.concurrent.each([CLAUDE_MODEL, GPT_MODEL])("setTools under load on %s",
                     busy++;
                 }
             );
+        // Each change flips between A and B: mid-turn it changes who answers `view` (refused
+        // with SESSION_BUSY unless the turn already ended), between turns it is applied.
+        let current = configA;
+        const flip = () => {
+            const target = current === configA ? configB : configA;
+            return change(target).then(() => {
+                current = target;
+            });
+        };
         for (let turn = 0; turn < TURNS; turn++) {
             const done = session.sendAndWait({ prompt: `turn ${turn}` }, 20_000).then(
                 () => "ok",
@@ -61,11 +78,11 @@ describe.concurrent.each([CLAUDE_MODEL, GPT_MODEL])("setTools under load on %s",
             );
             await new Promise((resolve) => setTimeout(resolve, turn % 13));
             // Mid-turn: the override and the plain tool change.
-            await change(turn % 2 === 0 ? configB : configA);
+            await flip();
             await change({ tools: turn % 3 === 0 ? [view] : [view, lint] });
             if ((await done) !== "ok") hung++;
             // Between turns: the override comes and goes.
-            await change(turn % 2 === 0 ? configA : configB);
+            await flip();
         }
         const requests = model.requests as RecordedChatRequest[];
         let offeredBuiltIn = 0;
@@ -84,7 +101,7 @@ describe.concurrent.each([CLAUDE_MODEL, GPT_MODEL])("setTools under load on %s",
             );
             if (!customView || !model.toolCallsOf(index).includes("view")) continue;
             const results = model.toolResultsOf(index + 1).map((result) => result.text);
-            if (results.some((text) => /^vm|hostname|\n/.test(text) && !text.includes("custom"))) {
+            if (results.some((text) => text.includes(marker))) {
                 hijacked++;
             }
         }

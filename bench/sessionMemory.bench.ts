@@ -1,0 +1,82 @@
+/**
+ * Benchmark: memory a disconnected session keeps, patched against unpatched, side by side in one
+ * run against the real bundled runtime (offline). Each client creates and disconnects sessions
+ * with three custom tools whose handlers each capture 256 KiB; the SDK keeps a disconnected
+ * session object in its client (both builds), and the question is what the tool setup keeps with
+ * it. Heap measured after a forced GC (run with --expose-gc).
+ *
+ * Prints the retained bytes per session of each build and their ratio; no target, exits 0.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CopilotClient, approveAll } from "@github/copilot-sdk";
+import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
+
+const SESSIONS = 40;
+const CAPTURED = 256 * 1024;
+const base = {
+    model: "claude-sonnet-4.5",
+    provider: { type: "openai" as const, baseUrl: "http://127.0.0.1:9/v1", apiKey: "bench" },
+    onPermissionRequest: approveAll,
+};
+
+function toolsCapturing(): { name: string; description: string; handler: () => Promise<string> }[] {
+    return ["lint", "format", "view"].map((name) => {
+        const captured = Buffer.alloc(CAPTURED, 1);
+        return {
+            name,
+            description: `custom ${name}`,
+            overridesBuiltInTool: name === "view",
+            handler: async () => `${name} ${captured.length}`,
+        };
+    });
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+function heap(): number {
+    gc?.();
+    gc?.();
+    return process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+}
+
+interface Creator {
+    createSession(config: object): Promise<{ disconnect(): Promise<void> }>;
+    start(): Promise<void>;
+    stop(): Promise<unknown>;
+}
+
+async function retainedPerSession(make: (baseDirectory: string) => Creator): Promise<number> {
+    const baseDirectory = mkdtempSync(join(tmpdir(), "session-memory-bench-"));
+    const client = make(baseDirectory);
+    try {
+        await client.start();
+        // Warm up: the catalog and the runtime's first answers are kept per client, not per session.
+        await (await client.createSession({ ...base, tools: toolsCapturing() })).disconnect();
+        const before = heap();
+        for (let i = 0; i < SESSIONS; i++) {
+            const session = await client.createSession({ ...base, tools: toolsCapturing() });
+            await session.disconnect();
+        }
+        return (heap() - before) / SESSIONS;
+    } finally {
+        await client.stop();
+        rmSync(baseDirectory, { recursive: true, force: true });
+    }
+}
+
+if (gc === undefined) console.log("(run with node --expose-gc for stable figures)");
+const patched = await retainedPerSession(
+    (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} }) as Creator
+);
+const unpatched = await retainedPerSession(
+    (baseDirectory) => new UnpatchedClient({ baseDirectory }) as unknown as Creator
+);
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+console.log(
+    `retained per disconnected session (${SESSIONS} sessions, 3 tools capturing ${CAPTURED / 1024} KiB each)`
+);
+console.log(
+    `patched ${kib(patched)} | unpatched ${kib(unpatched)} | ratio ${(patched / Math.max(unpatched, 1)).toFixed(2)}`
+);
