@@ -10,7 +10,9 @@
  * - `INVALID_TOOL_SET`: a `customToolSets` entry is malformed;
  * - `INVALID_CLIENT_OPTION`: `builtInToolCollisions` or `onToolWarning` has a wrong value;
  * - `INVALID_TOOL_UPDATE`: `session.setTools` got something other than its four options, or the
- *   session was not constructed by the patched SDK.
+ *   session was not constructed by the patched SDK;
+ * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`: the warnings of these codes, on a
+ *   client created with `strictToolFilters: true`.
  *
  * @experimental
  */
@@ -22,7 +24,10 @@ export type SessionToolErrorCode =
     | "INVALID_TOOL_FILTER"
     | "INVALID_TOOL_SET"
     | "INVALID_CLIENT_OPTION"
-    | "INVALID_TOOL_UPDATE";
+    | "INVALID_TOOL_UPDATE"
+    | "UNKNOWN_IDENTIFIERS"
+    | "NO_TOOLS_ENABLED"
+    | "EMPTY_TOOL_SET";
 
 /**
  * Thrown by `createSession`, `resumeSession` and `session.setTools` (and, for client options, the
