@@ -116,9 +116,16 @@ export function diagnose(
     const installed = installedSdkVersion(app);
     const declared = declaredSdk(manifest);
     if (installed === undefined) {
+        const pinned = declared !== undefined && isExactVersion(declared.range);
         fail(
-            `${SDK_PACKAGE} is not installed in ${app}. Fix: \`${manager} install\`${declared === undefined ? `, after adding it: \`${cli} upgrade <version>\` (patched releases: ${shipped.versions().join(", ")})` : ""}.`
+            `${SDK_PACKAGE} is not installed in ${app}. Fix: ${declared === undefined ? `\`${cli} upgrade <version>\` (patched releases: ${shipped.versions().join(", ")})` : `\`${manager} install\`${pinned ? " once the findings below are fixed" : ""}`}.`
         );
+        // The wiring can still be checked for the version package.json pins.
+        if (pinned) {
+            if (manager === "npm")
+                checkNpmWiring(app, manifest.json, declared.range, cli, ok, fail);
+            else checkPnpmWiring(app, manifest.json, declared.range, cli, ok, warn, fail);
+        }
         return { manager, installed, marker: undefined, findings, healthy: false };
     }
     const patchedVersions = shipped.versions();
