@@ -345,6 +345,27 @@ describe("an npm app", () => {
     }, 300_000);
 });
 
+describe("conformance from the package", () => {
+    const cli = () => join(work, "npm-app", "node_modules", BIN, "build", "cli", "main.js");
+
+    it("asks for the runtime to probe", () => {
+        const result = run(process.execPath, [cli(), "conformance"], work);
+        expect(result.status).toBe(1);
+        expect(result.stderr).toContain(
+            "conformance needs the runtime to probe: --runtime <copilot CLI>"
+        );
+    });
+
+    it("runs the shipped suite, which names a runtime path that does not exist", () => {
+        const missing = join(work, "no-such-copilot");
+        const result = run(process.execPath, [cli(), "conformance", "--runtime", missing], work);
+        expect(result.status).not.toBe(0);
+        expect(result.stderr).toContain(
+            `--runtime '${missing}' does not exist: name a copilot CLI`
+        );
+    });
+});
+
 describe("init refuses what it must not decide alone", () => {
     const cli = () => join(work, "npm-app", "node_modules", BIN, "build", "cli", "main.js");
     const fresh = (name: string, manifest: object): string => {
