@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import {
+    CliError,
     declaredSdk,
     detectPackageManager,
     installedSdkVersion,
@@ -58,7 +59,14 @@ export function loadedPatch(app: string): {
     marker: PatchMarker | undefined;
     refusal: string | undefined;
 } {
-    const entry = createRequire(join(app, "package.json")).resolve(SDK_PACKAGE);
+    let entry: string;
+    try {
+        entry = createRequire(join(app, "package.json")).resolve(SDK_PACKAGE);
+    } catch (error) {
+        throw new CliError(
+            `${SDK_PACKAGE} cannot be loaded from ${app} (${(error as Error).message.split("\n")[0]}): install the app's dependencies first.`
+        );
+    }
     const probe =
         "const sdk = require(process.argv[1]);" +
         "let refusal = null;" +
@@ -66,11 +74,19 @@ export function loadedPatch(app: string): {
         "  try { sdk.assertToolCustomizationPatch(); } catch (error) { refusal = error.message; }" +
         "}" +
         "console.log(JSON.stringify({ marker: sdk.TOOL_CUSTOMIZATION_PATCH ?? null, refusal }));";
-    const output = execFileSync(process.execPath, ["-e", probe, entry], {
-        cwd: app,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "pipe"],
-    });
+    let output: string;
+    try {
+        output = execFileSync(process.execPath, ["-e", probe, entry], {
+            cwd: app,
+            encoding: "utf8",
+            stdio: ["ignore", "pipe", "pipe"],
+        });
+    } catch (error) {
+        const stderr = (error as { stderr?: string }).stderr ?? (error as Error).message;
+        throw new CliError(
+            `Loading ${SDK_PACKAGE} from ${entry} failed, so whether it is patched cannot be told:\n${stderr.trim()}`
+        );
+    }
     const { marker, refusal } = JSON.parse(output) as {
         marker: PatchMarker | null;
         refusal: string | null;
