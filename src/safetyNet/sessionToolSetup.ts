@@ -431,19 +431,26 @@ function refuseRemovedOptions(config: object): void {
     }
 }
 
-/** Codes that `strictToolFilters: true` turns from a warning into a `SessionToolError`. */
-const STRICT_CODES: ReadonlySet<string> = new Set([
+/** Warning codes that `strictToolFilters: true` turns into a `SessionToolError`. */
+type StrictCode = "UNKNOWN_IDENTIFIERS" | "NO_TOOLS_ENABLED" | "EMPTY_TOOL_SET";
+const STRICT_CODES: ReadonlySet<string> = new Set<StrictCode>([
     "UNKNOWN_IDENTIFIERS",
     "NO_TOOLS_ENABLED",
     "EMPTY_TOOL_SET",
 ]);
 
+function isStrict(
+    warning: SessionToolWarning
+): warning is SessionToolWarning & { readonly code: StrictCode } {
+    return STRICT_CODES.has(warning.code);
+}
+
 /** With `strictToolFilters: true`, the first warning that names nothing refuses the session. */
 function refuseStrictWarnings(warnings: readonly SessionToolWarning[]): void {
-    const first = warnings.find((warning) => STRICT_CODES.has(warning.code));
+    const first = warnings.find(isStrict);
     if (first === undefined) return;
     throw new SessionToolError(
-        first.code as "UNKNOWN_IDENTIFIERS" | "NO_TOOLS_ENABLED" | "EMPTY_TOOL_SET",
+        first.code,
         `${first.message} (An error because the client sets strictToolFilters: true.)`,
         first.identifiers ?? []
     );
