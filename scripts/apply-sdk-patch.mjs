@@ -1,4 +1,4 @@
-// postinstall: applies the patch that matches the installed @github/copilot-sdk version.
+// prepare (npm install of this repository): applies the patch that matches the installed @github/copilot-sdk version.
 //
 // patches/ holds one patch per supported SDK version. patch-package would apply every patch of
 // a package in sequence, so this picks the installed version's patch, puts it alone in a scratch
@@ -12,6 +12,9 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// Installed as a dependency of an app (npm may run `prepare` for tarball and git dependencies),
+// there is nothing of this project's to patch: apps adopt the patch with the package's CLI.
+if (root.split(/[\\/]/).includes("node_modules")) process.exit(0);
 const packageName = "@github/copilot-sdk";
 const manifestPath = join(root, "node_modules", ...packageName.split("/"), "package.json");
 const { version } = JSON.parse(readFileSync(manifestPath, "utf8"));

@@ -32,7 +32,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { runPatchPackage } from "./lib/applyPatch.mjs";
-import { installSdkVersion } from "./lib/sdkVersions.mjs";
+import { CACHE, installSdkVersion } from "./lib/sdkVersions.mjs";
 import {
     PACKAGE_NAME,
     patchFilePath,
@@ -105,7 +105,7 @@ function namesForRuntime(cliPath) {
 
 /** A patched copy of an installed SDK, sharing the rest of the install through links. */
 function patchedCopy(version, sdkDir) {
-    const app = join(ROOT, ".cache", "conformance", version);
+    const app = join(CACHE, "conformance", version);
     rmSync(app, { recursive: true, force: true });
     const modules = dirname(dirname(sdkDir));
     const target = join(app, "node_modules");

@@ -27,5 +27,5 @@ export type {
     SessionToolResolution,
 } from "./safetyNet/sessionToolSetup.js";
 export type { SessionToolUpdate } from "./safetyNet/sessionToolUpdate.js";
-export { TOOL_CUSTOMIZATION_PATCH } from "./patchMarker.js";
+export { TOOL_CUSTOMIZATION_PATCH, type ToolCustomizationPatch } from "./patchMarker.js";
 export { assertToolCustomizationPatch } from "./patchCheck.js";

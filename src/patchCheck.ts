@@ -1,5 +1,9 @@
 import { readFileSync } from "node:fs";
-import { TOOL_CUSTOMIZATION_PATCH } from "./patchMarker.js";
+import {
+    describePatch,
+    TOOL_CUSTOMIZATION_PATCH,
+    type ToolCustomizationPatch,
+} from "./patchMarker.js";
 
 /** The SDK's own package.json; the patch points this module at it when the SDK loads. */
 let sdkManifest: string | URL | undefined;
@@ -44,18 +48,19 @@ function installedSdkVersion(): string | undefined {
  *
  * The README's start-up check also names the installed version in the unpatched case.
  *
- * @returns the SDK version, installed and patched
- * @throws Error naming the installed version, the version the patch was built for, and the fix:
- *   swap the patch file for the installed version's and reinstall the SDK.
+ * @returns the patch marker, {@link TOOL_CUSTOMIZATION_PATCH}: the SDK version, the patch build
+ *   and the runtime versions its measurements cover, for the app's start-up log
+ * @throws Error naming the installed version, the patch (version, build, measured runtimes), and
+ *   the fix: swap the patch file for the installed version's and reinstall the SDK.
  * @experimental
  */
-export function assertToolCustomizationPatch(): string {
+export function assertToolCustomizationPatch(): ToolCustomizationPatch {
     const builtFor = TOOL_CUSTOMIZATION_PATCH.sdkVersion;
     const installed = installedSdkVersion();
-    if (installed === builtFor) return installed;
+    if (installed === builtFor) return TOOL_CUSTOMIZATION_PATCH;
     const shown = installed ?? "(version unreadable)";
     throw new Error(
-        `@github/copilot-sdk ${shown} is installed, but its tool-customization patch was built for ${builtFor}. ` +
+        `@github/copilot-sdk ${shown} is installed, but its tool-customization patch was built for ${builtFor} (${describePatch(TOOL_CUSTOMIZATION_PATCH)}). ` +
             `Swap the patch file: replace patches/@github+copilot-sdk+${builtFor}.patch with the one for ${shown} ` +
             `(pnpm: patches/@github__copilot-sdk@${shown}.patch in pnpm.patchedDependencies), ` +
             "delete node_modules/@github/copilot-sdk and run a bare `npm install` (or `pnpm install`)."

@@ -1,8 +1,7 @@
 // Applies a patch with patch-package itself, the way a consuming app's postinstall does.
 
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { ROOT } from "./sdkPatch.mjs";
+import { createRequire } from "node:module";
 
 /**
  * Runs patch-package in an app folder; fails on any patch that does not apply and on a version
@@ -12,7 +11,8 @@ import { ROOT } from "./sdkPatch.mjs";
  * @returns {string} patch-package's output
  */
 export function runPatchPackage(appDir) {
-    const bin = join(ROOT, "node_modules", "patch-package", "index.js");
+    // Resolved like any dependency: the package's own, or one hoisted into the app's node_modules.
+    const bin = createRequire(import.meta.url).resolve("patch-package/index.js");
     return execFileSync(process.execPath, [bin, "--error-on-fail", "--error-on-warn"], {
         cwd: appDir,
         encoding: "utf8",

@@ -32,8 +32,13 @@ export const PACKAGE_NAME = "@github/copilot-sdk";
 /** The untouched copy of the same version, installed through an npm alias. */
 export const PRISTINE_ALIAS = "copilot-sdk-unpatched";
 
-/** The placeholder src/patchMarker.ts holds until the build writes the SDK version in. */
-const UNBUILT_VERSION = '"0.0.0-unbuilt"';
+/** The placeholders src/patchMarker.ts holds until the build writes the patch's identity in. */
+const MARKER_PLACEHOLDERS = {
+    sdkVersion: '"0.0.0-unbuilt"',
+    patchVersion: '"0.0.0-unbuilt-patch"',
+    buildHash: '"unbuilt"',
+};
+const MARKER_FILE = "patchMarker.js";
 
 function manifest() {
     return JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
@@ -41,13 +46,18 @@ function manifest() {
 
 /** @returns {string} the exact SDK version this project pins (and tests against) */
 export function pinnedVersion() {
-    const version = manifest().dependencies?.[PACKAGE_NAME];
+    const version = manifest().devDependencies?.[PACKAGE_NAME];
     if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(version ?? "")) {
         throw new Error(
             `package.json must pin ${PACKAGE_NAME} to an exact version, found '${version}'.`
         );
     }
     return version;
+}
+
+/** @returns {string} this project's version, the patch version in TOOL_CUSTOMIZATION_PATCH */
+export function projectVersion() {
+    return manifest().version;
 }
 
 /** @returns {string[]} every SDK version a patch is built for */
@@ -164,20 +174,32 @@ function targetName(compiled) {
  * Builds the patched tree of every file the patch for `version` touches.
  *
  * @param {string} version the SDK version to patch
- * @returns {Promise<{ files: Map<string, { before: string | null, after: string }> }>} keyed by
+ * @returns {Promise<{ files: Map<string, { before: string | null, after: string }>, marker: object }>} keyed by
  *   the path inside the package; `before` is null for new files.
  */
 export async function buildPatchedFiles(version = pinnedVersion()) {
     const pristine = pristineDir(version);
     const compiled = compileSources();
+    const exportsUrl = pathToFileURL(join(ROOT, "build", "patch", "esm", "index.js")).href;
+    const runtimeExportNames = Object.keys(await import(exportsUrl)).sort();
+    const edits = sdkFileEdits(runtimeExportNames);
+    const marker = {
+        sdkVersion: version,
+        patchVersion: projectVersion(),
+        buildHash: buildHash(compiled, edits),
+    };
     const withVersion = (file, text) => {
-        if (file !== "patchMarker.js") return text;
-        if (!text.includes(UNBUILT_VERSION)) {
-            throw new Error(
-                `${file} no longer holds ${UNBUILT_VERSION}: keep it in src/patchMarker.ts.`
-            );
+        if (file !== MARKER_FILE) return text;
+        let result = text;
+        for (const [field, placeholder] of Object.entries(MARKER_PLACEHOLDERS)) {
+            if (result.split(placeholder).length !== 2) {
+                throw new Error(
+                    `${file} must hold ${placeholder} (the ${field} placeholder) exactly once: keep it in src/patchMarker.ts.`
+                );
+            }
+            result = result.replace(placeholder, JSON.stringify(marker[field]));
         }
-        return text.replace(UNBUILT_VERSION, JSON.stringify(version));
+        return result;
     };
     const files = new Map();
     const addNew = (packagePath, text) => {
@@ -197,8 +219,6 @@ export async function buildPatchedFiles(version = pinnedVersion()) {
         addNew(`dist/cjs/${targetName(file)}`, withVersion(file, withinPackage(file, text)));
     }
 
-    const exportsUrl = pathToFileURL(join(ROOT, "build", "patch", "esm", "index.js")).href;
-    const runtimeExportNames = Object.keys(await import(exportsUrl)).sort();
     const upstreamIndex = await import(pathToFileURL(join(pristine, "dist", "index.js")).href);
     const clashes = runtimeExportNames.filter((name) => name in upstreamIndex);
     if (clashes.length > 0) {
@@ -207,11 +227,37 @@ export async function buildPatchedFiles(version = pinnedVersion()) {
         );
     }
 
-    for (const [packagePath, edits] of Object.entries(sdkFileEdits(runtimeExportNames))) {
+    for (const [packagePath, fileEdits] of Object.entries(edits)) {
         const before = readFileSync(join(pristine, packagePath), "utf8");
-        files.set(packagePath, { before, after: applyEdits(packagePath, before, edits, version) });
+        files.set(packagePath, {
+            before,
+            after: applyEdits(packagePath, before, fileEdits, version),
+        });
     }
-    return { files };
+    return { files, marker };
+}
+
+/**
+ * The build's identity: a hash of every compiled module but the marker (which holds the hash)
+ * and of the edits to the SDK's files. It does not depend on the SDK version, so the patches of
+ * all versions built from one source carry the same hash.
+ *
+ * @param {{ esm: string[], cjs: string[] }} compiled the compiled file lists
+ * @param {Record<string, object[]>} edits the edits to the SDK's own files
+ * @returns {string} 12 hex digits
+ */
+function buildHash(compiled, edits) {
+    const hash = createHash("sha256");
+    for (const flavour of ["esm", "cjs"]) {
+        for (const file of compiled[flavour]) {
+            if (file === MARKER_FILE) continue;
+            hash.update(`${flavour}/${file}\0`);
+            hash.update(readFileSync(join(ROOT, "build", "patch", flavour, file), "utf8"));
+            hash.update("\0");
+        }
+    }
+    hash.update(JSON.stringify(edits));
+    return hash.digest("hex").slice(0, 12);
 }
 
 /** The fork's construction checks, as compiled files under dist/. */

@@ -11,11 +11,18 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PLATFORM = `${process.platform}-${process.arch}`;
 
 /**
+ * Where SDK installs and patched copies are kept: `.cache/` of the repository, or, when the
+ * scripts run from the installed package (`copilot-sdk-tool-override conformance`), the folder
+ * its CLI names in COPILOT_SDK_TOOL_OVERRIDE_CACHE (never inside the installed package).
+ */
+export const CACHE = process.env.COPILOT_SDK_TOOL_OVERRIDE_CACHE ?? join(ROOT, ".cache");
+
+/**
  * @param {string} version an exact published version
  * @returns {string} the cache folder (npm prefix) of that version
  */
 export function sdkCacheDir(version) {
-    return join(ROOT, ".cache", "sdk", version);
+    return join(CACHE, "sdk", version);
 }
 
 /**

@@ -13,7 +13,9 @@
  *   session was not constructed by the patched SDK, is disconnected or was resumed as another
  *   object;
  * - `SESSION_BUSY`: `session.setTools` would change which tool answers a built-in's name (a
- *   custom tool that starts or stops replacing it) while the session processes a message.
+ *   custom tool that starts or stops replacing it) while the session processes a message;
+ * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`: the warnings of these codes, on a
+ *   client created with `strictToolFilters: true`.
  *
  * @experimental
  */
@@ -26,7 +28,10 @@ export type SessionToolErrorCode =
     | "INVALID_TOOL_SET"
     | "INVALID_CLIENT_OPTION"
     | "INVALID_TOOL_UPDATE"
-    | "SESSION_BUSY";
+    | "SESSION_BUSY"
+    | "UNKNOWN_IDENTIFIERS"
+    | "NO_TOOLS_ENABLED"
+    | "EMPTY_TOOL_SET";
 
 /**
  * Thrown by `createSession`, `resumeSession` and `session.setTools` (and, for client options, the

@@ -1,12 +1,14 @@
 import { describeValue, readList, readOrRefuse, readRecord } from "./callerInput.js";
-import { quoteValue } from "./formatting.js";
+import { formatList, quoteValue } from "./formatting.js";
+import { closestName } from "./nameSuggestions.js";
 import { SessionToolError } from "./sessionToolError.js";
+import type { SessionToolWarning } from "./sessionToolWarning.js";
 import {
     resolveToolFilter,
     ToolFilterError,
     type ToolFilterResult,
     type ToolFilterTool,
-    type ToolFilterWarning,
+    type UnknownToolIdentifier,
 } from "./toolFilter.js";
 import { DEFAULT_TOOL_SETS, TOOL_SET_NAME_PATTERN, TOOL_SET_PREFIX } from "./defaultToolSets.js";
 
@@ -39,6 +41,8 @@ export interface SessionToolFilter {
     readonly availableTools: readonly string[] | undefined;
     /** `excludedTools` for the runtime: the entries given, toolsets expanded. */
     readonly excludedTools: readonly string[] | undefined;
+    /** `customToolSets` members that name no known tool (option `customToolSets.<name>`). */
+    readonly unknownMembers: readonly UnknownToolIdentifier[];
     /** The options as read, once, into frozen copies: what was checked. */
     readonly given: {
         readonly availableTools: readonly string[] | undefined;
@@ -49,8 +53,16 @@ export interface SessionToolFilter {
 
 type FilterOption = "availableTools" | "excludedTools";
 
-/** Source prefixes the filter resolves itself; any other `<prefix>:` goes to the runtime as is. */
+/** Source prefixes the filter resolves itself; `mcp:` entries go to the runtime as they are. */
 const RESOLVED_SOURCES = new Set(["builtin", "custom"]);
+
+/** Every prefix an entry may have: the SDK's sources and `toolset`. No tool name has a colon. */
+const KNOWN_PREFIXES: readonly string[] = [
+    "builtin",
+    "custom",
+    "mcp",
+    TOOL_SET_PREFIX.slice(0, -1),
+];
 
 /**
  * Resolves `availableTools` / `excludedTools` (with `toolset:<name>` entries) and
@@ -68,13 +80,17 @@ const RESOLVED_SOURCES = new Set(["builtin", "custom"]);
 export function resolveSessionToolFilter(
     options: SessionToolFilterOptions,
     inventory: SessionToolInventory,
-    onWarning: (warning: ToolFilterWarning) => void
+    onWarning: (warning: SessionToolWarning) => void
 ): SessionToolFilter {
     const available = readEntries(options.availableTools, "availableTools");
     const excluded = readEntries(options.excludedTools, "excludedTools");
     const { toolSets, customToolSets } = sessionToolSets(options.customToolSets);
+    checkEntryPrefixes("availableTools", available);
+    checkEntryPrefixes("excludedTools", excluded);
     checkToolSetEntries("availableTools", available);
     checkToolSetEntries("excludedTools", excluded);
+    // Before the filter's own warnings: a mistyped member is why a toolset enables nothing.
+    const unknownMembers = checkCustomToolSetMembers(customToolSets, inventory, onWarning);
 
     let result: ToolFilterResult;
     try {
@@ -133,6 +149,7 @@ export function resolveSessionToolFilter(
         toolSets,
         availableTools: wireAvailable,
         excludedTools: wireExcluded,
+        unknownMembers,
         given: Object.freeze({
             availableTools: available,
             excludedTools: excluded,
@@ -261,6 +278,99 @@ function readEntries(value: unknown, option: FilterOption): readonly string[] | 
             return entry;
         }
     );
+}
+
+/**
+ * Every `<prefix>:` must be one the runtime or the filter knows: the runtime matches any other
+ * prefix against nothing, so `Builtin:view` or `mpc:github-x` would silently remove a tool from
+ * the session (or leave it without tools).
+ */
+function checkEntryPrefixes(option: FilterOption, entries: readonly string[] | undefined): void {
+    for (const entry of entries ?? []) {
+        const colon = entry.indexOf(":");
+        if (colon === -1) continue;
+        const prefix = entry.slice(0, colon);
+        const name = entry.slice(colon + 1);
+        if (KNOWN_PREFIXES.includes(prefix)) {
+            // Toolset entries have their own check of the name that follows.
+            if (name.length > 0 || entry.startsWith(TOOL_SET_PREFIX)) continue;
+            throw new SessionToolError(
+                "INVALID_TOOL_FILTER",
+                `Invalid ${option} entry ${quoteValue(entry)}: a tool name or '*' must follow '${prefix}:', e.g. '${prefix}:*'.`,
+                [entry]
+            );
+        }
+        const suggestion = closestName(prefix, KNOWN_PREFIXES);
+        throw new SessionToolError(
+            "INVALID_TOOL_FILTER",
+            `Invalid ${option} entry ${quoteValue(entry)}: ${quoteValue(prefix)} is not a tool source, so the entry would match no tool.` +
+                (suggestion === undefined
+                    ? ""
+                    : ` Did you mean ${quoteValue(`${suggestion}:${name}`)}?`) +
+                ` Write a bare tool name, or prefix it with 'builtin:', 'custom:', 'mcp:' or 'toolset:'.`,
+            [entry]
+        );
+    }
+}
+
+/**
+ * Members of `customToolSets` that name no tool the session knows (a built-in of any model
+ * family, or a custom tool) get one `UNKNOWN_IDENTIFIERS` warning per toolset, with suggestions;
+ * an empty toolset gets `EMPTY_TOOL_SET`. Like unknown filter entries, unknown members still reach
+ * the runtime, which may know them (an MCP tool's bare name).
+ */
+function checkCustomToolSetMembers(
+    customToolSets: Readonly<Record<string, readonly string[]>> | undefined,
+    inventory: SessionToolInventory,
+    onWarning: (warning: SessionToolWarning) => void
+): readonly UnknownToolIdentifier[] {
+    if (customToolSets === undefined) return Object.freeze([]);
+    const known = new Set([...inventory.custom, ...inventory.builtIns]);
+    const unknown: UnknownToolIdentifier[] = [];
+    for (const [name, members] of Object.entries(customToolSets)) {
+        const option = `customToolSets.${name}`;
+        if (members.length === 0) {
+            onWarning({
+                code: "EMPTY_TOOL_SET",
+                option,
+                identifiers: Object.freeze([`${TOOL_SET_PREFIX}${name}`]),
+                message: `${option} has no members, so ${quoteValue(`${TOOL_SET_PREFIX}${name}`)} names no tool. List its tools, e.g. ${name}: ["lint", "format"], or leave it out.`,
+            });
+            continue;
+        }
+        const ofToolSet: UnknownToolIdentifier[] = [];
+        for (const member of members) {
+            if (known.has(member)) continue;
+            const suggestion = closestName(member, known);
+            ofToolSet.push(
+                Object.freeze(
+                    suggestion === undefined
+                        ? { option, identifier: member }
+                        : { option, identifier: member, suggestion }
+                )
+            );
+        }
+        if (ofToolSet.length === 0) continue;
+        unknown.push(...ofToolSet);
+        const suggestions = ofToolSet
+            .filter((entry) => entry.suggestion !== undefined)
+            .map((entry) => `${quoteValue(entry.identifier)} -> ${quoteValue(entry.suggestion)}`);
+        const plural = ofToolSet.length === 1 ? "member names" : "members name";
+        onWarning({
+            code: "UNKNOWN_IDENTIFIERS",
+            option,
+            identifiers: Object.freeze(ofToolSet.map((entry) => entry.identifier)),
+            message:
+                `${ofToolSet.length} ${option} ${plural} no known tool: ${formatList(ofToolSet.map((entry) => entry.identifier))}.` +
+                (suggestions.length > 0
+                    ? ` Did you mean ${formatList(suggestions, 160, (text) => text)}?`
+                    : "") +
+                (ofToolSet.length === 1
+                    ? " It still reaches the runtime, which may know it (an MCP tool)."
+                    : " They still reach the runtime, which may know them (MCP tools)."),
+        });
+    }
+    return Object.freeze(unknown);
 }
 
 /** Toolset entries must be well formed; an unknown toolset name only warns (with suggestions). */

@@ -50,6 +50,14 @@ export interface SessionToolClientOptions {
     builtInToolCollisions?: BuiltInToolCollisionPolicy;
     /** Receives the warnings of session construction. Default: `console.warn` of the message. */
     onToolWarning?: (warning: SessionToolWarning) => void;
+    /**
+     * Makes a tool filter that names nothing an error instead of a warning: with `true`,
+     * `createSession`, `resumeSession` and `session.setTools` throw a `SessionToolError` with the
+     * warning's code (`UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`) before anything
+     * is sent, instead of starting a session with fewer tools (or none). Default `false`: such
+     * names still reach the runtime, which may know them (MCP tools).
+     */
+    strictToolFilters?: boolean;
 }
 
 /**
@@ -118,6 +126,8 @@ export interface SessionToolResolution {
 /** Per-client state of the tool setup, made by the `CopilotClient` constructor. */
 export interface SessionToolState {
     readonly policy: BuiltInToolCollisionPolicy;
+    /** Whether filter warnings that name nothing refuse the session (`strictToolFilters`). */
+    readonly strictToolFilters: boolean;
     readonly onWarning: (warning: SessionToolWarning) => void;
     /** The version of the runtime the SDK bundles, when this client runs it. */
     readonly bundledRuntimeVersion: string | undefined;
@@ -184,7 +194,7 @@ export function createSessionToolState(
     bundledRuntimeVersion: string | undefined
 ): SessionToolState {
     // Checked at run time too: JavaScript callers may pass anything.
-    const { builtInToolCollisions, onToolWarning } = options ?? {};
+    const { builtInToolCollisions, onToolWarning, strictToolFilters } = options ?? {};
     if (builtInToolCollisions !== undefined && !COLLISION_POLICIES.has(builtInToolCollisions)) {
         throw new SessionToolError(
             "INVALID_CLIENT_OPTION",
@@ -197,8 +207,15 @@ export function createSessionToolState(
             `Invalid onToolWarning ${quoteValue(onToolWarning)}: pass a function that receives each warning, or leave it out to log with console.warn.`
         );
     }
+    if (strictToolFilters !== undefined && typeof strictToolFilters !== "boolean") {
+        throw new SessionToolError(
+            "INVALID_CLIENT_OPTION",
+            `Invalid strictToolFilters ${quoteValue(strictToolFilters)}: use true (a filter entry or toolset member that names nothing refuses the session) or false (it only warns).`
+        );
+    }
     return {
         policy: builtInToolCollisions ?? DEFAULT_BUILT_IN_TOOL_COLLISIONS,
+        strictToolFilters: strictToolFilters ?? false,
         onWarning: onToolWarning ?? ((warning) => console.warn(warning.message)),
         bundledRuntimeVersion,
         reportedOverrides: new Set(),
@@ -268,6 +285,7 @@ export async function prepareSessionTools<C extends SessionConfig | ResumeSessio
     toolFilters: NormalizedToolFilters
 ): Promise<PreparedSessionTools<C>> {
     const source: C = config;
+    refuseRemovedOptions(source);
     const state = (client.sessionToolState ??= createSessionToolState(undefined, undefined));
     const customTools = snapshotCustomTools(source.tools) ?? [];
 
@@ -373,6 +391,7 @@ export async function prepareSessionTools<C extends SessionConfig | ResumeSessio
     if (enabledTools.length > MAX_TOOLS_PER_REQUEST) {
         warn(tooManySessionTools(enabledTools.length, result.mode));
     }
+    if (state.strictToolFilters) refuseStrictWarnings(warnings);
 
     let delivered = false;
     const deliverWarnings = (): void => {
@@ -414,7 +433,10 @@ export async function prepareSessionTools<C extends SessionConfig | ResumeSessio
                 autopilot: Object.freeze(modes.autopilot.filter(isEnabled)),
             }),
             overriddenBuiltInTools: Object.freeze(overriddenBuiltIns),
-            unknownIdentifiers: result.unknownIdentifiers,
+            unknownIdentifiers: Object.freeze([
+                ...filter.unknownMembers,
+                ...result.unknownIdentifiers,
+            ]),
             warnings: Object.freeze(warnings),
             runtime: Object.freeze({
                 version: catalog.measured.runtimeVersion,
@@ -427,6 +449,70 @@ export async function prepareSessionTools<C extends SessionConfig | ResumeSessio
             }),
         }),
     };
+}
+
+/** Session options of 0.1.0 that JavaScript callers may still pass, and what replaced them. */
+const REMOVED_OPTIONS: readonly (readonly [
+    string,
+    "INVALID_TOOL_FILTER" | "INVALID_TOOL_SET",
+    string,
+])[] = [
+    [
+        "includeTools",
+        "INVALID_TOOL_FILTER",
+        "use availableTools (toolsets are written 'toolset:<name>', e.g. availableTools: ['toolset:read', 'lint'])",
+    ],
+    [
+        "excludeTools",
+        "INVALID_TOOL_FILTER",
+        "use excludedTools (toolsets are written 'toolset:<name>', e.g. excludedTools: ['toolset:execute'])",
+    ],
+    [
+        "toolSets",
+        "INVALID_TOOL_SET",
+        'use customToolSets, an object of toolset names to tool names (e.g. customToolSets: { quality: ["lint", "format"] }), and name them in availableTools as \'toolset:quality\'',
+    ],
+];
+
+/**
+ * Refuses the 0.1.0 names of the filter options: TypeScript rejects them, but in JavaScript they
+ * would be ignored silently and the session would get every tool.
+ */
+function refuseRemovedOptions(config: object): void {
+    for (const [option, code, instead] of REMOVED_OPTIONS) {
+        const value: unknown = (config as Record<string, unknown>)[option];
+        if (value === undefined) continue;
+        throw new SessionToolError(
+            code,
+            `The session option ${option} (${quoteValue(value)}) was removed in 0.2.0 and would be ignored: ${instead}.`,
+            [option]
+        );
+    }
+}
+
+/** Warning codes that `strictToolFilters: true` turns into a `SessionToolError`. */
+type StrictCode = "UNKNOWN_IDENTIFIERS" | "NO_TOOLS_ENABLED" | "EMPTY_TOOL_SET";
+const STRICT_CODES: ReadonlySet<string> = new Set<StrictCode>([
+    "UNKNOWN_IDENTIFIERS",
+    "NO_TOOLS_ENABLED",
+    "EMPTY_TOOL_SET",
+]);
+
+function isStrict(
+    warning: SessionToolWarning
+): warning is SessionToolWarning & { readonly code: StrictCode } {
+    return STRICT_CODES.has(warning.code);
+}
+
+/** With `strictToolFilters: true`, the first warning that names nothing refuses the session. */
+function refuseStrictWarnings(warnings: readonly SessionToolWarning[]): void {
+    const first = warnings.find(isStrict);
+    if (first === undefined) return;
+    throw new SessionToolError(
+        first.code,
+        `${first.message} (An error because the client sets strictToolFilters: true.)`,
+        first.identifiers ?? []
+    );
 }
 
 function overrideWarnings(

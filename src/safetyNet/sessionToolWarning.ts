@@ -1,8 +1,9 @@
 import type { ToolFilterWarningCode } from "./toolFilter.js";
 
 /**
- * Codes of {@link SessionToolWarning}: those of the tool filter (`UNKNOWN_IDENTIFIERS`,
- * `NO_TOOLS_ENABLED`, `TOO_MANY_TOOLS`) and
+ * Codes of {@link SessionToolWarning}: those of the tool filter (`UNKNOWN_IDENTIFIERS`, also for
+ * members of `customToolSets`; `NO_TOOLS_ENABLED`, `TOO_MANY_TOOLS`) and
+ * - `EMPTY_TOOL_SET`: a toolset of `customToolSets` has no members;
  * - `AUTOMATIC_OVERRIDE`: a custom tool replaces the built-in of its name without setting
  *   `overridesBuiltInTool: true` (once per client and name);
  * - `CASE_ONLY_MATCH`: a custom tool's name differs from a built-in's only in case, so both stay;
@@ -11,7 +12,11 @@ import type { ToolFilterWarningCode } from "./toolFilter.js";
  * @experimental
  */
 export type SessionToolWarningCode =
-    ToolFilterWarningCode | "AUTOMATIC_OVERRIDE" | "CASE_ONLY_MATCH" | "CATALOG_FALLBACK";
+    | ToolFilterWarningCode
+    | "EMPTY_TOOL_SET"
+    | "AUTOMATIC_OVERRIDE"
+    | "CASE_ONLY_MATCH"
+    | "CATALOG_FALLBACK";
 
 /**
  * Something session construction could honour but that is probably not what the app meant. Sent
@@ -25,7 +30,10 @@ export interface SessionToolWarning {
     readonly code: SessionToolWarningCode;
     /** What happened and what to do about it. */
     readonly message: string;
-    /** The option concerned (`availableTools`, `excludedTools`, `tools`), when there is one. */
+    /**
+     * The option concerned (`availableTools`, `excludedTools`, `tools`, `customToolSets.<name>`),
+     * when there is one.
+     */
     readonly option?: string;
     /** The tool names or filter entries concerned, when there are any. */
     readonly identifiers?: readonly string[];

@@ -5,8 +5,7 @@
  * SDK is reinstalled without the app's postinstall, as npm does when another package is installed
  * after the SDK folder went away, and both checks must refuse to start, naming the installed
  * version. The commands and the checks are read from the README, so the README cannot drift from
- * what works. (The platform runtime is left out with `--omit=optional`: the check needs only the
- * SDK's JavaScript.) Needs the npm registry.
+ * what works. Needs the npm registry.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -39,7 +38,7 @@ const app = mkdtempSync(join(tmpdir(), "consumer-app-"));
 afterAll(() => rmSync(app, { recursive: true, force: true }));
 
 function npm(args: string[]): string {
-    return execFileSync("npm", [...args, "--no-audit", "--no-fund", "--omit=optional"], {
+    return execFileSync("npm", [...args, "--no-audit", "--no-fund"], {
         cwd: app,
         encoding: "utf8",
         stdio: ["ignore", "pipe", "pipe"],

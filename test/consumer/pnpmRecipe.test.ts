@@ -83,14 +83,14 @@ describe(`an app that follows the README's pnpm recipe with @github/copilot-sdk 
         writeFileSync(join(app, "start.mjs"), `${startUpCheck}\nconsole.log("started");\n`);
         writeFileSync(
             join(app, "marker.mjs"),
-            'import * as sdk from "@github/copilot-sdk";\nconsole.log(JSON.stringify(sdk.TOOL_CUSTOMIZATION_PATCH));\n'
+            'import * as sdk from "@github/copilot-sdk";\nconsole.log(sdk.TOOL_CUSTOMIZATION_PATCH.sdkVersion);\n'
         );
 
         const installed = pnpm(installCommand!.slice(1));
         expect(installed.status, installed.output).toBe(0);
         expect(run("marker.mjs")).toEqual({
             status: 0,
-            stdout: `{"sdkVersion":"${VERSION}"}\n`,
+            stdout: `${VERSION}\n`,
             stderr: "",
         });
         expect(run("start.mjs")).toEqual({ status: 0, stdout: "started\n", stderr: "" });

@@ -5,7 +5,15 @@
  * `--error-on-warn`); and it is absent from the unpatched SDK, which is how an app's namespace
  * import tells the unpatched case apart.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+    cpSync,
+    mkdirSync,
+    mkdtempSync,
+    readdirSync,
+    readFileSync,
+    rmSync,
+    writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,12 +22,33 @@ import { afterAll, describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "..", "..");
 const require = createRequire(import.meta.url);
 /** The version this project pins, from its package.json (the patch under test is built for it). */
-const PINNED: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies[
+const PINNED: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies[
     "@github/copilot-sdk"
 ];
 const INSTALLED = join(ROOT, "node_modules", "@github", "copilot-sdk");
 
-type Sdk = { assertToolCustomizationPatch?: () => string };
+/** This project's version: the patch version the build writes into the marker. */
+const PROJECT_VERSION: string = JSON.parse(
+    readFileSync(join(ROOT, "package.json"), "utf8")
+).version;
+/** The runtime versions the discovery measured, from its data files (oldest SDK first). */
+const MEASURED_RUNTIMES: string[] = ["1.0.13", "1.0.14", "1.0.15-preview.4"].map(
+    (sdk) =>
+        JSON.parse(
+            readFileSync(
+                join(ROOT, "scripts", "data", "measured-built-in-tools", `${sdk}.json`),
+                "utf8"
+            )
+        ).runtimeVersion
+);
+
+interface Marker {
+    sdkVersion: string;
+    patchVersion: string;
+    buildHash: string;
+    measuredRuntimes: string[];
+}
+type Sdk = { assertToolCustomizationPatch?: () => Marker; TOOL_CUSTOMIZATION_PATCH?: Marker };
 
 async function loadBoth(sdkDir: string): Promise<{ esm: Sdk; cjs: Sdk }> {
     return {
@@ -45,17 +74,54 @@ function patchedCopyClaiming(version: string): string {
 }
 
 describe("assertToolCustomizationPatch", () => {
-    it("returns the installed version when the patch was built for it (ESM and CJS)", async () => {
+    it("returns the marker (SDK version, patch build, measured runtimes) when the patch was built for the installed version (ESM and CJS)", async () => {
         const { esm, cjs } = await loadBoth(INSTALLED);
-        expect(esm.assertToolCustomizationPatch?.()).toBe(PINNED);
-        expect(cjs.assertToolCustomizationPatch?.()).toBe(PINNED);
+        for (const sdk of [esm, cjs]) {
+            const marker = sdk.assertToolCustomizationPatch?.();
+            expect(marker).toEqual({
+                sdkVersion: PINNED,
+                patchVersion: PROJECT_VERSION,
+                buildHash: expect.stringMatching(/^[0-9a-f]{12}$/),
+                measuredRuntimes: MEASURED_RUNTIMES,
+            });
+            expect(marker).toBe(sdk.TOOL_CUSTOMIZATION_PATCH);
+            expect(Object.isFrozen(marker)).toBe(true);
+        }
+        expect(esm.TOOL_CUSTOMIZATION_PATCH!.buildHash).toBe(
+            cjs.TOOL_CUSTOMIZATION_PATCH!.buildHash
+        );
+    });
+
+    it("carries one build hash in the patches of every SDK version, for npm and pnpm", async () => {
+        const { esm } = await loadBoth(INSTALLED);
+        const patches = readdirSync(join(ROOT, "patches"))
+            .filter((file) => file.endsWith(".patch"))
+            .map((file) => join(ROOT, "patches", file))
+            .concat(
+                readdirSync(join(ROOT, "patches", "pnpm")).map((file) =>
+                    join(ROOT, "patches", "pnpm", file)
+                )
+            );
+        expect(patches).toHaveLength(6);
+        for (const patch of patches) {
+            const hashes = [
+                ...readFileSync(patch, "utf8").matchAll(/^\+ {4}buildHash: "(\w+)",$/gm),
+            ];
+            expect(
+                hashes.map((match) => match[1]),
+                patch
+            ).toEqual([
+                esm.TOOL_CUSTOMIZATION_PATCH!.buildHash,
+                esm.TOOL_CUSTOMIZATION_PATCH!.buildHash,
+            ]);
+        }
     });
 
     it("names the installed version, the patch's version and the fix when they differ", async () => {
         const { esm, cjs } = await loadBoth(patchedCopyClaiming("1.0.99"));
         for (const sdk of [esm, cjs]) {
             expect(() => sdk.assertToolCustomizationPatch?.()).toThrow(
-                `@github/copilot-sdk 1.0.99 is installed, but its tool-customization patch was built for ${PINNED}. Swap the patch file: replace patches/@github+copilot-sdk+${PINNED}.patch with the one for 1.0.99`
+                `@github/copilot-sdk 1.0.99 is installed, but its tool-customization patch was built for ${PINNED} (patch ${PROJECT_VERSION} (build ${esm.TOOL_CUSTOMIZATION_PATCH!.buildHash}) for @github/copilot-sdk ${PINNED}, runtimes measured: ${MEASURED_RUNTIMES.join(", ")}). Swap the patch file: replace patches/@github+copilot-sdk+${PINNED}.patch with the one for 1.0.99`
             );
         }
     });

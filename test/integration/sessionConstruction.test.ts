@@ -900,7 +900,7 @@ describe("session construction: the CommonJS build", () => {
         expect(typeof cjs.resolveToolFilter).toBe("function");
         expect(typeof cjs.ToolFilterError).toBe("function");
         expect(cjs.DEFAULT_TOOL_SETS.read).toEqual(["view", "read_file"]);
-        expect(cjs.TOOL_CUSTOMIZATION_PATCH).toEqual({ sdkVersion: "1.0.14" });
+        expect(cjs.TOOL_CUSTOMIZATION_PATCH).toMatchObject({ sdkVersion: "1.0.14" });
     });
 });
 

@@ -7,7 +7,7 @@ import {
     type SessionToolFilterOptions,
     type SessionToolInventory,
 } from "../../src/safetyNet/sessionToolFilter.js";
-import type { ToolFilterWarning } from "../../src/safetyNet/toolFilter.js";
+import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
 
 // Rule 4 of the behaviour spec, in the SDK's vocabulary: availableTools / excludedTools with
 // bare tool names, toolset:<name> entries and builtin:/custom:/mcp: patterns, and customToolSets.
@@ -40,10 +40,10 @@ const DEFAULT_TOOL_SET_LIST =
 
 function resolve(options: SessionToolFilterOptions): {
     filter: SessionToolFilter;
-    warnings: ToolFilterWarning[];
+    warnings: SessionToolWarning[];
     enabled: Record<string, boolean>;
 } {
-    const warnings: ToolFilterWarning[] = [];
+    const warnings: SessionToolWarning[] = [];
     const filter = resolveSessionToolFilter(options, inventory, (w) => warnings.push(w));
     return { filter, warnings, enabled: Object.fromEntries(filter.result.toolEnablement) };
 }
@@ -59,8 +59,8 @@ function refusal(options: SessionToolFilterOptions): SessionToolError {
 }
 
 describe("session tool filter: what reaches the runtime", () => {
-    it("sends bare names and builtin:, custom:, mcp: and other patterns unchanged", () => {
-        const available = ["bash", "builtin:glob", "custom:lint", "mcp:github-list_issues", "x:y"];
+    it("sends bare names and builtin:, custom: and mcp: patterns unchanged", () => {
+        const available = ["bash", "builtin:glob", "custom:lint", "mcp:github-list_issues"];
         const { filter, warnings, enabled } = resolve({
             availableTools: available,
             excludedTools: ["mcp:github-delete_repo"],
@@ -421,6 +421,97 @@ describe("session tool filter: refusals", () => {
                 `Invalid customToolSets.q ${quoted}: it must be a list of tool names, e.g. q: ["lint", "format"].`
             );
         }
+    });
+});
+
+describe("session tool filter: every entry is checked", () => {
+    it("refuses an entry whose source prefix is not one the runtime knows, suggesting the right one", () => {
+        for (const [option, entry, message] of [
+            [
+                "availableTools",
+                "Builtin:view",
+                "Invalid availableTools entry 'Builtin:view': 'Builtin' is not a tool source, so the entry would match no tool. Did you mean 'builtin:view'? Write a bare tool name, or prefix it with 'builtin:', 'custom:', 'mcp:' or 'toolset:'.",
+            ],
+            [
+                "availableTools",
+                "biultin:view",
+                "Invalid availableTools entry 'biultin:view': 'biultin' is not a tool source, so the entry would match no tool. Did you mean 'builtin:view'? Write a bare tool name, or prefix it with 'builtin:', 'custom:', 'mcp:' or 'toolset:'.",
+            ],
+            [
+                "excludedTools",
+                "mpc:github-x",
+                "Invalid excludedTools entry 'mpc:github-x': 'mpc' is not a tool source, so the entry would match no tool. Did you mean 'mcp:github-x'? Write a bare tool name, or prefix it with 'builtin:', 'custom:', 'mcp:' or 'toolset:'.",
+            ],
+            [
+                "availableTools",
+                "x:y",
+                "Invalid availableTools entry 'x:y': 'x' is not a tool source, so the entry would match no tool. Write a bare tool name, or prefix it with 'builtin:', 'custom:', 'mcp:' or 'toolset:'.",
+            ],
+        ] as const) {
+            const error = refusal({ [option]: ["view", entry] });
+            expect([error.code, error.message, error.toolNames]).toEqual([
+                "INVALID_TOOL_FILTER",
+                message,
+                [entry],
+            ]);
+        }
+    });
+
+    it("refuses a source prefix with no name after it", () => {
+        for (const entry of ["builtin:", "custom:", "mcp:"]) {
+            const error = refusal({ excludedTools: [entry] });
+            expect([error.code, error.message]).toEqual([
+                "INVALID_TOOL_FILTER",
+                `Invalid excludedTools entry '${entry}': a tool name or '*' must follow '${entry}', e.g. '${entry}*'.`,
+            ]);
+        }
+    });
+
+    it("names a customToolSets member that is no known tool, with a suggestion, before NO_TOOLS_ENABLED", () => {
+        const { filter, warnings } = resolve({
+            customToolSets: { q: ["lnt"] },
+            availableTools: ["toolset:q"],
+        });
+        expect(warnings.map((warning) => [warning.code, warning.option])).toEqual([
+            ["UNKNOWN_IDENTIFIERS", "customToolSets.q"],
+            ["NO_TOOLS_ENABLED", undefined],
+        ]);
+        expect(warnings[0]).toEqual({
+            code: "UNKNOWN_IDENTIFIERS",
+            option: "customToolSets.q",
+            identifiers: ["lnt"],
+            message:
+                "1 customToolSets.q member names no known tool: 'lnt'. Did you mean 'lnt' -> 'lint'? It still reaches the runtime, which may know it (an MCP tool).",
+        });
+        expect(filter.unknownMembers).toEqual([
+            { option: "customToolSets.q", identifier: "lnt", suggestion: "lint" },
+        ]);
+        // Still sent: the runtime may know it (an MCP tool's bare name).
+        expect(filter.availableTools).toEqual(["lnt"]);
+    });
+
+    it("names unknown members of a toolset that is not used, and none that are built-ins of any model family or custom tools", () => {
+        const { filter, warnings } = resolve({
+            customToolSets: { mine: ["lint", "view", "apply_patch", "str_replace_editor", "vew"] },
+        });
+        // str_replace_editor is not in this inventory: the hand-written one has no such built-in.
+        expect(warnings.map((warning) => [warning.code, warning.identifiers])).toEqual([
+            ["UNKNOWN_IDENTIFIERS", ["str_replace_editor", "vew"]],
+        ]);
+        expect(filter.unknownMembers.map((entry) => entry.suggestion)).toEqual([undefined, "view"]);
+    });
+
+    it("warns EMPTY_TOOL_SET for a custom toolset without members", () => {
+        const { warnings } = resolve({ customToolSets: { empty: [] } });
+        expect(warnings).toEqual([
+            {
+                code: "EMPTY_TOOL_SET",
+                option: "customToolSets.empty",
+                identifiers: ["toolset:empty"],
+                message:
+                    'customToolSets.empty has no members, so \'toolset:empty\' names no tool. List its tools, e.g. empty: ["lint", "format"], or leave it out.',
+            },
+        ]);
     });
 });
 

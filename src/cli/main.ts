@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// copilot-sdk-tool-override: adopt, upgrade and check the tool-customization patch of
+// @github/copilot-sdk in an app, and run the collision conformance suite against a runtime.
+
+import { spawnSync } from "node:child_process";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CliError } from "./app.js";
+import { adopt } from "./adopt.js";
+import { diagnose, describeMarker } from "./doctor.js";
+import { ShippedPatches } from "./patchFiles.js";
+
+/** This package's folder: build/cli/main.js is two levels below it. */
+const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+const USAGE = `Usage: copilot-sdk-tool-override <command> [options]
+
+Commands (run in your app's folder):
+  init                      pin the installed @github/copilot-sdk, add its patch to patches/,
+                            wire patch-package (npm) or patchedDependencies (pnpm), install, verify
+  upgrade <version>         move the app to another SDK release and swap the patch, in one step
+  doctor                    is the installed SDK patched, and will the next install (and a
+                            container build) patch it again; exits 1 with the fix when not
+  conformance --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]
+                            what a runtime does with custom tools named like built-ins,
+                            unpatched and patched (offline, mock model on 127.0.0.1)
+
+Options:
+  --dir <path>              the app's folder (default: the current folder)
+  --package-manager <npm|pnpm>   instead of detecting it from the lockfile`;
+
+/** Reads `--name value` and drops both from `args`. */
+function takeOption(args: string[], name: string): string | undefined {
+    const at = args.indexOf(`--${name}`);
+    if (at === -1) return undefined;
+    const value = args[at + 1];
+    if (value === undefined || value.startsWith("--")) {
+        throw new CliError(`--${name} needs a value.\n\n${USAGE}`);
+    }
+    args.splice(at, 2);
+    return value;
+}
+
+function run(argv: string[]): number {
+    const args = [...argv];
+    const [command] = args.splice(0, 1);
+    const log = (line: string) => console.log(line);
+    if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+        log(USAGE);
+        return command === undefined ? 1 : 0;
+    }
+    const shipped = new ShippedPatches(PACKAGE_ROOT);
+    if (command === "--version") {
+        log(shipped.identity.version);
+        return 0;
+    }
+    if (command === "conformance") return conformance(args);
+
+    const app = resolve(takeOption(args, "dir") ?? process.cwd());
+    const packageManager = takeOption(args, "package-manager");
+    if (command === "init" || command === "upgrade") {
+        const version = command === "upgrade" ? args.shift() : undefined;
+        if (command === "upgrade" && (version === undefined || version.startsWith("--"))) {
+            throw new CliError(
+                `upgrade needs the SDK version to move to, e.g. \`copilot-sdk-tool-override upgrade ${shipped.versions().at(-1)}\` (patched releases: ${shipped.versions().join(", ")}).`
+            );
+        }
+        refuseLeftovers(args, command);
+        adopt(app, shipped, { version, packageManager, log });
+        return 0;
+    }
+    if (command === "doctor") {
+        refuseLeftovers(args, command);
+        const { identity } = shipped;
+        log(`${identity.name} ${identity.version} doctor: ${app}`);
+        const diagnosis = diagnose(app, shipped, packageManager);
+        const marks = { ok: "ok  ", warn: "warn", fail: "FAIL", info: "    " } as const;
+        for (const finding of diagnosis.findings)
+            log(`${marks[finding.status]} ${finding.message}`);
+        log(
+            diagnosis.healthy
+                ? `The app's SDK is patched${diagnosis.marker === undefined ? "" : ` (${describeMarker(diagnosis.marker)})`} and stays patched on the next install.`
+                : "The app is not ready: apply the fixes above (lines marked FAIL)."
+        );
+        return diagnosis.healthy ? 0 : 1;
+    }
+    throw new CliError(`Unknown command '${command}'.\n\n${USAGE}`);
+}
+
+function refuseLeftovers(args: readonly string[], command: string): void {
+    if (args.length > 0) {
+        throw new CliError(`${command} does not take '${args.join(" ")}'.\n\n${USAGE}`);
+    }
+}
+
+/**
+ * The repository's conformance suite (scripts/conformance.mjs, shipped in this package) against a
+ * runtime the user names. Its SDK installs and patched copies go to a cache outside this package
+ * (`$XDG_CACHE_HOME` or `~/.cache`); the report to `--out` (default `./copilot-conformance.md`).
+ */
+function conformance(args: string[]): number {
+    if (!args.includes("--runtime")) {
+        throw new CliError(
+            "conformance needs the runtime to probe: --runtime <copilot CLI>, e.g. node_modules/.bin/copilot after `npm install @github/copilot@<version>`. (The report for the SDK's bundled runtimes is CONFORMANCE.md of the repository.)"
+        );
+    }
+    if (!args.includes("--out")) args.push("--out", "copilot-conformance.md");
+    const cache =
+        process.env.COPILOT_SDK_TOOL_OVERRIDE_CACHE ??
+        join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "copilot-sdk-tool-override");
+    const result = spawnSync(
+        process.execPath,
+        [join(PACKAGE_ROOT, "scripts", "conformance.mjs"), ...args],
+        { stdio: "inherit", env: { ...process.env, COPILOT_SDK_TOOL_OVERRIDE_CACHE: cache } }
+    );
+    return result.status ?? 1;
+}
+
+try {
+    process.exitCode = run(process.argv.slice(2));
+} catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    console.error(`copilot-sdk-tool-override: ${error.message}`);
+    process.exitCode = 1;
+}
