@@ -18,7 +18,10 @@ import { readdirSync, readFileSync } from "node:fs";
 // Whatever the config, construction either refuses it with SessionToolError (or one of the
 // SDK's own documented errors) or sends a session in which every custom tool is flagged, no
 // name the runtime would not let a custom tool answer is sent, the registered handlers are
-// exactly the sent tools', and the caller's config is as it was.
+// exactly the sent tools', and the caller's config is as it was. One config in five also gets a
+// hostile value for one tool option (a revoked Proxy, a 2^32 - 1 length, a lying species, a Map,
+// a non-list, a tool whose schema JSON cannot carry): refused with a SessionToolError, quickly,
+// with nothing sent and no crash.
 const RUNS = 250;
 
 interface Measured {
@@ -141,6 +144,44 @@ const configArb = fc.record(
     { requiredKeys: ["model"] }
 );
 
+/** Hostile values, made fresh for each run (a revoked Proxy cannot be reused). */
+const HOSTILE: Record<string, () => unknown> = {
+    revokedProxy: () => {
+        const { proxy, revoke } = Proxy.revocable([], {});
+        revoke();
+        return proxy;
+    },
+    hugeLength: () => {
+        const list: unknown[] = [];
+        list.length = 4_294_967_295;
+        return list;
+    },
+    lyingSpecies: () => {
+        const list: unknown[] = [{ name: 7 }, 7];
+        Object.defineProperty(list, "constructor", {
+            value: { [Symbol.species]: () => Object.freeze([]) },
+        });
+        return list;
+    },
+    map: () => new Map([["quality", ["lint"]]]),
+    number: () => 42,
+    emptyObject: () => ({}),
+    cyclicSchema: () => {
+        const schema: Record<string, unknown> = { type: "object" };
+        schema.self = schema;
+        return [{ name: "lint", handler, parameters: schema }];
+    },
+    bigIntMetadata: () => [{ name: "lint", handler, metadata: { size: 1n } }],
+};
+
+const hostileArb = fc.option(
+    fc.record({
+        option: fc.constantFrom("tools", "availableTools", "excludedTools", "customToolSets"),
+        shape: fc.constantFrom(...Object.keys(HOSTILE)),
+    }),
+    { nil: undefined, freq: 4 }
+);
+
 const RUNTIMES: Record<string, FakeRuntimeOptions> = {
     measured: {},
     unmeasuredListing: {
@@ -174,22 +215,33 @@ afterAll(async () => {
     }
 });
 
-/** A comparable rendering of a config: functions by identity, everything else by value. */
-function snapshot(value: unknown, functions: unknown[] = []): unknown {
+/**
+ * A comparable rendering of a config: functions by identity, everything else by value; values
+ * that cannot be read, cycles and huge lengths by a label.
+ */
+function snapshot(value: unknown, functions: unknown[] = [], seen = new Set<unknown>()): unknown {
     if (typeof value === "function") {
         if (!functions.includes(value)) functions.push(value);
         return `function#${functions.indexOf(value)}`;
     }
-    if (Array.isArray(value)) return value.map((entry) => snapshot(entry, functions));
-    if (value !== null && typeof value === "object") {
-        return Object.fromEntries(
+    if (typeof value === "bigint") return `${value}n`;
+    if (value === null || typeof value !== "object") return value;
+    if (seen.has(value)) return "(cycle)";
+    try {
+        if (value instanceof Map) return ["Map", snapshot([...value], functions, seen)];
+        if (Array.isArray(value) && value.length > 10_000) return `(length ${value.length})`;
+        seen.add(value);
+        const rendered = Object.fromEntries(
             Reflect.ownKeys(value).map((key) => [
                 String(key),
-                snapshot((value as Record<PropertyKey, unknown>)[key], functions),
+                snapshot((value as Record<PropertyKey, unknown>)[key], functions, seen),
             ])
         );
+        seen.delete(value);
+        return Array.isArray(value) ? ["Array", rendered] : rendered;
+    } catch {
+        return "(unreadable)";
     }
-    return value;
 }
 
 function handlerOf(session: object, name: string): unknown {
@@ -200,14 +252,24 @@ describe("session construction: random configs", () => {
     it(`holds its guarantees for ${RUNS} random configs on measured, unmeasured and odd runtimes`, async () => {
         let sent = 0;
         let refused = 0;
+        let hostileRefused = 0;
         await fc.assert(
             fc.asyncProperty(
                 configArb,
                 fc.constantFrom(...Object.keys(RUNTIMES)),
                 fc.boolean(),
-                async (generated, runtimeKey, resume) => {
+                hostileArb,
+                async (generated, runtimeKey, resume, hostile) => {
                     const { runtime, client } = clients.get(runtimeKey)!;
-                    const config = { ...generated, onPermissionRequest: approveAll };
+                    const config: Record<string, unknown> = {
+                        ...generated,
+                        onPermissionRequest: approveAll,
+                    };
+                    if (hostile !== undefined) config[hostile.option] = HOSTILE[hostile.shape]!();
+                    // An empty object is a valid customToolSets (no toolsets).
+                    const isHostile =
+                        hostile !== undefined &&
+                        !(hostile.option === "customToolSets" && hostile.shape === "emptyObject");
                     const before = snapshot(config);
                     const method = resume ? "session.resume" : "session.create";
                     const requestsBefore = runtime.paramsOf(method).length;
@@ -218,6 +280,12 @@ describe("session construction: random configs", () => {
                             : await client.createSession(config as never);
                     } catch (error) {
                         refused++;
+                        if (isHostile) {
+                            hostileRefused++;
+                            expect(error, `${hostile.option}: ${hostile.shape}`).toBeInstanceOf(
+                                SessionToolError
+                            );
+                        }
                         const documented =
                             error instanceof SessionToolError ||
                             (error instanceof Error &&
@@ -229,6 +297,11 @@ describe("session construction: random configs", () => {
                         return;
                     }
                     sent++;
+                    // Every hostile shape is refused, whatever the option.
+                    expect(
+                        isHostile,
+                        `a hostile value was accepted: ${JSON.stringify(hostile)}`
+                    ).toBe(false);
                     const params = runtime.paramsOf(method).at(-1)!;
                     expect(runtime.paramsOf(method).length).toBe(requestsBefore + 1);
                     const wireTools = (params.tools ?? []) as {
@@ -247,7 +320,10 @@ describe("session construction: random configs", () => {
                     }
                     // What is registered is what is sent.
                     const wireNames = new Set(wireTools.map((tool) => tool.name));
-                    for (const tool of generated.tools ?? []) {
+                    for (const tool of (generated.tools ?? []) as {
+                        name: unknown;
+                        handler?: unknown;
+                    }[]) {
                         const name = tool.name as string;
                         const registered = handlerOf(session, name) !== undefined;
                         expect(registered, name).toBe(
@@ -263,5 +339,6 @@ describe("session construction: random configs", () => {
         // Both outcomes occur, so neither branch of the property is vacuous.
         expect(sent).toBeGreaterThan(RUNS / 10);
         expect(refused).toBeGreaterThan(RUNS / 10);
+        expect(hostileRefused).toBeGreaterThan(RUNS / 20);
     }, 60_000);
 });
