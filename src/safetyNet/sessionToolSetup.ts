@@ -85,6 +85,13 @@ export interface SessionToolConfig {
 }
 
 /**
+ * A session config with the tool options: typed here rather than taken from the SDK's own
+ * `SessionConfig`, so this module type-checks against the SDK as published (whose config does
+ * not know `customToolSets` yet), and against the patched SDK alike.
+ */
+export type ToolSessionConfig = (SessionConfig | ResumeSessionConfig) & SessionToolConfig;
+
+/**
  * How a session's tools were resolved at construction or at its last `session.setTools`, as
  * `session.toolResolution`. Deeply immutable.
  *
@@ -190,7 +197,7 @@ const COLLISION_POLICIES: ReadonlySet<unknown> = new Set(["override", "error"]);
  * @throws SessionToolError `INVALID_CLIENT_OPTION`
  */
 export function createSessionToolState(
-    options: CopilotClientOptions | undefined,
+    options: (CopilotClientOptions & SessionToolClientOptions) | undefined,
     bundledRuntimeVersion: string | undefined
 ): SessionToolState {
     // Checked at run time too: JavaScript callers may pass anything.
@@ -238,7 +245,7 @@ export function createSessionToolState(
  * @returns the config to send and the resolution to expose
  * @throws SessionToolError for every tool problem, before anything is sent
  */
-export async function prepareSessionConfig<C extends SessionConfig | ResumeSessionConfig>(
+export async function prepareSessionConfig<C extends ToolSessionConfig>(
     client: SessionToolHost,
     config: C,
     normalise: (config: C) => NormalizedToolFilters,
@@ -279,7 +286,7 @@ export async function prepareSessionConfig<C extends SessionConfig | ResumeSessi
  * @returns the config to send and the resolution to expose
  * @throws SessionToolError for every tool problem, before any session exists on the runtime
  */
-export async function prepareSessionTools<C extends SessionConfig | ResumeSessionConfig>(
+export async function prepareSessionTools<C extends ToolSessionConfig>(
     client: SessionToolHost,
     config: C,
     toolFilters: NormalizedToolFilters

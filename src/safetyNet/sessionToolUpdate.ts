@@ -1,4 +1,4 @@
-import type { ResumeSessionConfig, SessionConfig, Tool } from "@github/copilot-sdk";
+import type { SessionConfig, Tool } from "@github/copilot-sdk";
 import { validateSessionTools } from "./customToolChecks.js";
 import { messageOf, readOrRefuse } from "./callerInput.js";
 import { jsonSchemaOf } from "./customTools.js";
@@ -16,8 +16,10 @@ import {
     prepareSessionTools,
     type PreparedSessionTools,
     type SessionToolHost,
+    type SessionToolConfig,
     type SessionToolResolution,
     type SessionToolState,
+    type ToolSessionConfig,
 } from "./sessionToolSetup.js";
 import { readFilterOptions } from "./sessionToolFilter.js";
 import { snapshotCustomTools } from "./customTools.js";
@@ -37,7 +39,7 @@ export interface SessionToolUpdate {
     /** The denylist, as at construction. */
     excludedTools?: SessionConfig["excludedTools"] | null;
     /** Named groups for `toolset:<name>`, as at construction. */
-    customToolSets?: SessionConfig["customToolSets"] | null;
+    customToolSets?: SessionToolConfig["customToolSets"] | null;
 }
 
 /**
@@ -47,7 +49,7 @@ export interface SessionToolUpdate {
 export const DEFAULT_TOOL_UPDATE_TIMEOUT = 30_000;
 
 /** A session's config, as construction read it. */
-type SessionToolSource = SessionConfig | ResumeSessionConfig;
+type SessionToolSource = ToolSessionConfig;
 
 /** The keys of {@link SessionToolUpdate}. */
 const UPDATE_KEYS = ["tools", "availableTools", "excludedTools", "customToolSets"] as const;
