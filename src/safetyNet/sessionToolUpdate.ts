@@ -10,6 +10,7 @@ import {
     onDisconnected,
     registerToolHandlers,
 } from "./sdkSeam.js";
+import { TOOL_CUSTOMIZATION_PATCH } from "../patchMarker.js";
 import { SessionToolError } from "./sessionToolError.js";
 import {
     createSessionToolState,
@@ -217,6 +218,7 @@ export function setSessionTools(
     }
     let read: Pick<SessionToolSource, UpdateKey>;
     try {
+        assertSupported(session);
         if (typeof timeout !== "number" || !(timeout > 0) || timeout > 2_147_483_647) {
             throw new SessionToolError(
                 "INVALID_TOOL_UPDATE",
@@ -231,6 +233,30 @@ export function setSessionTools(
     }
     return enqueue(client, session, entry, () =>
         applyUpdate(client, session, entry, read, timeout)
+    );
+}
+
+/** The runtime requests `setTools` sends, as the SDK's session RPC names them. */
+const UPDATE_REQUESTS = [
+    ["tools", "set", "session.tools.set"],
+    ["options", "update", "session.options.update"],
+] as const;
+
+/**
+ * An SDK release whose session RPC lacks a request `setTools` needs (older releases have no
+ * `session.tools.set`) gets a refusal naming the release and the request, before anything is
+ * attempted.
+ */
+function assertSupported(session: UpdatableSession): void {
+    const rpc = session.rpc as unknown as Record<string, Record<string, unknown> | undefined>;
+    const missing = UPDATE_REQUESTS.filter(
+        ([group, method]) => typeof rpc[group]?.[method] !== "function"
+    ).map(([, , request]) => request);
+    if (missing.length === 0) return;
+    throw new SessionToolError(
+        "INVALID_TOOL_UPDATE",
+        `setTools needs the runtime ${missing.length === 1 ? "request" : "requests"} ${formatList(missing)}, which @github/copilot-sdk ${TOOL_CUSTOMIZATION_PATCH.sdkVersion} does not have, so it cannot change a running session's tools: resume the session with the new tools instead, client.resumeSession('${session.sessionId}', { tools, ... }).`,
+        missing
     );
 }
 

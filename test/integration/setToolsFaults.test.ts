@@ -152,6 +152,26 @@ describe("session.setTools: settles when the session goes away", () => {
     }
 });
 
+describe("session.setTools: what the SDK release can do", () => {
+    it("refuses with the release and the missing request named when the session RPC has no session.tools.set", async () => {
+        const { runtime, client } = await setUp();
+        const session = await sessionWith(client, [lint]);
+        // An SDK release without the request (1.0.11 and older): the session's RPC lacks it.
+        const { tools, ...rest } = session.rpc as unknown as Record<string, object>;
+        const { set: _, ...otherTools } = tools as Record<string, unknown>;
+        (session as unknown as { _rpc: unknown })._rpc = { ...rest, tools: otherTools };
+        const from = runtime.requests.length;
+        await expect(session.setTools({ tools: [format] })).rejects.toMatchObject({
+            name: "SessionToolError",
+            code: "INVALID_TOOL_UPDATE",
+            toolNames: ["session.tools.set"],
+            message: `setTools needs the runtime request 'session.tools.set', which @github/copilot-sdk 1.0.14 does not have, so it cannot change a running session's tools: resume the session with the new tools instead, client.resumeSession('${session.sessionId}', { tools, ... }).`,
+        });
+        expect(runtime.requests.length).toBe(from);
+        expect(handlerOf(session, "lint")).toBe(handler);
+    });
+});
+
 describe("session.setTools: one owner per session id", () => {
     for (const delay of [0, 1, 5]) {
         it(`lets nothing of an old object's update reach the runtime after resumeSession (resume ${delay} ms after setTools)`, async () => {
