@@ -51,7 +51,28 @@ export type SessionToolErrorCode =
  * ```
  * @experimental
  */
+/** The mark every `SessionToolError` carries, shared by the ESM and CommonJS builds. */
+const MARKER = Symbol.for("copilot-sdk-tool-override.SessionToolError");
+
 export class SessionToolError extends Error {
+    private readonly [MARKER] = true;
+
+    /**
+     * Whether `value` is a `SessionToolError`, whichever build of the SDK (ESM or CommonJS) threw
+     * it: an app that loads both gets two copies of the class, so the check looks for the error's
+     * mark instead of its class. `instanceof SessionToolError` answers the same.
+     *
+     * @param value - anything caught
+     * @returns true for a `SessionToolError` of either build
+     */
+    static isInstance(value: unknown): value is SessionToolError {
+        return typeof value === "object" && value !== null && MARKER in value;
+    }
+
+    static override [Symbol.hasInstance](value: unknown): boolean {
+        return SessionToolError.isInstance(value);
+    }
+
     /** What kind of mistake this is. */
     readonly code: SessionToolErrorCode;
     /** The tool, toolset or option entries the error is about, in the order found. */

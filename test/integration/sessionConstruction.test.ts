@@ -841,6 +841,30 @@ describe("session construction: the CommonJS build", () => {
         "@github/copilot-sdk"
     ) as typeof import("@github/copilot-sdk");
 
+    it("throws a SessionToolError that is one for the ESM build's class too, and the reverse", async () => {
+        const runtime = await startRuntime();
+        const { client } = connect(runtime, {}, cjs.CopilotClient);
+        const thrown = await client
+            .createSession({
+                model: MODEL,
+                onPermissionRequest: cjs.approveAll,
+                tools: [{ name: "bad name", handler }],
+            } as never)
+            .then(
+                () => undefined,
+                (error: unknown) => error
+            );
+        expect(Object.getPrototypeOf(thrown)).toBe(cjs.SessionToolError.prototype);
+        expect(cjs.SessionToolError).not.toBe(SessionToolError);
+        expect(thrown).toBeInstanceOf(SessionToolError);
+        expect(SessionToolError.isInstance(thrown)).toBe(true);
+        const esm = new SessionToolError("INVALID_TOOL_FILTER", "m");
+        expect(esm).toBeInstanceOf(cjs.SessionToolError);
+        expect(cjs.SessionToolError.isInstance(esm)).toBe(true);
+        expect(new Error("m")).not.toBeInstanceOf(SessionToolError);
+        expect(SessionToolError.isInstance({ code: "INVALID_TOOL_FILTER" })).toBe(false);
+    });
+
     it("sends the same payload and asks a measured runtime status.get once", async () => {
         const runtime = await startRuntime();
         const { client } = connect(runtime, {}, cjs.CopilotClient);
