@@ -6,6 +6,7 @@
 // npm run patch:build -- --sdk <version> writes that version's two patches only (a new SDK
 // version leaves the committed patches of the others alone).
 
+import { checkArguments } from "./lib/cliArguments.mjs";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { execFileSync } from "node:child_process";
@@ -19,6 +20,11 @@ import {
     ROOT,
     renderPatch,
 } from "./lib/sdkPatch.mjs";
+checkArguments(process.argv.slice(2), {
+    usage: "Usage: npm run patch:build [-- --sdk <version>]",
+    flags: { sdk: "value" },
+    positionals: 0,
+});
 
 let pinnedFiles;
 for (const version of requestedVersions(process.argv.slice(2))) {

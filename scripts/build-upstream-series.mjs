@@ -3,6 +3,7 @@
 // patches/upstream/BASE, and the record of what they were generated from
 // (patches/upstream/SOURCES.sha256, which `npm run patch:check` compares offline).
 
+import { checkArguments } from "./lib/cliArguments.mjs";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -12,6 +13,11 @@ import {
     seriesBase,
     seriesFingerprint,
 } from "./lib/upstreamSeries.mjs";
+checkArguments(process.argv.slice(2), {
+    usage: "Usage: npm run upstream:build -- <path to a github/copilot-sdk git repository with the commit in patches/upstream/BASE>",
+    flags: {},
+    positionals: 1,
+});
 
 const repo = process.argv[2] ?? process.env.COPILOT_SDK_REPO;
 if (repo === undefined) {

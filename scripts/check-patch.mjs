@@ -11,6 +11,7 @@
 //     differs from the hashes of upstream/, the generator, BASE and the patches. Offline; the
 //     byte-for-byte regeneration against upstream's tree is in `npm run upstream:check`.
 
+import { checkArguments } from "./lib/cliArguments.mjs";
 import {
     existsSync,
     mkdirSync,
@@ -36,6 +37,11 @@ import {
     ROOT,
     supportedVersions,
 } from "./lib/sdkPatch.mjs";
+checkArguments(process.argv.slice(2), {
+    usage: "Usage: npm run patch:check",
+    flags: {},
+    positionals: 0,
+});
 
 const failures = [];
 const pnpmChecks = [];

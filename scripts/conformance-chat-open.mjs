@@ -11,6 +11,7 @@
 // Packages are installed on demand into .cache/vscode-workbench/<version>/ (npm pack, only the
 // files needed are kept); nothing is added to node_modules.
 
+import { checkArguments } from "./lib/cliArguments.mjs";
 import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +28,11 @@ import {
     installWorkbench,
     loadWorkbench,
 } from "./lib/vscodeWorkbench.mjs";
+checkArguments(process.argv.slice(2), {
+    usage: "Usage: npm run conformance:chat-open [-- [--versions <v1,v2>] [--out <file>] [--json <file>]]",
+    flags: { versions: "value", out: "value", json: "value" },
+    positionals: 0,
+});
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);

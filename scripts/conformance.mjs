@@ -17,6 +17,7 @@
 // node_modules stays as it is); the patched copy lives in .cache/conformance/<version>, the SDK
 // folder copied and patched with patch-package, everything else linked to the unpatched install.
 
+import { checkArguments } from "./lib/cliArguments.mjs";
 import { execFileSync } from "node:child_process";
 import { optionValue, runtimeOption } from "./lib/externalRuntime.mjs";
 import {
@@ -41,6 +42,11 @@ import {
     ROOT,
     supportedVersions,
 } from "./lib/sdkPatch.mjs";
+checkArguments(process.argv.slice(2), {
+    usage: "Usage: npm run conformance [-- --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]]",
+    flags: { runtime: "value", sdk: "value", "names-from": "value", out: "value" },
+    positionals: 0,
+});
 
 /** Built-ins the runtime hides and the name discovery once missed; always probed. */
 const HIDDEN_BUILT_INS = [

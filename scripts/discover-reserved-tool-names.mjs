@@ -56,6 +56,7 @@
  * Deterministic (sorted output); takes 3 to 6 minutes per version on 2 cores; cleans up its temp
  * dirs and runtime processes, also when interrupted.
  */
+import { checkArguments } from "./lib/cliArguments.mjs";
 import {
     existsSync,
     mkdtempSync,
@@ -78,6 +79,19 @@ import {
     optionValue,
     runtimeOption,
 } from "./lib/externalRuntime.mjs";
+checkArguments(process.argv.slice(2), {
+    usage: "Usage: npm run discover:tool-names [-- [--sdk <version>] [--runtime <copilot CLI>] [--out <file>] [--quiet] [--full] [--only <names>] [--generate-only]]",
+    flags: {
+        sdk: "value",
+        runtime: "value",
+        out: "value",
+        quiet: "switch",
+        full: "switch",
+        only: "value",
+        "generate-only": "switch",
+    },
+    positionals: 0,
+});
 
 if (process.argv.includes("--generate-only")) {
     console.error(`wrote ${await writeMeasuredModule()}`);

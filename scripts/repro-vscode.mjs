@@ -12,6 +12,7 @@
 // Exit status: 0 when the published build shows the reported defect, 1 when it does not (the bug
 // no longer reproduces), 2 for a usage error, 3 when the package cannot be installed.
 
+import { checkArguments } from "./lib/cliArguments.mjs";
 import { PINNED_WORKBENCH_VERSION } from "./lib/chatOpenConformance.mjs";
 import {
     WorkbenchUnavailableError,
@@ -21,6 +22,11 @@ import {
 
 const USAGE =
     "Usage: npm run repro:vscode -- <name> [--package <version>]   (--list shows the names)";
+checkArguments(process.argv.slice(2), {
+    usage: USAGE,
+    flags: { list: "switch", "with-proposed-fix": "switch", package: "value" },
+    positionals: 1,
+});
 
 /** Tool data as an extension's package.json contributes it (the fields filtering reads). */
 function toolData(workbench, id, toolReferenceName, source) {

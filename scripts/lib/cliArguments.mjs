@@ -1,0 +1,36 @@
+// Every script's command line is checked before the script does anything: an unknown flag, a
+// flag without its value or a stray word stops it with its usage (exit code 2), so a typo such
+// as `--skd` never runs the default for minutes; `--help` prints the usage.
+
+/**
+ * @param {string[]} args the command-line arguments (process.argv.slice(2))
+ * @param {{ usage: string, flags?: Record<string, "value" | "switch">, positionals?: number }} spec
+ *   the flags the script knows (without the leading `--`), and how many plain words it takes
+ * @returns {string[]} the same arguments
+ */
+export function checkArguments(args, { usage, flags = {}, positionals = 0 }) {
+    const fail = (problem) => {
+        console.error(`${problem}\n\n${usage}`);
+        process.exit(2);
+    };
+    let words = 0;
+    for (let at = 0; at < args.length; at++) {
+        const arg = args[at];
+        if (arg === "--help" || arg === "-h") {
+            console.log(usage);
+            process.exit(0);
+        }
+        if (!arg.startsWith("-")) {
+            if (++words > positionals) fail(`Unexpected argument '${arg}'.`);
+            continue;
+        }
+        const kind = flags[arg.replace(/^--/, "")];
+        if (kind === undefined || !arg.startsWith("--")) fail(`Unknown option '${arg}'.`);
+        if (kind === "value") {
+            const value = args[at + 1];
+            if (value === undefined || value.startsWith("--")) fail(`${arg} needs a value.`);
+            at++;
+        }
+    }
+    return args;
+}
