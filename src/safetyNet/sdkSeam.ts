@@ -79,6 +79,12 @@ export function isRoutedTo(client: object, sessionId: string, session: object): 
     return sessions === undefined || sessions.get(sessionId) === session;
 }
 
+/** Whether `client` routes `sessionId` to any session object (true when it keeps no registry). */
+export function isHeld(client: object, sessionId: string): boolean {
+    const { sessions } = client as ClientInternals;
+    return sessions === undefined || sessions.has(sessionId);
+}
+
 /** Replaces the handlers that answer the session's tool calls. */
 export function registerToolHandlers(session: object, tools: readonly object[]): void {
     (session as SessionInternals).registerTools(tools);

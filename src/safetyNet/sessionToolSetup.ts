@@ -182,6 +182,11 @@ export interface PreparedSessionTools<C> {
     readonly resolution: SessionToolResolution;
     /** By built-in, the other names whose exclusion also removes it (the runtime's aliases). */
     readonly excludedWith: ReadonlyMap<string, readonly string[]>;
+    /**
+     * For a resume: the number `resumeSession` gave this object (see `SessionToolState.resumes`);
+     * an object with an older number was replaced.
+     */
+    readonly generation?: number;
 }
 
 const COLLISION_POLICIES: ReadonlySet<unknown> = new Set(["override", "error"]);
@@ -265,7 +270,7 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
     resumes.set(resumedSessionId, generation);
     try {
         await updates.get(resumedSessionId)?.catch(() => {});
-        return await prepareSessionTools(client, read, normalise(read));
+        return { ...(await prepareSessionTools(client, read, normalise(read))), generation };
     } catch (error) {
         // Refused before anything was sent: the objects that held the id keep it.
         if (resumes.get(resumedSessionId) === generation)

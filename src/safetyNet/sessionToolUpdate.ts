@@ -5,6 +5,7 @@ import { jsonSchemaOf } from "./customTools.js";
 import { formatList, quoteValue } from "./formatting.js";
 import {
     isDisconnected,
+    isHeld,
     isRoutedTo,
     normaliseToolFilters,
     onDisconnected,
@@ -82,7 +83,7 @@ export interface UpdatableSession {
     ): () => void;
     on(
         eventType: "assistant.turn_start" | "assistant.turn_end" | "session.idle",
-        handler: () => void
+        handler: (event: { data?: { mode?: string } }) => void
     ): () => void;
     setModel?: (model: string, ...rest: unknown[]) => Promise<unknown>;
     send?: (...args: unknown[]) => Promise<unknown>;
@@ -110,6 +111,16 @@ interface SessionTools {
     known: boolean;
     /** Tool names whose calls the SDK answers (a handler) or the app answers (declared only). */
     readonly answered: Map<string, "handler" | "declared">;
+    /**
+     * Names this session had and a change took away: only their calls get the "removed" answer
+     * (a name this session never had may be another client's tool on the same session).
+     */
+    readonly removed: Set<string>;
+    /**
+     * While the runtime's tools are unknown (`known` false): every built-in a custom tool may
+     * replace there, from either config of the change that could not be undone.
+     */
+    mayReplace: ReadonlySet<string>;
     /** The number of the resume that made this object, see `SessionToolState.resumes`. */
     readonly generation: number;
     /** The last `setTools` in line; the next one waits for it. */
@@ -148,7 +159,9 @@ export function attachSessionTools<S extends object>(
         current: configOf(prepared),
         known: true,
         answered: new Map(),
-        generation: state.resumes.get(live.sessionId) ?? 0,
+        removed: new Set(),
+        mayReplace: new Set(),
+        generation: prepared.generation ?? state.resumes.get(live.sessionId) ?? 0,
         queue: Promise.resolve(),
         disconnected: new AbortController(),
         turns: 0,
@@ -182,6 +195,7 @@ export function attachSessionTools<S extends object>(
         entry.config = undefined;
         entry.current = { ...entry.current, tools: [] };
         entry.answered.clear();
+        entry.removed.clear();
     });
     return session;
 }
@@ -299,6 +313,12 @@ function assertLive(
             `Session '${session.sessionId}' is disconnected, so setTools cannot change it: resume it with client.resumeSession('${session.sessionId}', { tools, ... }) and call setTools on the session that returns.`
         );
     }
+    if (!isHeld(client, session.sessionId)) {
+        throw new SessionToolError(
+            "INVALID_TOOL_UPDATE",
+            `Session '${session.sessionId}' is no longer held by its client (a resumeSession of it failed, or it was deleted), so setTools cannot change it: resume it with client.resumeSession('${session.sessionId}', { tools, ... }) and call setTools on the session that returns.`
+        );
+    }
     if (
         !isRoutedTo(client, session.sessionId, session) ||
         (resumes.get(session.sessionId) ?? 0) !== entry.generation
@@ -324,6 +344,8 @@ async function applyUpdate(
         config,
         normaliseToolFilters(client, config)
     );
+    // The session may have been disconnected or replaced while the step waited for the runtime.
+    assertLive(client, session, entry);
     const next = configOf(prepared);
     await transition(client, session, entry, next, prepared, timeout);
     prepared.deliverWarnings();
@@ -364,9 +386,15 @@ async function transition(
     const previous = entry.current;
     const replacedBefore = new Set(previous.resolution.overriddenBuiltInTools);
     const replacedAfter = new Set(next.resolution.overriddenBuiltInTools);
+    // While the runtime's tools are unknown, each name a custom tool may replace there may change
+    // hands, whatever the new config says.
+    const uncertain = entry.known ? [] : [...entry.mayReplace];
     const ownerChanges = [
-        ...[...replacedAfter].filter((name) => !replacedBefore.has(name)),
-        ...[...replacedBefore].filter((name) => !replacedAfter.has(name)),
+        ...new Set([
+            ...[...replacedAfter].filter((name) => !replacedBefore.has(name)),
+            ...[...replacedBefore].filter((name) => !replacedAfter.has(name)),
+            ...uncertain,
+        ]),
     ];
     if (ownerChanges.length > 0 && (entry.turns > 0 || entry.sends > 0)) {
         throw new SessionToolError(
@@ -416,6 +444,7 @@ async function transition(
     switchHandlers(session, entry, next.tools);
     entry.current = next;
     entry.known = true;
+    entry.mayReplace = new Set();
 }
 
 /** Puts `previous` back after a failed step; returns the error to throw. */
@@ -446,6 +475,11 @@ async function putBack(
         // The runtime may hold either config's tools: every custom name keeps a handler, and the
         // next change sends everything.
         entry.known = false;
+        entry.mayReplace = new Set([
+            ...entry.mayReplace,
+            ...previous.resolution.overriddenBuiltInTools,
+            ...next.resolution.overriddenBuiltInTools,
+        ]);
         const union = both(previous.tools, next.tools);
         switchHandlers(session, entry, union);
         entry.current = { ...previous, tools: union };
@@ -527,6 +561,9 @@ function switchHandlers(
 }
 
 function answerWith(entry: SessionTools, tools: readonly Tool[]): void {
+    const names = new Set(tools.map((tool) => tool.name));
+    for (const name of entry.answered.keys()) if (!names.has(name)) entry.removed.add(name);
+    for (const name of names) entry.removed.delete(name);
     entry.answered.clear();
     for (const tool of tools) {
         entry.answered.set(tool.name, typeof tool.handler === "function" ? "handler" : "declared");
@@ -542,7 +579,9 @@ function answerWith(entry: SessionTools, tools: readonly Tool[]): void {
 function answerUnhandledCalls(session: UpdatableSession, entry: SessionTools): void {
     session.on("external_tool.requested", (event) => {
         const { requestId, toolName } = event.data ?? {};
-        if (typeof requestId !== "string" || entry.answered.has(toolName)) return;
+        // Only a name this session had: any other may be answered by another client.
+        if (typeof requestId !== "string" || !entry.removed.has(toolName)) return;
+        if (entry.answered.has(toolName)) return;
         if (entry.disconnected.signal.aborted) return;
         session.rpc.tools
             .handlePendingToolCall({
@@ -648,7 +687,10 @@ function followTurns(session: UpdatableSession, entry: SessionTools): void {
     session.on("assistant.turn_end", () => {
         entry.turns = Math.max(0, entry.turns - 1);
     });
-    session.on("session.idle", () => {
+    session.on("session.idle", (event) => {
+        // In autopilot the runtime goes on by itself after this idle (the SDK's sendAndWait
+        // ignores it too).
+        if (event?.data?.mode === "autopilot") return;
         entry.turns = 0;
         entry.sends = 0;
     });

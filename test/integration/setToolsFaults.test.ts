@@ -303,3 +303,121 @@ describe("session.toolResolution after setModel", () => {
         expect(session.toolResolution!.enabledTools).not.toContain("create");
     });
 });
+
+describe("session.setTools: found in review", () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    it("does not answer a call to a tool this session never had (another client's tool)", async () => {
+        const { runtime, client } = await setUp();
+        const session = await sessionWith(client, [lint]);
+        const from = runtime.requests.length;
+        runtime.emit(session.sessionId, {
+            type: "external_tool.requested",
+            data: { requestId: "r1", toolName: "ext_deploy", toolCallId: "c1", arguments: {} },
+        });
+        await sleep(200);
+        expect(
+            runtime.requests
+                .slice(from)
+                .filter(({ method }) => method === "session.tools.handlePendingToolCall")
+        ).toEqual([]);
+    });
+
+    it("refuses a mid-turn change of a built-in's owner while the runtime's tools are unknown", async () => {
+        const { runtime, client } = await setUp();
+        const session = await sessionWith(client, [lint]);
+        runtime.hangMethod("session.tools.set", 2);
+        await expect(session.setTools({ tools: [lint, view] }, 200)).rejects.toThrow(
+            /putting the previous tools back failed too/
+        );
+        runtime.hangMethod(undefined);
+        runtime.emit(session.sessionId, { type: "assistant.turn_start", data: { turnId: "t1" } });
+        await sleep(100);
+        const from = runtime.requests.length;
+        await expect(session.setTools({ tools: [lint] })).rejects.toMatchObject({
+            code: "SESSION_BUSY",
+            toolNames: ["view"],
+        });
+        expect(runtime.requests.length).toBe(from);
+    });
+
+    it("stays busy after an autopilot session.idle (the runtime goes on by itself)", async () => {
+        const { runtime, client } = await setUp();
+        const session = await sessionWith(client, [lint]);
+        await session.send({ prompt: "hello", agentMode: "autopilot" } as never);
+        runtime.emit(session.sessionId, { type: "assistant.turn_start", data: { turnId: "t1" } });
+        runtime.emit(session.sessionId, { type: "assistant.turn_end", data: { turnId: "t1" } });
+        runtime.emit(session.sessionId, { type: "session.idle", data: { mode: "autopilot" } });
+        await sleep(100);
+        await expect(session.setTools({ tools: [lint, view] })).rejects.toMatchObject({
+            code: "SESSION_BUSY",
+        });
+    });
+
+    it("keeps setTools working on the object a resume made when a later resume of the id is refused", async () => {
+        const runtime = await startFakeRuntime({ status: { kind: "never" } });
+        cleanups.push(() => runtime.close());
+        const client = new CopilotClient({
+            connection: RuntimeConnection.forUri(runtime.url),
+            onToolWarning: () => {},
+            strictToolFilters: true,
+        });
+        cleanups.push(() => client.stop().catch(() => {}));
+        const created = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+        });
+        const id = created.sessionId;
+        const first = client.resumeSession(id, { model: MODEL, onPermissionRequest: approveAll });
+        const second = client
+            .resumeSession(id, {
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                tools: [lint],
+                availableTools: ["no_such_tool", "lint"],
+            })
+            .then(
+                () => "resumed",
+                (error: { code?: string }) => error.code
+            );
+        const resumed = await first;
+        expect(await second).toBe("UNKNOWN_IDENTIFIERS");
+        expect(runtime.paramsOf("session.resume").length).toBe(1);
+        await expect(resumed.setTools({ excludedTools: ["bash"] }, 5_000)).resolves.toBeDefined();
+    }, 20_000);
+
+    it("rejects a setTools whose session was disconnected while the update was being prepared", async () => {
+        const runtime = await startFakeRuntime({ status: { kind: "never" } });
+        cleanups.push(() => runtime.close());
+        const client = new CopilotClient({
+            connection: RuntimeConnection.forUri(runtime.url),
+            onToolWarning: () => {},
+        });
+        cleanups.push(() => client.stop().catch(() => {}));
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["bash"],
+        });
+        const update = session.setTools({ excludedTools: ["bash"] });
+        await sleep(200);
+        await session.disconnect();
+        await expect(update).rejects.toMatchObject({
+            name: "SessionToolError",
+            code: "INVALID_TOOL_UPDATE",
+        });
+    }, 20_000);
+
+    it("tells an old object the truth when the resume of its id failed", async () => {
+        const { runtime, client } = await setUp();
+        const old = await sessionWith(client, [lint]);
+        runtime.failMethod("session.resume", 1);
+        await expect(
+            client.resumeSession(old.sessionId, { model: MODEL, onPermissionRequest: approveAll })
+        ).rejects.toThrow();
+        await expect(old.setTools({ tools: [] })).rejects.toMatchObject({
+            code: "INVALID_TOOL_UPDATE",
+            message: `Session '${old.sessionId}' is no longer held by its client (a resumeSession of it failed, or it was deleted), so setTools cannot change it: resume it with client.resumeSession('${old.sessionId}', { tools, ... }) and call setTools on the session that returns.`,
+        });
+    });
+});
