@@ -37,6 +37,7 @@ import {
     ROOT,
     supportedVersions,
 } from "./lib/sdkPatch.mjs";
+import { measuredModuleDrift } from "./lib/measuredCatalog.mjs";
 checkArguments(process.argv.slice(2), {
     usage: "Usage: npm run patch:check",
     flags: {},
@@ -176,10 +177,14 @@ if (recorded !== current) {
     );
 }
 
+// 4. The measurements compiled into every patch are what the discovery's data files say.
+const measuredDrift = await measuredModuleDrift();
+if (measuredDrift !== undefined) failures.push(measuredDrift);
+
 if (failures.length > 0) {
     for (const failure of failures) console.error(`patch check failed: ${failure}`);
     process.exit(1);
 }
 console.log(
-    `patch check passed: the patch-package and pnpm patches for ${supportedVersions().join(", ")} match src/ and apply cleanly to their versions with patch-package and pnpm; ${pinnedVersion()} is installed patched; patches/upstream/ matches upstream/.`
+    `patch check passed: the patch-package and pnpm patches for ${supportedVersions().join(", ")} match src/ and apply cleanly to their versions with patch-package and pnpm; ${pinnedVersion()} is installed patched; patches/upstream/ matches upstream/; the measured built-ins module matches its data files.`
 );

@@ -45,16 +45,29 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = ${JSON.s
 `;
 }
 
-/** @returns {Promise<string>} the path written, relative to the project */
-export async function writeMeasuredModule() {
+/** @returns {Promise<string>} the module the data files give, formatted as committed */
+export async function measuredModuleText() {
     const entries = readdirSync(DATA)
         .filter((name) => name.endsWith(".json"))
         .map((name) => JSON.parse(readFileSync(join(DATA, name), "utf8")));
     const prettier = await import("prettier");
     const options = (await prettier.resolveConfig(OUT)) ?? {};
-    writeFileSync(
-        OUT,
-        await prettier.format(renderMeasuredModule(entries), { ...options, filepath: OUT })
-    );
+    return prettier.format(renderMeasuredModule(entries), { ...options, filepath: OUT });
+}
+
+/** @returns {Promise<string>} the path written, relative to the project */
+export async function writeMeasuredModule() {
+    writeFileSync(OUT, await measuredModuleText());
     return relative(ROOT, OUT);
+}
+
+/**
+ * @returns {Promise<string | undefined>} why the committed module differs from what the data
+ *   files give, or undefined when it matches
+ */
+export async function measuredModuleDrift() {
+    const expected = await measuredModuleText();
+    const committed = readFileSync(OUT, "utf8");
+    if (committed === expected) return undefined;
+    return `${relative(ROOT, OUT)} differs from what scripts/data/measured-built-in-tools/*.json give: run npm run discover:tool-names -- --generate-only (never edit the module by hand).`;
 }
