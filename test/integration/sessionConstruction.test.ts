@@ -21,7 +21,7 @@ import {
 
 // The real patched CopilotClient talking JSON-RPC to a fake runtime on 127.0.0.1: the exact
 // tool fields of the session.create / session.resume payloads, and the requests construction
-// makes. Expected values are written by hand from the behaviour spec.
+// makes. Expected values are written by hand from the rules README.md states.
 const handler = async (): Promise<string> => "custom result";
 const MODEL = "claude-sonnet-4.5";
 const EDIT_MEMBERS = ["edit", "create", "apply_patch", "str_replace_editor"];

@@ -9,7 +9,7 @@ import {
 } from "../../src/safetyNet/sessionToolFilter.js";
 import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
 
-// Rule 4 of the behaviour spec, in the SDK's vocabulary: availableTools / excludedTools with
+// The filter rule (README.md, "availableTools / excludedTools with toolsets"), in the SDK's vocabulary: availableTools / excludedTools with
 // bare tool names, toolset:<name> entries and builtin:/custom:/mcp: patterns, and customToolSets.
 // The inventory is written by hand: a session whose model is offered `edit` and `create` (not
 // `apply_patch`, which another model family gets), and whose custom `view` replaces the built-in.

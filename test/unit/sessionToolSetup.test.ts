@@ -8,7 +8,7 @@ import {
 } from "../../src/safetyNet/sessionToolSetup.js";
 import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
 
-// The session step of createSession / resumeSession (rules 1 to 6 of the behaviour spec) on a
+// The session step of createSession / resumeSession (the rules of README.md's "Using it" section) on a
 // small fake client: tools snapshot -> checks -> built-in catalog -> overrides -> filter -> wire.
 // The client runs the bundled runtime 1.0.85, whose measurements the SDK carries. Expected
 // values are written by hand from the rules and runtime 1.0.85's measured data.
