@@ -18,24 +18,13 @@ import {
     type FakeRuntime,
     type FakeRuntimeOptions,
 } from "../support/fakeRuntime.js";
+import { EDIT_MEMBERS, EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
 
 // The real patched CopilotClient talking JSON-RPC to a fake runtime on 127.0.0.1: the exact
 // tool fields of the session.create / session.resume payloads, and the requests construction
 // makes. Expected values are written by hand from the rules README.md states.
 const handler = async (): Promise<string> => "custom result";
 const MODEL = "claude-sonnet-4.5";
-const EDIT_MEMBERS = ["edit", "create", "apply_patch", "str_replace_editor"];
-const EXECUTE_MEMBERS = [
-    "bash",
-    "read_bash",
-    "stop_bash",
-    "list_bash",
-    "powershell",
-    "read_powershell",
-    "stop_powershell",
-    "list_powershell",
-    "local_shell",
-];
 /** The runtime whose measurements stand in for an unmeasured or silent one: the newest. */
 const NEWEST_MEASURED = MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!.runtimeVersion;
 

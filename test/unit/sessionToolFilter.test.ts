@@ -8,6 +8,7 @@ import {
     type SessionToolInventory,
 } from "../../src/safetyNet/sessionToolFilter.js";
 import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
+import { EDIT_MEMBERS, EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
 
 // The filter rule (README.md, "availableTools / excludedTools with toolsets"), in the SDK's vocabulary: availableTools / excludedTools with
 // bare tool names, toolset:<name> entries and builtin:/custom:/mcp: patterns, and customToolSets.
@@ -23,18 +24,6 @@ const inventory: SessionToolInventory = {
     ]),
 };
 
-const EDIT_MEMBERS = ["edit", "create", "apply_patch", "str_replace_editor"];
-const EXECUTE_MEMBERS = [
-    "bash",
-    "read_bash",
-    "stop_bash",
-    "list_bash",
-    "powershell",
-    "read_powershell",
-    "stop_powershell",
-    "list_powershell",
-    "local_shell",
-];
 const DEFAULT_TOOL_SET_LIST =
     "'toolset:read', 'toolset:edit', 'toolset:search', 'toolset:execute', 'toolset:web', 'toolset:agent'";
 

@@ -7,6 +7,7 @@ import {
     type SessionToolHost,
 } from "../../src/safetyNet/sessionToolSetup.js";
 import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
+import { EDIT_MEMBERS } from "../support/toolSetMembers.js";
 
 // The session step of createSession / resumeSession (the rules of README.md's "Using it" section) on a
 // small fake client: tools snapshot -> checks -> built-in catalog -> overrides -> filter -> wire.
@@ -32,7 +33,6 @@ const CLAUDE_BUILT_INS = [
     "web_fetch",
     "write_agent",
 ];
-const EDIT_MEMBERS = ["edit", "create", "apply_patch", "str_replace_editor"];
 
 interface FakeClient {
     readonly client: SessionToolHost;
