@@ -442,7 +442,7 @@ function readMembers(name: string, members: unknown): readonly string[] {
         `customToolSets.${name}`,
         "INVALID_TOOL_SET",
         `a list of tool names, e.g. ${example}`,
-        (member, position, present) => {
+        (member, _position, present) => {
             if (typeof member !== "string" || member === "" || member.includes(":")) {
                 throw new SessionToolError(
                     "INVALID_TOOL_SET",

@@ -1,9 +1,4 @@
-import type {
-    CopilotClientOptions,
-    ResumeSessionConfig,
-    SessionConfig,
-    Tool,
-} from "@github/copilot-sdk";
+import type { CopilotClientOptions, ResumeSessionConfig, SessionConfig } from "@github/copilot-sdk";
 import {
     catalogWithoutAsking,
     loadBuiltInToolCatalog,
@@ -237,6 +232,14 @@ export function createSessionToolState(
 }
 
 /**
+ * The client's tool-setup state; a client whose constructor did not make it (constructed before
+ * the patch, or a test double) gets the defaults.
+ */
+export function sessionToolStateOf(client: SessionToolHost): SessionToolState {
+    return (client.sessionToolState ??= createSessionToolState(undefined, undefined));
+}
+
+/**
  * What `createSession` and `resumeSession` call: reads the session's tool options once (before
  * the SDK's own checks see them, so a malformed value is a `SessionToolError`, not a `TypeError`),
  * runs the SDK's normalisation on what was read, then {@link prepareSessionTools}. For a resume,
@@ -256,7 +259,7 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
     normalise: (config: C) => NormalizedToolFilters,
     resumedSessionId?: string
 ): Promise<PreparedSessionTools<C>> {
-    const state = (client.sessionToolState ??= createSessionToolState(undefined, undefined));
+    const state = sessionToolStateOf(client);
     const read: C = {
         ...config,
         tools: snapshotCustomTools(config.tools),
@@ -298,7 +301,7 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
 ): Promise<PreparedSessionTools<C>> {
     const source: C = config;
     refuseRemovedOptions(source);
-    const state = (client.sessionToolState ??= createSessionToolState(undefined, undefined));
+    const state = sessionToolStateOf(client);
     const customTools = snapshotCustomTools(source.tools) ?? [];
 
     // Warnings are collected and delivered once every check has passed, so a refused session

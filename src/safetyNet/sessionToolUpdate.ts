@@ -1,7 +1,7 @@
 import type { SessionConfig, Tool } from "@github/copilot-sdk";
 import { validateSessionTools } from "./customToolChecks.js";
 import { messageOf, readOrRefuse } from "./callerInput.js";
-import { jsonSchemaOf } from "./customTools.js";
+import { jsonSchemaOf, snapshotCustomTools } from "./customTools.js";
 import { formatList, quoteValue } from "./formatting.js";
 import {
     isDisconnected,
@@ -14,17 +14,15 @@ import {
 import { TOOL_CUSTOMIZATION_PATCH } from "../patchMarker.js";
 import { SessionToolError } from "./sessionToolError.js";
 import {
-    createSessionToolState,
     prepareSessionTools,
+    sessionToolStateOf,
     type PreparedSessionTools,
     type SessionToolHost,
     type SessionToolConfig,
     type SessionToolResolution,
-    type SessionToolState,
     type ToolSessionConfig,
 } from "./sessionToolSetup.js";
 import { readFilterOptions } from "./sessionToolFilter.js";
-import { snapshotCustomTools } from "./customTools.js";
 
 /**
  * What `session.setTools` changes. An option left out (or `undefined`) stays as it is; `null`
@@ -109,8 +107,8 @@ interface SessionTools {
      * config's tools, so handlers of both answer and the next change sends everything.
      */
     known: boolean;
-    /** Tool names whose calls the SDK answers (a handler) or the app answers (declared only). */
-    readonly answered: Map<string, "handler" | "declared">;
+    /** Names of the custom tools registered: the SDK answers them, or the app (declared only). */
+    readonly answered: Set<string>;
     /**
      * Names this session had and a change took away: only their calls get the "removed" answer
      * (a name this session never had may be another client's tool on the same session).
@@ -153,12 +151,12 @@ export function attachSessionTools<S extends object>(
 ): S {
     prepared.deliverWarnings();
     const live = session as S & UpdatableSession;
-    const state = stateOf(client);
+    const state = sessionToolStateOf(client);
     const entry: SessionTools = {
         config: prepared.source,
         current: configOf(prepared),
         known: true,
-        answered: new Map(),
+        answered: new Set(),
         removed: new Set(),
         mayReplace: new Set(),
         generation: prepared.generation ?? state.resumes.get(live.sessionId) ?? 0,
@@ -281,7 +279,7 @@ function enqueue<T>(
     entry: SessionTools,
     step: () => Promise<T>
 ): Promise<T> {
-    const { updates } = stateOf(client);
+    const { updates } = sessionToolStateOf(client);
     const applied = entry.queue.then(() => {
         assertLive(client, session, entry);
         return step();
@@ -306,7 +304,7 @@ function assertLive(
     session: UpdatableSession,
     entry: SessionTools
 ): void {
-    const { resumes } = stateOf(client);
+    const { resumes } = sessionToolStateOf(client);
     if (isDisconnected(session) || entry.disconnected.signal.aborted) {
         throw new SessionToolError(
             "INVALID_TOOL_UPDATE",
@@ -562,12 +560,10 @@ function switchHandlers(
 
 function answerWith(entry: SessionTools, tools: readonly Tool[]): void {
     const names = new Set(tools.map((tool) => tool.name));
-    for (const name of entry.answered.keys()) if (!names.has(name)) entry.removed.add(name);
+    for (const name of entry.answered) if (!names.has(name)) entry.removed.add(name);
     for (const name of names) entry.removed.delete(name);
     entry.answered.clear();
-    for (const tool of tools) {
-        entry.answered.set(tool.name, typeof tool.handler === "function" ? "handler" : "declared");
-    }
+    for (const name of names) entry.answered.add(name);
 }
 
 /**
@@ -579,9 +575,9 @@ function answerWith(entry: SessionTools, tools: readonly Tool[]): void {
 function answerUnhandledCalls(session: UpdatableSession, entry: SessionTools): void {
     session.on("external_tool.requested", (event) => {
         const { requestId, toolName } = event.data ?? {};
-        // Only a name this session had: any other may be answered by another client.
+        // Only a name this session had and no longer registers (`removed` never holds a
+        // registered name): any other may be answered by another client.
         if (typeof requestId !== "string" || !entry.removed.has(toolName)) return;
-        if (entry.answered.has(toolName)) return;
         if (entry.disconnected.signal.aborted) return;
         session.rpc.tools
             .handlePendingToolCall({
@@ -619,10 +615,6 @@ function followModelChanges(
         writable: true,
         configurable: true,
     });
-}
-
-function stateOf(client: SessionToolUpdateHost): SessionToolState {
-    return (client.sessionToolState ??= createSessionToolState(undefined, undefined));
 }
 
 /** What the step prepared, as one side of a change. */
