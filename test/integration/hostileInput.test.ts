@@ -4,22 +4,14 @@
  * a SessionToolError naming what is wrong, quickly, with nothing sent, and never as a TypeError
  * or a crash of the process (a value JSON cannot carry would otherwise fail inside the send).
  */
-import { afterEach, describe, expect, it } from "vitest";
-import {
-    CopilotClient,
-    RuntimeConnection,
-    SessionToolError,
-    approveAll,
-} from "@github/copilot-sdk";
-import { startFakeRuntime } from "../support/fakeRuntime.js";
+import { describe, expect, it } from "vitest";
+import { SessionToolError, approveAll } from "@github/copilot-sdk";
+import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
 
 const MODEL = "claude-sonnet-4.5";
 const handler = async (): Promise<string> => "ok";
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-    while (cleanups.length > 0) await cleanups.pop()!();
-});
+const { setUp } = fakeRuntimeClients();
 
 function revoked(target: object = {}): object {
     const { proxy, revoke } = Proxy.revocable(target, {});
@@ -136,17 +128,6 @@ const CASES: [string, string, () => unknown, string, RegExp][] = [
         /^Invalid customToolSets \(a Map\): pass an object/,
     ],
 ];
-
-async function setUp() {
-    const runtime = await startFakeRuntime();
-    cleanups.push(() => runtime.close());
-    const client = new CopilotClient({
-        connection: RuntimeConnection.forUri(runtime.url),
-        onToolWarning: () => {},
-    });
-    cleanups.push(() => client.stop());
-    return { runtime, client };
-}
 
 describe("hostile tool options are refused as SessionToolError, with nothing sent", () => {
     for (const [option, what, value, code, message] of CASES) {

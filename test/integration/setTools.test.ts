@@ -1,19 +1,14 @@
 /**
  * `session.setTools` through the real patched client against a fake runtime on 127.0.0.1: the
- * exact requests it sends (`session.tools.set`, then `session.options.update`), nothing sent
+ * exact requests it sends (the meet of both filters, the tools, the new filter: only what changes),
+ * nothing sent
  * when it refuses, the handlers it registers, the order of concurrent calls, and the rollback
  * when the runtime fails half-way. Expected values are written by hand from the rules.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import {
-    CopilotClient,
-    RuntimeConnection,
-    SessionToolError,
-    approveAll,
-    type CopilotSession,
-    type SessionToolWarning,
-} from "@github/copilot-sdk";
-import { startFakeRuntime, type FakeRuntime } from "../support/fakeRuntime.js";
+import { describe, expect, it } from "vitest";
+import { SessionToolError, approveAll, type CopilotSession } from "@github/copilot-sdk";
+import type { FakeRuntime } from "../support/fakeRuntime.js";
+import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
 
 const MODEL = "claude-sonnet-4.5";
 const handler = async (): Promise<string> => "custom result";
@@ -21,26 +16,7 @@ const lint = { name: "lint", description: "Lint the code", handler };
 const format = { name: "format", description: "Format the code", handler };
 const view = { name: "view", description: "Custom view", handler, overridesBuiltInTool: true };
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-    while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-async function setUp(): Promise<{
-    runtime: FakeRuntime;
-    client: CopilotClient;
-    warnings: SessionToolWarning[];
-}> {
-    const runtime = await startFakeRuntime();
-    cleanups.push(() => runtime.close());
-    const warnings: SessionToolWarning[] = [];
-    const client = new CopilotClient({
-        connection: RuntimeConnection.forUri(runtime.url),
-        onToolWarning: (warning: SessionToolWarning) => warnings.push(warning),
-    });
-    cleanups.push(() => client.stop());
-    return { runtime, client, warnings };
-}
+const { setUp } = fakeRuntimeClients();
 
 /** The requests after construction, by method, with their params (session id left out). */
 function updates(runtime: FakeRuntime, from: number): [string, Record<string, unknown>][] {

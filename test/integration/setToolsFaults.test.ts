@@ -5,14 +5,10 @@
  * object's update, a call to a tool that was removed, and a change of a built-in's owner while a
  * turn runs. Each test asserts the exact requests and how every promise settled.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import {
-    CopilotClient,
-    RuntimeConnection,
-    approveAll,
-    type CopilotSession,
-} from "@github/copilot-sdk";
-import { startFakeRuntime, type FakeRuntime } from "../support/fakeRuntime.js";
+import { describe, expect, it } from "vitest";
+import { CopilotClient, approveAll, type CopilotSession } from "@github/copilot-sdk";
+import type { FakeRuntime } from "../support/fakeRuntime.js";
+import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
 
 const MODEL = "claude-sonnet-4.5";
 const handler = async (): Promise<string> => "custom result";
@@ -20,21 +16,7 @@ const lint = { name: "lint", description: "Lint the code", handler };
 const format = { name: "format", description: "Format the code", handler };
 const view = { name: "view", description: "Custom view", handler, overridesBuiltInTool: true };
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-    while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-async function setUp(): Promise<{ runtime: FakeRuntime; client: CopilotClient }> {
-    const runtime = await startFakeRuntime();
-    cleanups.push(() => runtime.close());
-    const client = new CopilotClient({
-        connection: RuntimeConnection.forUri(runtime.url),
-        onToolWarning: () => {},
-    });
-    cleanups.push(() => client.stop().catch(() => {}));
-    return { runtime, client };
-}
+const { setUp } = fakeRuntimeClients();
 
 async function sessionWith(client: CopilotClient, tools: object[]): Promise<CopilotSession> {
     return client.createSession({ model: MODEL, onPermissionRequest: approveAll, tools } as never);
@@ -355,14 +337,10 @@ describe("session.setTools: found in review", () => {
     });
 
     it("keeps setTools working on the object a resume made when a later resume of the id is refused", async () => {
-        const runtime = await startFakeRuntime({ status: { kind: "never" } });
-        cleanups.push(() => runtime.close());
-        const client = new CopilotClient({
-            connection: RuntimeConnection.forUri(runtime.url),
-            onToolWarning: () => {},
-            strictToolFilters: true,
-        });
-        cleanups.push(() => client.stop().catch(() => {}));
+        const { runtime, client } = await setUp(
+            { status: { kind: "never" } },
+            { strictToolFilters: true }
+        );
         const created = await client.createSession({
             model: MODEL,
             onPermissionRequest: approveAll,
@@ -387,13 +365,7 @@ describe("session.setTools: found in review", () => {
     }, 20_000);
 
     it("rejects a setTools whose session was disconnected while the update was being prepared", async () => {
-        const runtime = await startFakeRuntime({ status: { kind: "never" } });
-        cleanups.push(() => runtime.close());
-        const client = new CopilotClient({
-            connection: RuntimeConnection.forUri(runtime.url),
-            onToolWarning: () => {},
-        });
-        cleanups.push(() => client.stop().catch(() => {}));
+        const { client } = await setUp({ status: { kind: "never" } });
         const session = await client.createSession({
             model: MODEL,
             onPermissionRequest: approveAll,

@@ -5,41 +5,22 @@
  * `SessionToolError` before anything is sent, and the 0.1.0 option names are refused in
  * JavaScript. Expected values are written by hand from the rules in the README.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
     CopilotClient,
     RuntimeConnection,
     SessionToolError,
     approveAll,
-    type SessionToolWarning,
 } from "@github/copilot-sdk";
-import { startFakeRuntime, type FakeRuntime } from "../support/fakeRuntime.js";
+import { startFakeRuntime } from "../support/fakeRuntime.js";
+import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
 
 const MODEL = "claude-sonnet-4.5";
 const handler = async (): Promise<string> => "custom result";
 const lint = { name: "lint", description: "Lint the project", handler };
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-    while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-async function setUp(options: Record<string, unknown> = {}): Promise<{
-    runtime: FakeRuntime;
-    client: CopilotClient;
-    warnings: SessionToolWarning[];
-}> {
-    const runtime = await startFakeRuntime();
-    cleanups.push(() => runtime.close());
-    const warnings: SessionToolWarning[] = [];
-    const client = new CopilotClient({
-        connection: RuntimeConnection.forUri(runtime.url),
-        onToolWarning: (warning: SessionToolWarning) => warnings.push(warning),
-        ...options,
-    });
-    cleanups.push(() => client.stop());
-    return { runtime, client, warnings };
-}
+const fake = fakeRuntimeClients();
+const setUp = (options: Record<string, unknown> = {}) => fake.setUp({}, options);
 
 async function outcomeOf(attempt: Promise<unknown>): Promise<unknown> {
     return attempt.then(
@@ -176,7 +157,6 @@ describe("strictToolFilters: true", () => {
 
     it("is refused in the constructor when it is not a boolean", async () => {
         const runtime = await startFakeRuntime();
-        cleanups.push(() => runtime.close());
         let thrown: unknown;
         try {
             new CopilotClient({
@@ -185,6 +165,8 @@ describe("strictToolFilters: true", () => {
             } as never);
         } catch (error) {
             thrown = error;
+        } finally {
+            await runtime.close();
         }
         expect(thrown).toBeInstanceOf(SessionToolError);
         expect(thrown).toMatchObject({ code: "INVALID_CLIENT_OPTION" });

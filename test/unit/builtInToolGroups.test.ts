@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BuiltInTools, ToolSet } from "@github/copilot-sdk";
+import { EDIT_MEMBERS, EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
 
 const MEASUREMENTS = join(
     import.meta.dirname,
@@ -29,7 +30,7 @@ describe("BuiltInTools groups", () => {
         // Claude models edit with edit/create, GPT models with apply_patch; grep and rg likewise;
         // the powershell tools are the Windows shell.
         expect(BuiltInTools.Read).toEqual(["view", "read_file"]);
-        expect(BuiltInTools.Edit).toEqual(["edit", "create", "apply_patch", "str_replace_editor"]);
+        expect(BuiltInTools.Edit).toEqual(EDIT_MEMBERS);
         expect(BuiltInTools.Search).toEqual([
             "glob",
             "grep",
@@ -38,17 +39,7 @@ describe("BuiltInTools groups", () => {
             "grep_search",
             "semantic_search",
         ]);
-        expect(BuiltInTools.Execute).toEqual([
-            "bash",
-            "read_bash",
-            "stop_bash",
-            "list_bash",
-            "powershell",
-            "read_powershell",
-            "stop_powershell",
-            "list_powershell",
-            "local_shell",
-        ]);
+        expect(BuiltInTools.Execute).toEqual(EXECUTE_MEMBERS);
         expect(BuiltInTools.Web).toEqual(["web_fetch"]);
         expect(BuiltInTools.Agent).toEqual(["task", "read_agent", "write_agent", "list_agents"]);
     });
