@@ -1,6 +1,10 @@
 // The public API of the tool customization: re-exported from the SDK's root, so an app imports
 // everything here from "@github/copilot-sdk".
 
+// The fork's members of the SDK's own types (client options, session config, CopilotSession,
+// ToolSet), as declaration merging.
+import "./sdkSeam/sdkTypes.js";
+
 export {
     resolveToolFilter,
     ToolFilterError,
@@ -27,5 +31,9 @@ export type {
     SessionToolResolution,
 } from "./safetyNet/sessionToolSetup.js";
 export type { SessionToolUpdate } from "./safetyNet/sessionToolUpdate.js";
-export { TOOL_CUSTOMIZATION_PATCH, type ToolCustomizationPatch } from "./patchMarker.js";
+export {
+    TOOL_CUSTOMIZATION_PATCH,
+    type SdkCapabilities,
+    type ToolCustomizationPatch,
+} from "./patchMarker.js";
 export { assertToolCustomizationPatch } from "./patchCheck.js";

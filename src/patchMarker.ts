@@ -1,6 +1,32 @@
 import { MEASURED_BUILT_IN_TOOLS } from "./safetyNet/measuredBuiltInTools.generated.js";
 
 /**
+ * What the SDK release a patch was built for can do, read by the patch build from the release's
+ * own files; a feature a release lacks is refused with a `SessionToolError` naming the release
+ * and the feature, never attempted.
+ *
+ * @experimental
+ */
+export interface SdkCapabilities {
+    /** The runtime request `session.tools.set`, which `session.setTools` needs. */
+    readonly setTools: boolean;
+    /**
+     * One step that every way of disconnecting a session runs (`_markDisconnected`): without it a
+     * running `setTools` is not cut short by a disconnect, and per-session tool state is released
+     * only with the session object.
+     */
+    readonly disconnectHook: boolean;
+    /** The extension entry point `resumeSessionForExtension` (behind `joinSession`). */
+    readonly extensionResume: boolean;
+    /**
+     * The version of the runtime the release bundles (`@github/copilot-sdk-<platform>`); absent
+     * for releases whose runtime is the `@github/copilot` dependency, whose version the session
+     * step asks the runtime.
+     */
+    readonly bundledRuntimeVersion?: string;
+}
+
+/**
  * What {@link TOOL_CUSTOMIZATION_PATCH} says about the patch an SDK carries.
  *
  * @experimental
@@ -21,7 +47,16 @@ export interface ToolCustomizationPatch {
      * on any other runtime the SDK asks the runtime and warns `CATALOG_FALLBACK`.
      */
     readonly measuredRuntimes: readonly string[];
+    /** What the SDK release the patch was built for can do. */
+    readonly capabilities: SdkCapabilities;
 }
+
+/** No capability assumed until the patch build writes the release's own in place of this name. */
+const UNBUILT_CAPABILITIES: SdkCapabilities = Object.freeze({
+    setTools: false,
+    disconnectHook: false,
+    extensionResume: false,
+});
 
 /**
  * Present only in an `@github/copilot-sdk` that carries the tool-customization patch: which SDK
@@ -37,6 +72,7 @@ export const TOOL_CUSTOMIZATION_PATCH: ToolCustomizationPatch = Object.freeze({
     sdkVersion: "0.0.0-unbuilt",
     patchVersion: "0.0.0-unbuilt-patch",
     buildHash: "unbuilt",
+    capabilities: UNBUILT_CAPABILITIES,
     measuredRuntimes: Object.freeze(MEASURED_BUILT_IN_TOOLS.map((entry) => entry.runtimeVersion)),
 });
 

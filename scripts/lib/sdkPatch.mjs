@@ -1,11 +1,13 @@
 // Builds the patches for @github/copilot-sdk from src/.
 //
 // Steps: compile src/ twice (ESM with declarations, CJS), lay the compiled modules into a copy of
-// the pristine SDK's dist/, apply the anchored edits of sdkEdits.mjs, and render the difference
+// the pristine SDK's dist/, apply the edit table of sdkEdits.mjs (appends that wire the modules
+// in, one type declaration), record what the release can do, and render the difference
 // in git-diff format twice: for patch-package (paths under node_modules/@github/copilot-sdk/) and
 // for pnpm's patchedDependencies (paths relative to the package). One pair per supported SDK
 // version (package.json "toolCustomization.sdkVersions"), all from the same compiled src/; the
-// only per-version datum is the version written into TOOL_CUSTOMIZATION_PATCH.
+// only per-version data are the version and the release's capabilities written into
+// TOOL_CUSTOMIZATION_PATCH.
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -23,7 +25,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { pristineSdkDir } from "./pristineSdk.mjs";
-import { EXPORTS_MODULE, applyEdits, coreFileEdits, sdkFileEdits } from "./sdkEdits.mjs";
+import { EXPORTS_MODULE, applyEdits, editsByFile, editsFor, sdkEdits } from "./sdkEdits.mjs";
 
 /** The project root. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -39,6 +41,26 @@ const MARKER_PLACEHOLDERS = {
     buildHash: '"unbuilt"',
 };
 const MARKER_FILE = "patchMarker.js";
+/** Where the compiled marker takes the release's capabilities. */
+const CAPABILITIES_PLACEHOLDER = "capabilities: UNBUILT_CAPABILITIES";
+
+/**
+ * What a release can do, read from its own files (see `SdkCapabilities` in src/patchMarker.ts).
+ *
+ * @param {string} sdkDir an untouched SDK package directory
+ * @returns {{ setTools: boolean, disconnectHook: boolean, extensionResume: boolean, bundledRuntimeVersion?: string }}
+ */
+export function releaseCapabilities(sdkDir) {
+    const read = (path) =>
+        existsSync(join(sdkDir, path)) ? readFileSync(join(sdkDir, path), "utf8") : "";
+    const bundled = /COPILOT_CLI_VERSION = "([^"]+)"/.exec(read("dist/cliVersion.js"))?.[1];
+    return {
+        setTools: read("dist/generated/rpc.js").includes('"session.tools.set"'),
+        disconnectHook: /^ {2}_markDisconnected\(\) \{$/m.test(read("dist/session.js")),
+        extensionResume: /^ {2}async resumeSessionForExtension\(/m.test(read("dist/client.js")),
+        ...(bundled === undefined ? {} : { bundledRuntimeVersion: bundled }),
+    };
+}
 
 function manifest() {
     return JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
@@ -129,11 +151,15 @@ function listFiles(dir, base = dir) {
 
 let compiled;
 
-/** Compiles src/ into build/patch/{esm,cjs} once per process; returns the compiled file lists. */
+/**
+ * Compiles src/ into build/patch/{esm,cjs} once per process (JavaScript without comments, the
+ * declaration files with their documentation); returns the compiled file lists.
+ */
 export function compileSources() {
     if (compiled !== undefined) return compiled;
     rmSync(join(ROOT, "build", "patch"), { recursive: true, force: true });
     runTsc("tsconfig.patch-esm.json");
+    runTsc("tsconfig.patch-types.json");
     runTsc("tsconfig.patch-cjs.json");
     compiled = {
         esm: listFiles(join(ROOT, "build", "patch", "esm")),
@@ -162,7 +188,9 @@ function withinPackage(file, text) {
     }
     const depth = file.split("/").length - 1;
     const index = depth === 0 ? "./index.js" : `${"../".repeat(depth)}index.js`;
-    return text.replace(/^(import type [^\n]* from )"@github\/copilot-sdk";$/gm, `$1"${index}";`);
+    return text
+        .replace(/^(import type [^\n]* from )"@github\/copilot-sdk";$/gm, `$1"${index}";`)
+        .replace(/^declare module "@github\/copilot-sdk" \{$/gm, `declare module "${index}" {`);
 }
 
 /** Where a compiled src file lands inside the SDK's dist folder. */
@@ -182,22 +210,31 @@ export async function buildPatchedFiles(version = pinnedVersion()) {
     const compiled = compileSources();
     const exportsUrl = pathToFileURL(join(ROOT, "build", "patch", "esm", "index.js")).href;
     const runtimeExportNames = Object.keys(await import(exportsUrl)).sort();
-    const edits = sdkFileEdits(runtimeExportNames);
+    const edits = editsFor(sdkEdits(runtimeExportNames), version);
+    const capabilities = releaseCapabilities(pristine);
     const marker = {
         sdkVersion: version,
         patchVersion: projectVersion(),
         buildHash: buildHash(compiled, edits),
+        capabilities,
     };
     const withVersion = (file, text) => {
         if (file !== MARKER_FILE) return text;
         let result = text;
-        for (const [field, placeholder] of Object.entries(MARKER_PLACEHOLDERS)) {
+        for (const [field, placeholder] of [
+            ...Object.entries(MARKER_PLACEHOLDERS),
+            ["capabilities", CAPABILITIES_PLACEHOLDER],
+        ]) {
             if (result.split(placeholder).length !== 2) {
                 throw new Error(
                     `${file} must hold ${placeholder} (the ${field} placeholder) exactly once: keep it in src/patchMarker.ts.`
                 );
             }
-            result = result.replace(placeholder, JSON.stringify(marker[field]));
+            const value =
+                field === "capabilities"
+                    ? `capabilities: Object.freeze(${JSON.stringify(capabilities)})`
+                    : JSON.stringify(marker[field]);
+            result = result.replace(placeholder, value);
         }
         return result;
     };
@@ -227,23 +264,21 @@ export async function buildPatchedFiles(version = pinnedVersion()) {
         );
     }
 
-    for (const [packagePath, fileEdits] of Object.entries(edits)) {
+    for (const [packagePath, fileEdits] of editsByFile(edits)) {
         const before = readFileSync(join(pristine, packagePath), "utf8");
-        files.set(packagePath, {
-            before,
-            after: applyEdits(packagePath, before, fileEdits, version),
-        });
+        files.set(packagePath, { before, after: applyEdits(before, fileEdits, version) });
     }
     return { files, marker };
 }
 
 /**
  * The build's identity: a hash of every compiled module but the marker (which holds the hash)
- * and of the edits to the SDK's files. It does not depend on the SDK version, so the patches of
- * all versions built from one source carry the same hash.
+ * and of the edits to the SDK's files. It does not depend on the SDK version (unless an edit has
+ * a per-release alternative), so the patches of all versions built from one source carry the
+ * same hash.
  *
  * @param {{ esm: string[], cjs: string[] }} compiled the compiled file lists
- * @param {Record<string, object[]>} edits the edits to the SDK's own files
+ * @param {object[]} edits the edits to the SDK's own files
  * @returns {string} 12 hex digits
  */
 function buildHash(compiled, edits) {
@@ -256,37 +291,31 @@ function buildHash(compiled, edits) {
             hash.update("\0");
         }
     }
-    hash.update(JSON.stringify(edits));
+    hash.update(
+        JSON.stringify(edits, (_key, value) => (value instanceof RegExp ? String(value) : value))
+    );
     return hash.digest("hex").slice(0, 12);
 }
 
-/** The fork's construction checks, as compiled files under dist/. */
-const CONSTRUCTION_CHECKS = ["safetyNet/customToolChecks.js", "safetyNet/builtInToolGroups.js"];
-
 /**
- * Lays out, in `.cache/sdk-checks/<version>`, a copy of the SDK with the fork's construction
- * checks alone (src/safetyNet/customToolChecks.ts and builtInToolGroups.ts with their calls,
- * `coreFileEdits()`), without the rest of the safety net, for the benchmark to show what those
- * checks cost. Rebuilt only when they or the edits changed. Its dependencies resolve from this
- * project's node_modules.
+ * Lays out, in `.cache/sdk-checks/<version>`, a copy of the SDK whose client runs the fork's
+ * construction checks alone (duplicate names, `validateTools`, the `BuiltInTools` groups: the
+ * `checks` variant of the edit table), without the rest of the safety net, for the benchmark to
+ * show what those checks cost. Rebuilt only when src/ or the edits changed. Its dependencies
+ * resolve from this project's node_modules.
  *
  * @param {string} version the SDK version
  * @returns {string} the package directory (import its dist/index.js)
  */
 export function constructionChecksSdkDir(version = pinnedVersion()) {
     const target = join(ROOT, ".cache", "sdk-checks", version);
-    const inputs = [
-        ...CONSTRUCTION_CHECKS.map((file) =>
-            readFileSync(join(ROOT, "src", file.replace(/\.js$/, ".ts")), "utf8")
-        ),
-        readFileSync(join(ROOT, "scripts", "lib", "sdkEdits.mjs"), "utf8"),
-    ];
-    const stamp = createHash("sha256").update(inputs.join("\0")).digest("hex");
-    const stampFile = join(target, ".core-build");
+    const compiled = compileSources();
+    const edits = editsFor(sdkEdits([], "checks"), version);
+    const stamp = buildHash(compiled, edits);
+    const stampFile = join(target, ".checks-build");
     if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return target;
 
     const pristine = pristineDir(version);
-    const compiled = compileSources();
     rmSync(target, { recursive: true, force: true });
     mkdirSync(dirname(target), { recursive: true });
     cpSync(pristine, target, { recursive: true });
@@ -294,16 +323,16 @@ export function constructionChecksSdkDir(version = pinnedVersion()) {
         ["esm", "dist"],
         ["cjs", join("dist", "cjs")],
     ]) {
-        for (const file of compiled[flavour].filter((f) => CONSTRUCTION_CHECKS.includes(f))) {
+        for (const file of compiled[flavour]) {
             writeText(
-                join(target, dist, file),
+                join(target, dist, targetName(file)),
                 readFileSync(join(ROOT, "build", "patch", flavour, file), "utf8")
             );
         }
     }
-    for (const [packagePath, edits] of Object.entries(coreFileEdits())) {
+    for (const [packagePath, fileEdits] of editsByFile(edits)) {
         const path = join(target, packagePath);
-        writeFileSync(path, applyEdits(packagePath, readFileSync(path, "utf8"), edits, version));
+        writeFileSync(path, applyEdits(readFileSync(path, "utf8"), fileEdits, version));
     }
     writeFileSync(stampFile, stamp);
     return target;

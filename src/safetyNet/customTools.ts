@@ -2,6 +2,7 @@ import type { Tool } from "@github/copilot-sdk";
 import { formatList, quoteValue } from "./formatting.js";
 import { readList, readOrRefuse } from "./callerInput.js";
 import { SessionToolError } from "./sessionToolError.js";
+import { jsonSchemaOf } from "../sdkSeam/sdkSeam.js";
 
 /**
  * A custom tool as read once at the start of session construction: what is checked is what is
@@ -107,16 +108,6 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
         );
     }
     return Object.freeze(snapshot) as CustomToolSnapshot;
-}
-
-/**
- * A tool's `parameters` as the runtime receives them: a Zod schema becomes JSON Schema (as the
- * SDK converts it), anything else goes as it is.
- */
-export function jsonSchemaOf(parameters: unknown): unknown {
-    if (!parameters) return undefined;
-    const { toJSONSchema } = parameters as { toJSONSchema?: unknown };
-    return typeof toJSONSchema === "function" ? toJSONSchema.call(parameters) : parameters;
 }
 
 function rejectDuplicates(snapshots: readonly CustomToolSnapshot[]): void {

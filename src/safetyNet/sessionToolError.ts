@@ -15,7 +15,10 @@
  * - `SESSION_BUSY`: `session.setTools` would change which tool answers a built-in's name (a
  *   custom tool that starts or stops replacing it) while the session processes a message;
  * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`: the warnings of these codes, on a
- *   client created with `strictToolFilters: true`.
+ *   client created with `strictToolFilters: true`;
+ * - `UNSUPPORTED_BY_RELEASE`: the installed `@github/copilot-sdk` release lacks what the feature
+ *   needs (for `session.setTools`, the runtime request `session.tools.set`); the message names
+ *   the release and the feature.
  *
  * @experimental
  */
@@ -31,7 +34,8 @@ export type SessionToolErrorCode =
     | "SESSION_BUSY"
     | "UNKNOWN_IDENTIFIERS"
     | "NO_TOOLS_ENABLED"
-    | "EMPTY_TOOL_SET";
+    | "EMPTY_TOOL_SET"
+    | "UNSUPPORTED_BY_RELEASE";
 
 /**
  * Thrown by `createSession`, `resumeSession` and `session.setTools` (and, for client options, the

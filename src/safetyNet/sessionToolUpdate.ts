@@ -1,7 +1,7 @@
 import type { SessionConfig, Tool } from "@github/copilot-sdk";
 import { validateSessionTools } from "./customToolChecks.js";
 import { messageOf, readOrRefuse } from "./callerInput.js";
-import { jsonSchemaOf, snapshotCustomTools } from "./customTools.js";
+import { snapshotCustomTools } from "./customTools.js";
 import { formatList, quoteValue } from "./formatting.js";
 import {
     isDisconnected,
@@ -10,7 +10,8 @@ import {
     normaliseToolFilters,
     onDisconnected,
     registerToolHandlers,
-} from "./sdkSeam.js";
+    wireToolDefinition,
+} from "../sdkSeam/sdkSeam.js";
 import { TOOL_CUSTOMIZATION_PATCH } from "../patchMarker.js";
 import { SessionToolError } from "./sessionToolError.js";
 import {
@@ -255,19 +256,21 @@ const UPDATE_REQUESTS = [
 ] as const;
 
 /**
- * An SDK release whose session RPC lacks a request `setTools` needs (older releases have no
+ * An SDK release that lacks a request `setTools` needs (releases before 1.0.13-preview.4 have no
  * `session.tools.set`) gets a refusal naming the release and the request, before anything is
- * attempted.
+ * attempted: the patch build records what the release can do, and the session's RPC is asked too.
  */
 function assertSupported(session: UpdatableSession): void {
     const rpc = session.rpc as unknown as Record<string, Record<string, unknown> | undefined>;
     const missing = UPDATE_REQUESTS.filter(
-        ([group, method]) => typeof rpc[group]?.[method] !== "function"
+        ([group, method, request]) =>
+            typeof rpc[group]?.[method] !== "function" ||
+            (request === "session.tools.set" && !TOOL_CUSTOMIZATION_PATCH.capabilities.setTools)
     ).map(([, , request]) => request);
     if (missing.length === 0) return;
     throw new SessionToolError(
-        "INVALID_TOOL_UPDATE",
-        `setTools needs the runtime ${missing.length === 1 ? "request" : "requests"} ${formatList(missing)}, which @github/copilot-sdk ${TOOL_CUSTOMIZATION_PATCH.sdkVersion} does not have, so it cannot change a running session's tools: resume the session with the new tools instead, client.resumeSession('${session.sessionId}', { tools, ... }).`,
+        "UNSUPPORTED_BY_RELEASE",
+        `session.setTools needs the runtime ${missing.length === 1 ? "request" : "requests"} ${formatList(missing)}, which @github/copilot-sdk ${TOOL_CUSTOMIZATION_PATCH.sdkVersion} does not have, so it cannot change a running session's tools: resume the session with the new tools instead, client.resumeSession('${session.sessionId}', { tools, ... }), or move to an SDK release that has it (1.0.13 or later).`,
         missing
     );
 }
@@ -418,7 +421,7 @@ async function transition(
         }
         if (toolsChanged) {
             await send("session.tools.set", () =>
-                session.rpc.tools.set({ tools: next.tools.map(toolDefinition) })
+                session.rpc.tools.set({ tools: next.tools.map(wireToolDefinition) })
             );
         }
         switchHandlers(session, entry, both(next.tools, previous.tools));
@@ -465,7 +468,7 @@ async function putBack(
         assertLive(client, session, entry);
         await send("session.options.update", () => sendFilter(session, meet));
         await send("session.tools.set", () =>
-            session.rpc.tools.set({ tools: previous.tools.map(toolDefinition) })
+            session.rpc.tools.set({ tools: previous.tools.map(wireToolDefinition) })
         );
         switchHandlers(session, entry, both(previous.tools, next.tools));
         await send("session.options.update", () => sendFilter(session, previous.filter));
@@ -774,7 +777,7 @@ function sameList(a: readonly string[] | null, b: readonly string[] | null): boo
 function sameDefinitions(a: readonly Tool[], b: readonly Tool[]): boolean {
     return (
         a.length === b.length &&
-        JSON.stringify(a.map(toolDefinition)) === JSON.stringify(b.map(toolDefinition))
+        JSON.stringify(a.map(wireToolDefinition)) === JSON.stringify(b.map(wireToolDefinition))
     );
 }
 
@@ -842,28 +845,4 @@ function readUpdate(update: unknown): Pick<SessionToolSource, UpdateKey> {
         if (present(key)) read[key] = filters[key];
     }
     return read as Pick<SessionToolSource, UpdateKey>;
-}
-
-/** A tool as `session.create` sends it (the SDK's own mapping, field for field). */
-function toolDefinition(tool: Tool): object {
-    const {
-        name,
-        description,
-        parameters,
-        overridesBuiltInTool,
-        skipPermission,
-        defer,
-        metadata,
-        isTerminal,
-    } = tool;
-    return {
-        name,
-        description,
-        parameters: jsonSchemaOf(parameters),
-        overridesBuiltInTool,
-        skipPermission,
-        defer,
-        metadata,
-        isTerminal,
-    };
 }

@@ -83,6 +83,14 @@ describe("assertToolCustomizationPatch", () => {
                 patchVersion: PROJECT_VERSION,
                 buildHash: expect.stringMatching(/^[0-9a-f]{12}$/),
                 measuredRuntimes: MEASURED_RUNTIMES,
+                // 1.0.14 has session.tools.set, _markDisconnected and resumeSessionForExtension,
+                // and bundles runtime 1.0.85 (its dist/cliVersion.js).
+                capabilities: {
+                    setTools: true,
+                    disconnectHook: true,
+                    extensionResume: true,
+                    bundledRuntimeVersion: "1.0.85",
+                },
             });
             expect(marker).toBe(sdk.TOOL_CUSTOMIZATION_PATCH);
             expect(Object.isFrozen(marker)).toBe(true);

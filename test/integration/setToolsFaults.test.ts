@@ -145,9 +145,9 @@ describe("session.setTools: what the SDK release can do", () => {
         const from = runtime.requests.length;
         await expect(session.setTools({ tools: [format] })).rejects.toMatchObject({
             name: "SessionToolError",
-            code: "INVALID_TOOL_UPDATE",
+            code: "UNSUPPORTED_BY_RELEASE",
             toolNames: ["session.tools.set"],
-            message: `setTools needs the runtime request 'session.tools.set', which @github/copilot-sdk 1.0.14 does not have, so it cannot change a running session's tools: resume the session with the new tools instead, client.resumeSession('${session.sessionId}', { tools, ... }).`,
+            message: `session.setTools needs the runtime request 'session.tools.set', which @github/copilot-sdk 1.0.14 does not have, so it cannot change a running session's tools: resume the session with the new tools instead, client.resumeSession('${session.sessionId}', { tools, ... }), or move to an SDK release that has it (1.0.13 or later).`,
         });
         expect(runtime.requests.length).toBe(from);
         expect(handlerOf(session, "lint")).toBe(handler);

@@ -1,0 +1,220 @@
+// How the patch reaches the SDK: from the outside. The SDK's method bodies stay as published;
+// the patch appends one line to each build of client.js, which rebinds `CopilotClient` to the
+// subclass made here, and one call to each build's root module, which installs the rest on the
+// SDK's public exports. Why the client needs a subclass: the fork's client options
+// (`builtInToolCollisions`, `onToolWarning`, `strictToolFilters`) are read in the constructor,
+// which keeps only the options it knows; everything else is a method the subclass wraps.
+
+import type {
+    BuiltInTools as PublishedBuiltInTools,
+    CopilotClient,
+    CopilotClientOptions,
+    CopilotSession,
+    ResumeSessionConfig,
+    SessionConfig,
+    ToolSet as PublishedToolSet,
+} from "@github/copilot-sdk";
+import { TOOL_CUSTOMIZATION_PATCH } from "../patchMarker.js";
+import { useSdkManifest } from "../patchCheck.js";
+import { builtInToolGroups } from "../safetyNet/builtInToolGroups.js";
+import { assertUniqueToolNames, validateSessionTools } from "../safetyNet/customToolChecks.js";
+import { toolSetEntry } from "../safetyNet/defaultToolSets.js";
+import {
+    createSessionToolState,
+    prepareSessionConfig,
+    type PreparedSessionTools,
+    type SessionToolHost,
+    type ToolSessionConfig,
+} from "../safetyNet/sessionToolSetup.js";
+import { attachSessionTools } from "../safetyNet/sessionToolUpdate.js";
+import {
+    addToolSetItem,
+    forgetSession,
+    normaliseToolFilters,
+    runsShippedRuntime,
+} from "./sdkSeam.js";
+
+/** The SDK's client class, as its `client.js` declares it. */
+type ClientClass = new (options?: CopilotClientOptions) => CopilotClient;
+
+/** `resumeSessionForExtension`, where a release has it (behind `joinSession`). */
+type ExtensionResume = (
+    this: CopilotClient,
+    sessionId: string,
+    config: ResumeSessionConfig,
+    ...rest: unknown[]
+) => Promise<CopilotSession>;
+
+/** How a wrapper runs one construction, around the SDK's own method. */
+interface Construction {
+    /** The session id `resumeSession` resumes; undefined for `createSession`. */
+    readonly resumedSessionId?: string;
+    /** The SDK's own method, given the config to send. */
+    readonly construct: (config: never) => Promise<CopilotSession>;
+    /** Removes the session when the runtime refuses its tools (`validateTools`). */
+    readonly discard: (session: CopilotSession) => Promise<unknown>;
+}
+
+/**
+ * The client with the whole patch: the safety net's session step before the SDK's own method
+ * (so that nothing reaches the runtime unless the step accepts it), the construction checks, and
+ * the session's `toolResolution` and `setTools` after it.
+ *
+ * @param Published - the SDK's `CopilotClient`
+ * @returns a subclass with the published class's name, statics and behaviour otherwise
+ */
+export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
+    return wrapClient(
+        Published,
+        async (client, config, { resumedSessionId, construct, discard }) => {
+            await client.start();
+            const prepared = await prepareSessionConfig(
+                client as CopilotClient & SessionToolHost,
+                config as ToolSessionConfig,
+                (read) => normaliseToolFilters(client, read),
+                resumedSessionId
+            );
+            const session = await checkedConstruction(prepared.config, construct, discard);
+            return attachSessionTools(
+                session,
+                prepared as PreparedSessionTools<ToolSessionConfig>,
+                client as CopilotClient & SessionToolHost
+            );
+        }
+    );
+}
+
+/**
+ * The client with the construction checks alone (duplicate names, the opt-in `validateTools`),
+ * without the safety net: what an SDK with only upstream's side of the change does, for the
+ * benchmark and the tests of those checks.
+ *
+ * @param Published - the SDK's `CopilotClient`
+ */
+export function wrapCopilotClientWithChecks<T extends ClientClass>(Published: T): T {
+    return wrapClient(Published, (_client, config, { construct, discard }) =>
+        checkedConstruction(config as ToolSessionConfig, construct, discard)
+    );
+}
+
+/** The construction checks around the SDK's own method. */
+async function checkedConstruction(
+    config: ToolSessionConfig,
+    construct: Construction["construct"],
+    discard: Construction["discard"]
+): Promise<CopilotSession> {
+    assertUniqueToolNames(config.tools);
+    const session = await construct(config as never);
+    await validateSessionTools(session, config, () => discard(session));
+    return session;
+}
+
+type Wrap = (
+    client: CopilotClient,
+    config: SessionConfig | ResumeSessionConfig,
+    construction: Construction
+) => Promise<CopilotSession>;
+
+function wrapClient<T extends ClientClass>(Published: T, wrap: Wrap): T {
+    const Base = Published as ClientClass;
+    class WrappedClient extends Base {
+        constructor(options?: CopilotClientOptions) {
+            super(options);
+            (this as SessionToolHost).sessionToolState = createSessionToolState(
+                options,
+                runsShippedRuntime(this)
+                    ? TOOL_CUSTOMIZATION_PATCH.capabilities.bundledRuntimeVersion
+                    : undefined
+            );
+        }
+
+        override createSession(config: SessionConfig): Promise<CopilotSession> {
+            return wrap(this, config, {
+                construct: (sent: SessionConfig) => super.createSession(sent),
+                discard: (session) => this.deleteSession(session.sessionId),
+            });
+        }
+
+        override resumeSession(
+            sessionId: string,
+            config: ResumeSessionConfig
+        ): Promise<CopilotSession> {
+            return wrap(this, config, {
+                resumedSessionId: sessionId,
+                construct: (sent: ResumeSessionConfig) => super.resumeSession(sessionId, sent),
+                discard: (session) => releaseResumed(this, session),
+            });
+        }
+    }
+    const extensionResume = (Base.prototype as { resumeSessionForExtension?: ExtensionResume })
+        .resumeSessionForExtension;
+    if (typeof extensionResume === "function") {
+        Object.defineProperty(WrappedClient.prototype, "resumeSessionForExtension", {
+            value: function resumeSessionForExtension(
+                this: CopilotClient,
+                sessionId: string,
+                config: ResumeSessionConfig,
+                ...rest: unknown[]
+            ) {
+                return wrap(this, config, {
+                    resumedSessionId: sessionId,
+                    construct: (sent: ResumeSessionConfig) =>
+                        extensionResume.call(this, sessionId, sent, ...rest),
+                    discard: (session) => releaseResumed(this, session),
+                });
+            },
+            writable: true,
+            configurable: true,
+        });
+    }
+    // Messages and stack traces keep the SDK's name.
+    Object.defineProperty(WrappedClient, "name", { value: Published.name });
+    return WrappedClient as unknown as T;
+}
+
+/** Releases a resumed session (never deleting it) and drops it from the client's routing. */
+async function releaseResumed(client: CopilotClient, session: CopilotSession): Promise<void> {
+    try {
+        await session.disconnect();
+    } finally {
+        forgetSession(client, session.sessionId, session);
+    }
+}
+
+/** The SDK's public exports the rest of the patch installs on. */
+export interface SdkExports {
+    readonly ToolSet: typeof PublishedToolSet;
+    readonly BuiltInTools: typeof PublishedBuiltInTools;
+}
+
+/**
+ * Installs the construction checks' part of the SDK's exports: the `BuiltInTools` groups
+ * (`Read`, `Edit`, `Search`, `Execute`, ...), each only where the release does not have it.
+ */
+export function installBuiltInToolGroups(sdk: SdkExports): void {
+    const target = sdk.BuiltInTools as Record<string, unknown>;
+    for (const [group, names] of Object.entries(builtInToolGroups)) {
+        if (!Object.hasOwn(target, group)) target[group] = names;
+    }
+}
+
+/**
+ * Installs the patch on the SDK's public exports: `ToolSet.addToolSet`, the `BuiltInTools`
+ * groups, and where the start-up check finds the SDK's `package.json`. The root module of each
+ * build calls it once.
+ *
+ * @param sdk - the SDK's root module exports
+ * @param manifest - path or file URL of the SDK's `package.json`
+ */
+export function installToolCustomization(sdk: SdkExports, manifest: string | URL): void {
+    useSdkManifest(manifest);
+    installBuiltInToolGroups(sdk);
+    Object.defineProperty(sdk.ToolSet.prototype, "addToolSet", {
+        value: function addToolSet(this: PublishedToolSet, name: string) {
+            addToolSetItem(this, toolSetEntry(name));
+            return this;
+        },
+        writable: true,
+        configurable: true,
+    });
+}
