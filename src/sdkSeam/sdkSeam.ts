@@ -69,6 +69,7 @@ export const INTERNAL_MEMBERS: readonly InternalMember[] = Object.freeze([
         name: "disconnected",
         kind: "field",
         why: "whether the session was disconnected (by disconnect, client.stop or a dead runtime)",
+        capability: "disconnectHook",
     },
     {
         owner: "CopilotSession",
