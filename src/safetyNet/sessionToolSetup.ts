@@ -22,6 +22,7 @@ import { SessionToolError } from "./sessionToolError.js";
 import {
     readFilterOptions,
     resolveSessionToolFilter,
+    type SessionToolFilter,
     type SessionToolFilterOptions,
 } from "./sessionToolFilter.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
@@ -283,13 +284,20 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
 }
 
 /**
- * The session-construction step of `createSession` and `resumeSession`, run after the SDK's own
- * option handling and before anything is sent. The config travels one way: custom tools are read
- * once into snapshots and checked, the runtime's built-in catalog is looked up, overrides are
- * decided, the filter is resolved, and the wire lists are built.
+ * The session-construction step of `createSession`, `resumeSession` and `session.setTools`, run
+ * before anything is sent: a pipeline of named steps, each a function with its own input and
+ * output, called in this one place.
+ *
+ * 1. {@link readSessionTools}: the options as read once (custom tool snapshots, filter lists);
+ * 2. {@link sessionCatalog}: the built-ins of the client's runtime (cached with the catalog);
+ * 3. `resolveBuiltInToolOverrides`: which custom tools replace which built-ins;
+ * 4. `resolveSessionToolFilter`: the filter's decision and the wire lists;
+ * 5. {@link enableSessionTools}: enablement, the tools sent, tool search;
+ * 6. {@link sessionToolWarnings}: the warnings, refused under `strictToolFilters`;
+ * 7. {@link sessionToolResolution}: the config to send and `session.toolResolution`.
  *
  * @param client - the `CopilotClient`
- * @param config - the session config with the SDK's mode defaults (not modified)
+ * @param config - the session config, its custom tools already read into snapshots (not modified)
  * @param toolFilters - the SDK's normalised `availableTools` / `excludedTools`
  * @returns the config to send and the resolution to expose
  * @throws SessionToolError for every tool problem, before any session exists on the runtime
@@ -299,62 +307,118 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
     config: C,
     toolFilters: NormalizedToolFilters
 ): Promise<PreparedSessionTools<C>> {
-    const source: C = config;
-    refuseRemovedOptions(source);
     const state = sessionToolStateOf(client);
-    const customTools = snapshotCustomTools(source.tools) ?? [];
+    const input = readSessionTools(config, toolFilters);
+    const catalog = await sessionCatalog(client, state, input.asksRuntime);
+    const overrides = resolveBuiltInToolOverrides(input.customTools, catalog, state.policy);
+    const filterWarnings: SessionToolWarning[] = [];
+    const filter = resolveSessionToolFilter(
+        input.filterOptions,
+        {
+            builtIns: modelFacingBuiltIns(catalog),
+            custom: input.customTools.map((tool) => tool.name),
+            overridden: new Set(overrides.overridden),
+            excludedWith: catalog.excludedWith,
+        },
+        (warning) => filterWarnings.push(warning)
+    );
+    const enabled = enableSessionTools(input.source, catalog, overrides, filter);
+    const warnings = sessionToolWarnings(state, overrides, filter, enabled, filterWarnings);
+    return sessionToolResolution(input, catalog, filter, enabled, warnings);
+}
 
-    // Warnings are collected and delivered once every check has passed, so a refused session
-    // reports only its error; the catalog's fallback is about the client and is told at once.
-    const warnings: SessionToolWarning[] = [];
-    const warn = (warning: SessionToolWarning): void => {
-        warnings.push(Object.freeze({ ...warning }));
-    };
-    // A session with nothing to check never waits for the runtime to describe itself.
-    const hasFilter = [
-        toolFilters.availableTools,
-        toolFilters.excludedTools,
-        source.customToolSets,
-    ].some((option) => option !== undefined && option !== null);
-    let catalog: BuiltInToolCatalog;
-    if (customTools.length > 0 || hasFilter) {
-        const pending = (state.catalog ??= loadBuiltInToolCatalog(
-            client,
-            state.bundledRuntimeVersion,
-            (reason) =>
-                state.onWarning(
-                    Object.freeze({
-                        code: "CATALOG_FALLBACK",
-                        message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
-                    })
-                )
-        ));
-        catalog = await pending;
-        // A failed answer is not kept for the client's lifetime: the next session asks again.
-        if (catalog.askAgain && state.catalog === pending) state.catalog = undefined;
-    } else {
-        catalog = state.catalog
-            ? await state.catalog
-            : catalogWithoutAsking(state.bundledRuntimeVersion);
-    }
+/** Step 1's output: the session's tool options, read once. */
+interface SessionToolInput<C extends ToolSessionConfig> {
+    /** The config as given (its custom tools already snapshots). */
+    readonly source: C;
+    /** The custom tools, as snapshots. */
+    readonly customTools: readonly CustomToolSnapshot[];
+    /** The filter options for step 4. */
+    readonly filterOptions: SessionToolFilterOptions;
+    /** Whether anything needs checking against the runtime (custom tools, or a filter). */
+    readonly asksRuntime: boolean;
+}
 
-    const overrides = resolveBuiltInToolOverrides(customTools, catalog, state.policy);
-    const overridden = new Set(overrides.overridden);
+/** Step 1: the options the session step reads, refusing those 0.2.0 removed. */
+function readSessionTools<C extends ToolSessionConfig>(
+    source: C,
+    toolFilters: NormalizedToolFilters
+): SessionToolInput<C> {
+    refuseRemovedOptions(source);
+    const customTools = (source.tools ?? []) as readonly CustomToolSnapshot[];
     const filterOptions: SessionToolFilterOptions = {
         ...toolFilters,
         customToolSets: source.customToolSets,
     };
-    const filter = resolveSessionToolFilter(
-        filterOptions,
-        {
-            builtIns: modelFacingBuiltIns(catalog),
-            custom: customTools.map((tool) => tool.name),
-            overridden,
-            excludedWith: catalog.excludedWith,
-        },
-        warn
-    );
+    // A session with nothing to check never waits for the runtime to describe itself.
+    const asksRuntime =
+        customTools.length > 0 ||
+        [toolFilters.availableTools, toolFilters.excludedTools, source.customToolSets].some(
+            (option) => option !== undefined && option !== null
+        );
+    return { source, customTools, filterOptions, asksRuntime };
+}
+
+/**
+ * Step 2: the client's built-in catalog. Asked of the runtime once per client (a failed answer is
+ * not kept: the next session asks again); a session with nothing to check uses what the client
+ * knows without asking.
+ */
+async function sessionCatalog(
+    client: SessionToolHost,
+    state: SessionToolState,
+    asksRuntime: boolean
+): Promise<BuiltInToolCatalog> {
+    if (!asksRuntime) {
+        return state.catalog
+            ? await state.catalog
+            : catalogWithoutAsking(state.bundledRuntimeVersion);
+    }
+    const pending = (state.catalog ??= loadBuiltInToolCatalog(
+        client,
+        state.bundledRuntimeVersion,
+        // The catalog's fallback is about the client: it is told at once.
+        (reason) =>
+            state.onWarning(
+                Object.freeze({
+                    code: "CATALOG_FALLBACK",
+                    message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
+                })
+            )
+    ));
+    const catalog = await pending;
+    if (catalog.askAgain && state.catalog === pending) state.catalog = undefined;
+    return catalog;
+}
+
+/** Step 5's output: what the runtime offers and what is sent. */
+interface SessionToolEnablement {
+    /** The filter's decision for a name (names outside its inventory per its mode). */
+    readonly isEnabled: (name: string) => boolean;
+    /** The custom tools sent: those the filter keeps. */
+    readonly sentTools: readonly CustomToolSnapshot[];
+    /** The built-ins that sent custom tools replace. */
+    readonly overriddenBuiltIns: readonly string[];
+    /** `excludedTools` for the runtime, with the built-ins of overrides the filter left out. */
+    readonly excludedTools: readonly string[] | undefined;
+    /** Enablement of every offered built-in and custom tool, tool search included. */
+    readonly toolEnablement: ReadonlyMap<string, boolean>;
+    /** The names enabled, in {@link toolEnablement}'s order. */
+    readonly enabledTools: readonly string[];
+}
+
+/**
+ * Step 5: which tools the runtime offers under the wire lists (its aliases included) and which
+ * custom tools are sent; with tool search, the enablement again with the tool-search tool.
+ */
+function enableSessionTools(
+    source: ToolSessionConfig,
+    catalog: BuiltInToolCatalog,
+    overrides: BuiltInToolOverrides,
+    filter: SessionToolFilter
+): SessionToolEnablement {
     const { result } = filter;
+    const overridden = new Set(overrides.overridden);
     // Names outside the helper's inventory are kept unless availableTools lists what to keep.
     const isEnabled = (name: string) =>
         result.toolEnablement.get(name) ??
@@ -366,23 +430,8 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
         catalog
     );
     const sentTools = overrides.tools.filter((tool) => isEnabled(tool.name));
-    // Only a tool that is sent replaces anything; one the filter leaves out is not reported.
+    // Only a tool that is sent replaces anything.
     const sent = new Set(sentTools.map((tool) => tool.name));
-    const overriddenBuiltIns = overrides.overridden.filter((name) => sent.has(name));
-    const newlyAutomatic = overrides.automatic.filter(
-        (name) => sent.has(name) && !state.reportedOverrides.has(name)
-    );
-    overrideWarnings(
-        newlyAutomatic,
-        overrides.caseOnlyMatches.filter((match) => sent.has(match.tool))
-    ).forEach(warn);
-    const excludedTools = excludeUnsentOverrides(
-        filter.excludedTools,
-        overrides.tools,
-        sentTools,
-        overridden
-    );
-
     const enablementWith = (toolSearch: boolean) => {
         const enablement = new Map<string, boolean>();
         for (const name of offeredBuiltIns(catalog, source, toolSearch)) {
@@ -402,32 +451,90 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
         )
     );
     if (defers) toolEnablement = enablementWith(true);
-    const enabledTools = [...toolEnablement].filter(([, on]) => on).map(([name]) => name);
-    if (enabledTools.length > MAX_TOOLS_PER_REQUEST) {
-        warn(tooManySessionTools(enabledTools.length, result.mode));
-    }
-    if (state.strictToolFilters) refuseStrictWarnings(warnings);
-
-    let delivered = false;
-    const deliverWarnings = (): void => {
-        if (delivered) return;
-        delivered = true;
-        newlyAutomatic.forEach((name) => state.reportedOverrides.add(name));
-        warnings.forEach((warning) => state.onWarning(warning));
+    return {
+        isEnabled,
+        sentTools,
+        overriddenBuiltIns: overrides.overridden.filter((name) => sent.has(name)),
+        excludedTools: excludeUnsentOverrides(
+            filter.excludedTools,
+            overrides.tools,
+            sentTools,
+            overridden
+        ),
+        toolEnablement,
+        enabledTools: [...toolEnablement].filter(([, on]) => on).map(([name]) => name),
     };
+}
+
+/** Step 6's output: the session's warnings, delivered once the runtime took the session. */
+interface SessionToolWarnings {
+    readonly warnings: readonly SessionToolWarning[];
+    readonly deliverWarnings: () => void;
+}
+
+/**
+ * Step 6: the filter's warnings, the overrides' (each automatic override reported once per
+ * client) and too many tools; under `strictToolFilters`, the first that names nothing refuses.
+ * Collected, not told: a refused session reports only its error.
+ */
+function sessionToolWarnings(
+    state: SessionToolState,
+    overrides: BuiltInToolOverrides,
+    filter: SessionToolFilter,
+    enabled: SessionToolEnablement,
+    filterWarnings: readonly SessionToolWarning[]
+): SessionToolWarnings {
+    const sent = new Set(enabled.sentTools.map((tool) => tool.name));
+    const newlyAutomatic = overrides.automatic.filter(
+        (name) => sent.has(name) && !state.reportedOverrides.has(name)
+    );
+    const warnings = [
+        ...filterWarnings,
+        ...overrideWarnings(
+            newlyAutomatic,
+            overrides.caseOnlyMatches.filter((match) => sent.has(match.tool))
+        ),
+        ...(enabled.enabledTools.length > MAX_TOOLS_PER_REQUEST
+            ? [tooManySessionTools(enabled.enabledTools.length, filter.result.mode)]
+            : []),
+    ].map((warning) => Object.freeze({ ...warning }));
+    if (state.strictToolFilters) refuseStrictWarnings(warnings);
+    let delivered = false;
+    return {
+        warnings,
+        deliverWarnings: () => {
+            if (delivered) return;
+            delivered = true;
+            newlyAutomatic.forEach((name) => state.reportedOverrides.add(name));
+            warnings.forEach((warning) => state.onWarning(warning));
+        },
+    };
+}
+
+/** Step 7: the config to send, what a later `setTools` starts from, and the resolution. */
+function sessionToolResolution<C extends ToolSessionConfig>(
+    input: SessionToolInput<C>,
+    catalog: BuiltInToolCatalog,
+    filter: SessionToolFilter,
+    enabled: SessionToolEnablement,
+    { warnings, deliverWarnings }: SessionToolWarnings
+): PreparedSessionTools<C> {
+    const { source, customTools } = input;
+    const { result, given } = filter;
+    const { isEnabled, sentTools, excludedTools, toolEnablement } = enabled;
     const modes = modeBuiltIns(catalog);
+    const noTools = source.tools === undefined || source.tools === null;
     // The lists below are frozen arrays: nothing downstream writes to them.
     const prepared: C = {
         ...source,
-        tools: source.tools === undefined || source.tools === null ? source.tools : sentTools,
+        tools: noTools ? source.tools : sentTools,
         availableTools: filter.availableTools as string[] | undefined,
         excludedTools: excludedTools as string[] | undefined,
     };
     // What a later setTools starts from: the options as this step read and checked them.
-    const { given } = filter;
     const read: C = {
         ...source,
-        tools: source.tools === undefined || source.tools === null ? undefined : customTools,
+        tools: noTools ? undefined : customTools,
         availableTools: given.availableTools as string[] | undefined,
         excludedTools: given.excludedTools as string[] | undefined,
         customToolSets: given.customToolSets as Record<string, string[]> | undefined,
@@ -439,20 +546,20 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
         source: Object.freeze(read),
         resolution: Object.freeze({
             mode: result.mode,
-            enabledTools: Object.freeze(enabledTools),
-            toolEnablement: readonlyMap(toolEnablement),
+            enabledTools: Object.freeze([...enabled.enabledTools]),
+            toolEnablement: readonlyMap(new Map(toolEnablement)),
             toolSetEnablement: result.toolSetEnablement,
             toolSets: readonlyMap(new Map(filter.toolSets)),
             modeTools: Object.freeze({
                 plan: Object.freeze(modes.plan.filter(isEnabled)),
                 autopilot: Object.freeze(modes.autopilot.filter(isEnabled)),
             }),
-            overriddenBuiltInTools: Object.freeze(overriddenBuiltIns),
+            overriddenBuiltInTools: Object.freeze([...enabled.overriddenBuiltIns]),
             unknownIdentifiers: Object.freeze([
                 ...filter.unknownMembers,
                 ...result.unknownIdentifiers,
             ]),
-            warnings: Object.freeze(warnings),
+            warnings: Object.freeze([...warnings]),
             runtime: Object.freeze({
                 version: catalog.measured.runtimeVersion,
                 catalog: catalog.source,

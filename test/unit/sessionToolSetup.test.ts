@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
 import {
     createSessionToolState,
+    prepareSessionConfig,
     prepareSessionTools,
     type NormalizedToolFilters,
     type SessionToolHost,
@@ -75,11 +76,16 @@ async function prepare(
     config: Record<string, unknown>,
     fake: FakeClient = bundledClient()
 ): Promise<Awaited<ReturnType<typeof prepareSessionTools<Record<string, unknown>>>>> {
-    const filters: NormalizedToolFilters = {
-        availableTools: config.availableTools,
-        excludedTools: config.excludedTools,
-    };
-    const prepared = await prepareSessionTools(fake.client, { model: CLAUDE, ...config }, filters);
+    // The options are read at the boundary, as createSession reads them; the SDK's own
+    // normalisation of the filter lists is the identity for these arrays.
+    const prepared = await prepareSessionConfig<Record<string, unknown>>(
+        fake.client,
+        { model: CLAUDE, ...config },
+        (read): NormalizedToolFilters => ({
+            availableTools: read.availableTools,
+            excludedTools: read.excludedTools,
+        })
+    );
     // As the client does once the runtime has taken the session.
     prepared.deliverWarnings();
     return prepared;
@@ -150,10 +156,10 @@ describe("session tool step: client options", () => {
             ...bundledClient().client,
             sessionToolState: createSessionToolState({}, "1.0.85"),
         };
-        const prepared = await prepareSessionTools(
+        const prepared = await prepareSessionConfig(
             client,
             { model: CLAUDE, tools: [{ name: "View", handler }] },
-            {}
+            () => ({})
         );
         // Nothing is said until the caller reports that the runtime took the session.
         expect(warn.mock.calls).toEqual([]);
@@ -226,10 +232,10 @@ describe("session tool step: custom tools", () => {
             availableTools: ["toolset:read", "toolset:quality", "bash"],
             excludedTools: ["toolset:execute"],
         });
-        const prepared = await prepareSessionTools(bundledClient().client, config, {
-            availableTools: config.availableTools,
-            excludedTools: config.excludedTools,
-        });
+        const prepared = await prepareSessionConfig(bundledClient().client, config, (read) => ({
+            availableTools: read.availableTools,
+            excludedTools: read.excludedTools,
+        }));
         expect(prepared.config).not.toBe(config);
         expect(config).toEqual({
             model: CLAUDE,
