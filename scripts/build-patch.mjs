@@ -4,15 +4,20 @@
 // patch to this project's node_modules, so tests run the code just built.
 //
 // npm run patch:build -- --sdk <version> writes that version's two patches only (a new SDK
-// version leaves the committed patches of the others alone).
+// version leaves the committed patches of the others alone). Either way the README's
+// compatibility table is written again.
 
 import { checkArguments } from "./lib/cliArguments.mjs";
+import { updateReadmeTable } from "./lib/compatibilityTable.mjs";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { execFileSync } from "node:child_process";
 import {
     buildPatchedFiles,
     PACKAGE_NAME,
+    pristineDir,
+    releaseCapabilities,
+    supportedVersions,
     patchFilePath,
     pinnedVersion,
     pnpmPatchFilePath,
@@ -39,6 +44,9 @@ for (const version of requestedVersions(process.argv.slice(2))) {
     }
     if (version === pinnedVersion()) pinnedFiles = files;
 }
+await updateReadmeTable(ROOT, supportedVersions(), (version) =>
+    releaseCapabilities(pristineDir(version))
+);
 if (pinnedFiles === undefined) process.exit(0);
 
 // Put the installed SDK back to its pristine state for every file the patch touches, then let

@@ -33,11 +33,13 @@ import {
     pinnedVersion,
     pnpmPatchFilePath,
     pristineDir,
+    releaseCapabilities,
     renderPatch,
     ROOT,
     supportedVersions,
 } from "./lib/sdkPatch.mjs";
 import { measuredModuleDrift } from "./lib/measuredCatalog.mjs";
+import { updateReadmeTable } from "./lib/compatibilityTable.mjs";
 checkArguments(process.argv.slice(2), {
     usage: "Usage: npm run patch:check",
     flags: {},
@@ -180,6 +182,13 @@ if (recorded !== current) {
 // 4. The measurements compiled into every patch are what the discovery's data files say.
 const measuredDrift = await measuredModuleDrift();
 if (measuredDrift !== undefined) failures.push(measuredDrift);
+const tableDrift = await updateReadmeTable(
+    ROOT,
+    supportedVersions(),
+    (version) => releaseCapabilities(pristineDir(version)),
+    true
+);
+if (tableDrift !== undefined) failures.push(tableDrift);
 
 if (failures.length > 0) {
     for (const failure of failures) console.error(`patch check failed: ${failure}`);

@@ -8,6 +8,13 @@ import { MEASURED_BUILT_IN_TOOLS } from "./safetyNet/measuredBuiltInTools.genera
  * @experimental
  */
 export interface SdkCapabilities {
+    /**
+     * `createSession` / `resumeSession` send a custom tool's `overridesBuiltInTool` (every served
+     * release does; the build refuses a release without it).
+     */
+    readonly builtInOverride: boolean;
+    /** The runtime request `session.tools.initializeAndValidate`, which `validateTools` needs. */
+    readonly validateTools: boolean;
     /** The runtime request `session.tools.set`, which `session.setTools` needs. */
     readonly setTools: boolean;
     /**
@@ -53,6 +60,8 @@ export interface ToolCustomizationPatch {
 
 /** No capability assumed until the patch build writes the release's own in place of this name. */
 const UNBUILT_CAPABILITIES: SdkCapabilities = Object.freeze({
+    builtInOverride: false,
+    validateTools: false,
     setTools: false,
     disconnectHook: false,
     extensionResume: false,

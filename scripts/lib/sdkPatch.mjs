@@ -48,14 +48,19 @@ const CAPABILITIES_PLACEHOLDER = "capabilities: UNBUILT_CAPABILITIES";
  * What a release can do, read from its own files (see `SdkCapabilities` in src/patchMarker.ts).
  *
  * @param {string} sdkDir an untouched SDK package directory
- * @returns {{ setTools: boolean, disconnectHook: boolean, extensionResume: boolean, bundledRuntimeVersion?: string }}
+ * @returns {{ builtInOverride: boolean, validateTools: boolean, setTools: boolean, disconnectHook: boolean, extensionResume: boolean, bundledRuntimeVersion?: string }}
  */
 export function releaseCapabilities(sdkDir) {
     const read = (path) =>
         existsSync(join(sdkDir, path)) ? readFileSync(join(sdkDir, path), "utf8") : "";
     const bundled = /COPILOT_CLI_VERSION = "([^"]+)"/.exec(read("dist/cliVersion.js"))?.[1];
+    const rpc = read("dist/generated/rpc.js");
     return {
-        setTools: read("dist/generated/rpc.js").includes('"session.tools.set"'),
+        builtInOverride: /^ {10}overridesBuiltInTool: tool\.overridesBuiltInTool,$/m.test(
+            read("dist/client.js")
+        ),
+        validateTools: rpc.includes('"session.tools.initializeAndValidate"'),
+        setTools: rpc.includes('"session.tools.set"'),
         disconnectHook: /^ {2}_markDisconnected\(\) \{$/m.test(read("dist/session.js")),
         extensionResume: /^ {2}async resumeSessionForExtension\(/m.test(read("dist/client.js")),
         ...(bundled === undefined ? {} : { bundledRuntimeVersion: bundled }),
@@ -212,6 +217,11 @@ export async function buildPatchedFiles(version = pinnedVersion()) {
     const runtimeExportNames = Object.keys(await import(exportsUrl)).sort();
     const edits = editsFor(sdkEdits(runtimeExportNames), version);
     const capabilities = releaseCapabilities(pristine);
+    if (!capabilities.builtInOverride) {
+        throw new Error(
+            `${PACKAGE_NAME} ${version} cannot be served: its createSession does not send overridesBuiltInTool, so no custom tool can replace a built-in there. Remove it from package.json "toolCustomization.sdkVersions".`
+        );
+    }
     const marker = {
         sdkVersion: version,
         patchVersion: projectVersion(),

@@ -18,6 +18,7 @@ import { TOOL_CUSTOMIZATION_PATCH } from "../patchMarker.js";
 import { useSdkManifest } from "../patchCheck.js";
 import { builtInToolGroups } from "../safetyNet/builtInToolGroups.js";
 import { assertUniqueToolNames, validateSessionTools } from "../safetyNet/customToolChecks.js";
+import { SessionToolError } from "../safetyNet/sessionToolError.js";
 import { toolSetEntry } from "../safetyNet/defaultToolSets.js";
 import {
     createSessionToolState,
@@ -94,6 +95,20 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
 export function wrapCopilotClientWithChecks<T extends ClientClass>(Published: T): T {
     return wrapClient(Published, (_client, config, { construct, discard }) =>
         checkedConstruction(config as ToolSessionConfig, construct, discard)
+    );
+}
+
+/**
+ * Refuses, before anything is sent, what the installed SDK release cannot do: `validateTools`
+ * without the runtime request `session.tools.initializeAndValidate`.
+ */
+function refuseMissingCapabilities(config: SessionConfig | ResumeSessionConfig): void {
+    const { validateTools } = config as { validateTools?: unknown };
+    if (validateTools !== true || TOOL_CUSTOMIZATION_PATCH.capabilities.validateTools) return;
+    throw new SessionToolError(
+        "UNSUPPORTED_BY_RELEASE",
+        `validateTools needs the runtime request 'session.tools.initializeAndValidate', which @github/copilot-sdk ${TOOL_CUSTOMIZATION_PATCH.sdkVersion} does not have: leave validateTools out (a refused tool then fails the first send), or move to an SDK release that has it.`,
+        ["session.tools.initializeAndValidate"]
     );
 }
 
