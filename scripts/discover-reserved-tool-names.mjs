@@ -79,7 +79,7 @@ import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { writeMeasuredModule } from "./lib/measuredCatalog.mjs";
+import { measurementFileText, writeMeasuredModule } from "./lib/measuredCatalog.mjs";
 import { startMockChatModel } from "./lib/mockChatModel.mjs";
 import {
     installSdkVersion,
@@ -946,7 +946,7 @@ try {
         log(`--only: partial result printed, nothing written, ${elapsed}`);
     } else if (outFile !== undefined) {
         mkdirSync(dirname(resolve(outFile)), { recursive: true });
-        writeFileSync(outFile, `${JSON.stringify(measured, null, 4)}\n`);
+        writeFileSync(outFile, measurementFileText(measured));
         log(`wrote ${outFile} in ${elapsed}`);
     } else {
         const dataDir = join(projectRoot, "scripts", "data", "measured-built-in-tools");
@@ -957,7 +957,7 @@ try {
                 ? `${sdkVersion}.json`
                 : `runtime-${measured.runtimeVersion}.json`
         );
-        writeFileSync(dataFile, `${JSON.stringify(measured, null, 4)}\n`);
+        writeFileSync(dataFile, measurementFileText(measured));
         log(`wrote ${dataFile} and ${await writeMeasuredModule()} in ${elapsed}`);
     }
 } catch (error) {
