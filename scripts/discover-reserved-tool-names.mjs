@@ -15,8 +15,13 @@
  * is regenerated, so the patch stops falling back for that runtime), or only to --out <file>.
  *
  * It drives the UNPATCHED SDK ("copilot-sdk-unpatched", an npm alias of
- * @github/copilot-sdk) and its platform runtime, fully offline: sessions point at a
- * tiny OpenAI-compatible mock on 127.0.0.1 (node:http, below). Steps:
+ * @github/copilot-sdk, or --sdk <version> installed into .cache/sdk/<version>) and its runtime,
+ * fully offline: sessions point at a tiny OpenAI-compatible mock on 127.0.0.1 (node:http, below).
+ * A release before 1.0.13 takes its runtime from `@github/copilot`, pinned as
+ * scripts/data/sdk-releases.json records; that runtime is JavaScript the SDK starts with the Node
+ * running it, so when the release needs Node 22 the discovery runs itself again under Node 22
+ * (installed from the npm registry into .cache/node/). A failed install or start stops it with
+ * npm's or the runtime's own error; every run ends with the time it took. Steps:
  *
  * 1. Candidates: every identifier-like string (/^[a-z][a-z0-9_]{1,40}$/) in the
  *    runtime binary and in the text files of the runtime package (bundled JS, agent
@@ -41,6 +46,9 @@
  *    dispatched to a hidden built-in. Candidates containing digits are skipped unless
  *    --full is given (no built-in name has one). Names the execute path cannot reach
  *    (it answers "Tool '<name>' does not exist") are checked through the model instead.
+ *    Runtimes without `session.tools.execute` (before 1.0.13's) are scanned through the model
+ *    alone: the mock calls a batch of custom tools at once, and names whose handler does not
+ *    run are probed again in smaller batches, then alone.
  * 5. Overrides: every built-in name found is registered with
  *    `overridesBuiltInTool: true` in a plain session and in one that offers it, and the
  *    mock model calls it; the model must see exactly one definition (the custom one) and the
@@ -66,13 +74,19 @@ import {
     rmSync,
     writeFileSync,
 } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { writeMeasuredModule } from "./lib/measuredCatalog.mjs";
+import { measurementFileText, writeMeasuredModule } from "./lib/measuredCatalog.mjs";
 import { startMockChatModel } from "./lib/mockChatModel.mjs";
-import { installSdkVersion } from "./lib/sdkVersions.mjs";
+import {
+    installSdkVersion,
+    nodeFor,
+    runtimeFilesOf,
+    runtimeStartCause,
+} from "./lib/sdkVersions.mjs";
 import {
     connectionTo,
     externalRuntimeFiles,
@@ -100,6 +114,9 @@ if (process.argv.includes("--generate-only")) {
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
+/** The whole run, install included, for the time printed at the end. */
+const runStart = performance.now();
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 const quiet = args.includes("--quiet");
 /** Also execute-scan candidates containing digits (no built-in name has any; ~25% slower). */
 const full = args.includes("--full");
@@ -117,6 +134,11 @@ const NAME = /^[a-z][a-z0-9_]{1,40}$/;
 const CONFLICT_BATCH = 1000;
 /** Custom tools per session in the execute scan (execution slows with many tools). */
 const EXECUTE_BATCH = 50;
+/**
+ * Custom tools per session in the shadow scan through the model, for runtimes without
+ * `session.tools.execute` (those of SDK releases before 1.0.13).
+ */
+const MODEL_SCAN_BATCH = 200;
 /** Concurrent `tools.execute` calls per session. */
 const CONCURRENCY = 8;
 /** Runtime processes used in parallel for the long scans. */
@@ -145,30 +167,41 @@ function packageRoot(file) {
     return dir;
 }
 const requestedSdk = args.includes("--sdk") ? args[args.indexOf("--sdk") + 1] : undefined;
-const sdkDir =
-    requestedSdk === undefined
-        ? packageRoot(require.resolve("copilot-sdk-unpatched"))
-        : await installSdkVersion(requestedSdk);
-const sdkVersion = JSON.parse(readFileSync(join(sdkDir, "package.json"), "utf8")).version;
-const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
-const { CopilotClient, approveAll } = sdk;
-const platform = `${process.platform}-${process.arch}`;
 /** An external CLI to measure instead of the SDK's bundled runtime. */
 const externalRuntime = runtimeOption(args);
+let sdkDir;
+try {
+    sdkDir =
+        requestedSdk === undefined
+            ? packageRoot(require.resolve("copilot-sdk-unpatched"))
+            : await installSdkVersion(requestedSdk);
+} catch (error) {
+    console.error(`Cannot install @github/copilot-sdk@${requestedSdk}: ${error.message}`);
+    console.error(`discovery stopped after ${seconds(runStart)}`);
+    process.exit(1);
+}
+const sdkVersion = JSON.parse(readFileSync(join(sdkDir, "package.json"), "utf8")).version;
+// The SDK starts a JavaScript runtime (releases before 1.0.13) with the Node that runs it, and
+// some of those runtimes need Node 22: run the whole discovery under the Node the release needs.
+if (requestedSdk !== undefined && externalRuntime === undefined) {
+    const node = await nodeFor(requestedSdk);
+    if (node !== process.execPath) {
+        console.error(
+            `@github/copilot-sdk@${sdkVersion}'s runtime needs another Node: running under ${node}`
+        );
+        const child = spawnSync(node, [fileURLToPath(import.meta.url), ...args], {
+            stdio: "inherit",
+        });
+        console.error(`discovery of ${sdkVersion} took ${seconds(runStart)} in all`);
+        process.exit(child.status ?? 1);
+    }
+}
+const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
+const { CopilotClient, approveAll } = sdk;
 const outFile = optionValue(args, "out");
 /** The runtime's native binary and the package folders whose text files hold candidates. */
-const runtimeFiles = (() => {
-    if (externalRuntime !== undefined) return externalRuntimeFiles(externalRuntime);
-    const runtimeDir = dirname(
-        createRequire(join(sdkDir, "package.json")).resolve(
-            `@github/copilot-sdk-${platform}/package.json`
-        )
-    );
-    return {
-        binary: join(runtimeDir, "prebuilds", platform, "runtime.node"),
-        packageDirs: [runtimeDir],
-    };
-})();
+const runtimeFiles =
+    externalRuntime === undefined ? runtimeFilesOf(sdkDir) : externalRuntimeFiles(externalRuntime);
 const clientOptions = externalRuntime === undefined ? {} : connectionTo(sdk, externalRuntime);
 
 /** Maximal [a-z0-9_] runs of a file, from their first letter. */
@@ -315,7 +348,14 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
     process.once(signal, () => cleanUp().finally(() => process.exit(130)));
 }
 try {
-    await Promise.all(clients.map((c) => c.start()));
+    try {
+        await Promise.all(clients.map((c) => c.start()));
+    } catch (error) {
+        const runtime = externalRuntime ?? runtimeFiles.packageDirs[0];
+        throw new Error(
+            `Cannot start the runtime (${runtime}) of @github/copilot-sdk@${sdkVersion} under Node ${process.version}: ${runtimeStartCause(error.message)}`
+        );
+    }
     const provider = { type: "openai", baseUrl: mock.baseUrl, apiKey: API_KEY };
 
     /** Creates a session for `config` with `tools`, in the config's mode. */
@@ -393,6 +433,8 @@ try {
     const listed = (await client.rpc.tools.list({})).tools.map((t) => t.name);
     listed.forEach((n) => candidates.add(n));
     const offered = new Map(); // "label|model" -> names
+    /** Whether the session RPC has tools.execute (runtimes before 1.0.13's have not). */
+    let canExecute = true;
     const requested = new Map(); // config -> the names of the model's first request
     const modelSees = {};
     for (const config of CONFIGS) {
@@ -412,11 +454,15 @@ try {
             if (config.label === "model") {
                 modelSees[config.model === UNLISTED_MODEL ? "*" : config.model] = sorted(seen);
             }
+            canExecute = typeof session.rpc.tools.execute === "function";
             if (config.label === "default") {
                 modelSees[config.model] = sorted(seen);
-                (await session.rpc.tools.getBuiltinDescriptors({})).tools.forEach((t) =>
-                    candidates.add(t.name)
-                );
+                // (not in the RPC of runtimes before 1.0.13's)
+                if (typeof session.rpc.tools.getBuiltinDescriptors === "function") {
+                    (await session.rpc.tools.getBuiltinDescriptors({})).tools.forEach((t) =>
+                        candidates.add(t.name)
+                    );
+                }
             }
             const meta = (await session.rpc.tools.getCurrentMetadata()).tools ?? [];
             const names = [...seen, ...meta.map((t) => t.name)].filter(
@@ -680,8 +726,42 @@ try {
             await close(session);
         }
     }
+    /**
+     * {@link executeAll} for runtimes without `tools.execute`: the mock model calls every name
+     * of a batch of custom tools (no flag) at once. Names whose handler does not run are probed
+     * again in halves (many) or alone (a few); a name that fails alone is counted as shadowed,
+     * since an inconclusive probe is never taken to mean free.
+     */
+    async function modelScanAll(config, names) {
+        const notRun = new Set();
+        const queue = [];
+        for (let i = 0; i < names.length; i += MODEL_SCAN_BATCH) {
+            queue.push(names.slice(i, i + MODEL_SCAN_BATCH));
+        }
+        let sessions = 0;
+        while (queue.length > 0) {
+            const batch = queue.shift();
+            const results = await customViaModelBatch(config, batch, false);
+            if (++sessions % 50 === 0) {
+                log(`  model-path scan: ${sessions} sessions, ${queue.length} batches to go`);
+            }
+            const failed = batch.filter((n) => !results.get(n).ran);
+            if (failed.length === 0) continue;
+            if (batch.length === 1) {
+                notRun.add(batch[0]);
+                log(`  ${batch[0]} (${config.model}): ${results.get(batch[0]).why}`);
+            } else if (failed.length > 4) {
+                const half = failed.length >> 1;
+                queue.unshift(failed.slice(0, half), failed.slice(half));
+            } else {
+                queue.unshift(...failed.map((n) => [n]));
+            }
+        }
+        return notRun;
+    }
     /** The names among `names` whose custom handler (no flag) does not run in `config`. */
     async function executeAll(config, names) {
+        if (!canExecute) return modelScanAll(config, names);
         const ran = new Set();
         const notRun = new Set();
         await overChunks(names, EXECUTE_BATCH, (batch, on) =>
@@ -702,6 +782,19 @@ try {
                 : free.filter((n) => conflicting.has(n) || shadowed.has(n) || listed.includes(n));
         for (const name of await executeAll(config, names)) {
             shadowed.set(name, [...(shadowed.get(name) ?? []), config.model]);
+        }
+    }
+    if (!canExecute) {
+        // Without tools.execute, nothing conflicts either (those runtimes do not report a custom
+        // tool that takes a built-in's name): a built-in offered only under a condition, or only
+        // to another model, is found by calling it as a custom tool in a session that offers it.
+        for (const config of CONFIGS) {
+            const names = offered
+                .get(`${config.label}|${config.model}`)
+                .filter((n) => !shadowed.has(n) && !forbidden.has(n));
+            for (const name of await modelScanAll(config, names)) {
+                shadowed.set(name, [...(shadowed.get(name) ?? []), config.model]);
+            }
         }
     }
     // names the execute path cannot reach: check through the model, in a config offering them
@@ -729,9 +822,12 @@ try {
     const probes = new Map(); // config -> names
     const configsOf = new Map(); // name -> configs
     for (const name of builtIns.filter((n) => !forbidden.has(n))) {
-        const plain = CONFIGS.find(
-            (c) => c.label === "default" && c.model === (shadowed.get(name) ?? [MODELS.openai])[0]
-        );
+        // (a name found only in another model's session is probed in the first plain one)
+        const plain =
+            CONFIGS.find(
+                (c) =>
+                    c.label === "default" && c.model === (shadowed.get(name) ?? [MODELS.openai])[0]
+            ) ?? CONFIGS[0];
         const configs = [...new Set([plain, configOffering(name) ?? plain])];
         configsOf.set(name, configs);
         for (const config of configs.filter((c) => c !== deferring)) {
@@ -850,7 +946,7 @@ try {
         log(`--only: partial result printed, nothing written, ${elapsed}`);
     } else if (outFile !== undefined) {
         mkdirSync(dirname(resolve(outFile)), { recursive: true });
-        writeFileSync(outFile, `${JSON.stringify(measured, null, 4)}\n`);
+        writeFileSync(outFile, measurementFileText(measured));
         log(`wrote ${outFile} in ${elapsed}`);
     } else {
         const dataDir = join(projectRoot, "scripts", "data", "measured-built-in-tools");
@@ -861,7 +957,7 @@ try {
                 ? `${sdkVersion}.json`
                 : `runtime-${measured.runtimeVersion}.json`
         );
-        writeFileSync(dataFile, `${JSON.stringify(measured, null, 4)}\n`);
+        writeFileSync(dataFile, measurementFileText(measured));
         log(`wrote ${dataFile} and ${await writeMeasuredModule()} in ${elapsed}`);
     }
 } catch (error) {
@@ -869,5 +965,8 @@ try {
     exitCode = 1;
 } finally {
     await cleanUp();
+    console.error(
+        `discovery of ${externalRuntime ?? sdkVersion} ${exitCode === 0 ? "took" : "failed after"} ${seconds(runStart)}`
+    );
 }
 process.exit(exitCode);

@@ -1,13 +1,105 @@
-// Renders src/safetyNet/measuredBuiltInTools.generated.ts from the discovery's data files,
-// scripts/data/measured-built-in-tools/<sdk version>.json, one entry per runtime version.
+// The discovery's data files, scripts/data/measured-built-in-tools/<sdk version>.json, and the
+// module rendered from them, src/safetyNet/measuredBuiltInTools.generated.ts, one entry per
+// measured runtime.
+//
+// A data file stores the tool sets the model is offered per model id compactly: most models get
+// one of two or three identical lists, so each distinct list is stored once, as a family named
+// after the first model id (in sorted order) that gets it, with a map from model id to family:
+//
+//     "offeredByFamily": { "*": ["bash", ...], "gpt-4o": ["apply_patch", ...] },
+//     "familyOfModel": { "*": "*", "claude-sonnet-4.5": "*", "gpt-4o": "gpt-4o", ... }
+//
+// The module keeps the shape src/ reads (`offeredByModel` per entry) and declares every list that
+// occurs more than once, across all entries, once.
 
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const DATA = join(ROOT, "scripts", "data", "measured-built-in-tools");
+export const MEASURED_DATA = join(ROOT, "scripts", "data", "measured-built-in-tools");
 const OUT = join(ROOT, "src", "safetyNet", "measuredBuiltInTools.generated.ts");
+
+/**
+ * The stored form of a measurement: `offeredByModel` becomes `offeredByFamily` and
+ * `familyOfModel`, in its place; the other fields are kept as they are, in their order.
+ * @param {object} measured a measurement with `offeredByModel`
+ * @returns {object}
+ */
+export function compactMeasurement(measured) {
+    const stored = {};
+    for (const [key, value] of Object.entries(measured)) {
+        if (key !== "offeredByModel") {
+            stored[key] = value;
+            continue;
+        }
+        const families = new Map(); // the list, as JSON -> its family name
+        const offeredByFamily = {};
+        const familyOfModel = {};
+        for (const model of Object.keys(value).sort()) {
+            const list = JSON.stringify(value[model]);
+            if (!families.has(list)) {
+                families.set(list, model);
+                offeredByFamily[model] = value[model];
+            }
+            familyOfModel[model] = families.get(list);
+        }
+        stored.offeredByFamily = offeredByFamily;
+        stored.familyOfModel = familyOfModel;
+    }
+    return stored;
+}
+
+/**
+ * The measurement a data file stores, with `offeredByModel` rebuilt (sorted by model id) in the
+ * place of `offeredByFamily` and `familyOfModel`. A file in the earlier form, with
+ * `offeredByModel` itself, is returned as it is.
+ * @param {object} stored the parsed data file
+ * @returns {object}
+ */
+export function expandMeasurement(stored) {
+    if (stored.offeredByFamily === undefined) return stored;
+    const measured = {};
+    for (const [key, value] of Object.entries(stored)) {
+        if (key === "familyOfModel") continue;
+        if (key !== "offeredByFamily") {
+            measured[key] = value;
+            continue;
+        }
+        const families = new Map(Object.entries(value));
+        measured.offeredByModel = Object.fromEntries(
+            Object.keys(stored.familyOfModel)
+                .sort()
+                .map((model) => {
+                    const family = stored.familyOfModel[model];
+                    if (!families.has(family)) {
+                        throw new Error(
+                            `${stored.sdkVersion}: model '${model}' belongs to family '${family}', which offeredByFamily lacks.`
+                        );
+                    }
+                    return [model, families.get(family)];
+                })
+        );
+    }
+    return measured;
+}
+
+/**
+ * @param {object} measured a measurement with `offeredByModel`
+ * @returns {string} the text of its data file
+ */
+export function measurementFileText(measured) {
+    return `${JSON.stringify(compactMeasurement(measured), null, 4)}\n`;
+}
+
+/** @returns {object[]} every data file's measurement, expanded */
+export function readMeasurements() {
+    return readdirSync(MEASURED_DATA)
+        .filter((name) => name.endsWith(".json"))
+        .map((name) =>
+            expandMeasurement(JSON.parse(readFileSync(join(MEASURED_DATA, name), "utf8")))
+        );
+}
 
 /** Orders versions like 1.0.13 < 1.0.14 < 1.0.15-preview.4 (numeric parts, then the rest). */
 function compareVersions(a, b) {
@@ -29,30 +121,63 @@ function compareVersions(a, b) {
 }
 
 /**
- * @param {object[]} entries measurements, one per SDK version
- * @returns {string} the TypeScript module (unformatted)
+ * @param {object[]} entries measurements, one per SDK version (with `offeredByModel`)
+ * @returns {string} the TypeScript module (unformatted): every name list that occurs more than
+ *   once is a `const` the entries refer to, so the exported value keeps its shape
  */
 export function renderMeasuredModule(entries) {
     const ordered = [...entries].sort((a, b) => compareVersions(a.sdkVersion, b.sdkVersion));
+    const isNameList = (value) =>
+        Array.isArray(value) && value.every((item) => typeof item === "string");
+    const counts = new Map();
+    const visit = (value, each) => {
+        if (isNameList(value)) each(value);
+        else if (value !== null && typeof value === "object") {
+            for (const item of Object.values(value)) visit(item, each);
+        }
+    };
+    visit(ordered, (list) => {
+        const key = JSON.stringify(list);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+    });
+    const shared = new Map(); // list as JSON -> const name, in order of first occurrence
+    visit(ordered, (list) => {
+        const key = JSON.stringify(list);
+        if (list.length > 0 && counts.get(key) > 1 && !shared.has(key)) {
+            shared.set(key, `NAMES_${shared.size + 1}`);
+        }
+    });
+    const MARK = "\u0000";
+    const text = JSON.stringify(
+        ordered,
+        (_key, value) =>
+            isNameList(value) && shared.has(JSON.stringify(value))
+                ? `${MARK}${shared.get(JSON.stringify(value))}`
+                : value,
+        4
+    ).replace(/"\\u0000(NAMES_\d+)"/g, "$1");
+    const constants = [...shared]
+        .map(([list, name]) => `const ${name}: readonly string[] = ${list};`)
+        .join("\n");
     return `// GENERATED FILE - do not edit by hand.
 // Made by: npm run discover:tool-names -- --sdk <version> (one data file per SDK version in
 // scripts/data/measured-built-in-tools/), measured offline against each version's own runtime.
 
 import type { MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
 
+// Name lists that occur more than once below, declared once.
+${constants}
+
 /** What each measured runtime does with tool names, oldest SDK version first. */
-export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = ${JSON.stringify(ordered, null, 4)};
+export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = ${text};
 `;
 }
 
 /** @returns {Promise<string>} the module the data files give, formatted as committed */
 export async function measuredModuleText() {
-    const entries = readdirSync(DATA)
-        .filter((name) => name.endsWith(".json"))
-        .map((name) => JSON.parse(readFileSync(join(DATA, name), "utf8")));
     const prettier = await import("prettier");
     const options = (await prettier.resolveConfig(OUT)) ?? {};
-    return prettier.format(renderMeasuredModule(entries), { ...options, filepath: OUT });
+    return prettier.format(renderMeasuredModule(readMeasurements()), { ...options, filepath: OUT });
 }
 
 /** @returns {Promise<string>} the path written, relative to the project */
