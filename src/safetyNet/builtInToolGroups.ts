@@ -36,6 +36,7 @@ export const builtInToolGroups = {
         "read_bash",
         "stop_bash",
         "list_bash",
+        "write_bash",
         "powershell",
         "read_powershell",
         "stop_powershell",

@@ -31,16 +31,18 @@ const INSTALLED = join(ROOT, "node_modules", "@github", "copilot-sdk");
 const PROJECT_VERSION: string = JSON.parse(
     readFileSync(join(ROOT, "package.json"), "utf8")
 ).version;
-/** The runtime versions the discovery measured, from its data files (oldest SDK first). */
-const MEASURED_RUNTIMES: string[] = ["1.0.13", "1.0.14", "1.0.15-preview.4"].map(
-    (sdk) =>
-        JSON.parse(
-            readFileSync(
-                join(ROOT, "scripts", "data", "measured-built-in-tools", `${sdk}.json`),
-                "utf8"
-            )
-        ).runtimeVersion
-);
+/** The runtime versions the discovery measured, from its raw data files (oldest runtime first). */
+const MEASURED_RUNTIMES: string[] = readdirSync(
+    join(ROOT, "scripts", "data", "measured-built-in-tools")
+)
+    .filter((file) => file.endsWith(".json"))
+    .map(
+        (file) =>
+            JSON.parse(
+                readFileSync(join(ROOT, "scripts", "data", "measured-built-in-tools", file), "utf8")
+            ).runtimeVersion as string
+    )
+    .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
 
 interface Marker {
     sdkVersion: string;
@@ -86,6 +88,8 @@ describe("assertToolCustomizationPatch", () => {
                 // 1.0.14 has session.tools.set, _markDisconnected and resumeSessionForExtension,
                 // and bundles runtime 1.0.85 (its dist/cliVersion.js).
                 capabilities: {
+                    builtInOverride: true,
+                    validateTools: true,
                     setTools: true,
                     disconnectHook: true,
                     extensionResume: true,

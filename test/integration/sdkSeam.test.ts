@@ -70,6 +70,8 @@ describe("the SDK seam, on every served release as published", () => {
         expect(declares(text, "_markDisconnected", "method")).toBe(false);
         expect(declares(text, "registerTools", "method")).toBe(true);
         expect(releaseCapabilities(pristineDir("1.0.0"))).toEqual({
+            builtInOverride: true,
+            validateTools: true,
             setTools: false,
             disconnectHook: false,
             extensionResume: false,

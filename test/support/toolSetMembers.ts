@@ -19,6 +19,7 @@ export const EXECUTE_MEMBERS: readonly string[] = [
     "read_bash",
     "stop_bash",
     "list_bash",
+    "write_bash",
     "powershell",
     "read_powershell",
     "stop_powershell",
