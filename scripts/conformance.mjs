@@ -33,7 +33,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { runPatchPackage } from "./lib/applyPatch.mjs";
-import { CACHE, installSdkVersion } from "./lib/sdkVersions.mjs";
+import { CACHE, installSdkVersion, nodeFor, sdkRelease } from "./lib/sdkVersions.mjs";
 import {
     PACKAGE_NAME,
     patchFilePath,
@@ -43,7 +43,7 @@ import {
     supportedVersions,
 } from "./lib/sdkPatch.mjs";
 checkArguments(process.argv.slice(2), {
-    usage: "Usage: npm run conformance [-- --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]]",
+    usage: "Usage: npm run conformance [-- --sdk <version>] | [-- --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]]",
     flags: { runtime: "value", sdk: "value", "names-from": "value", out: "value" },
     positionals: 0,
 });
@@ -71,10 +71,17 @@ if (externalRuntime === undefined && (outFile ?? namesFrom) !== undefined) {
     throw new Error("--out and --names-from go with --runtime <copilot CLI>.");
 }
 
-/** The names the discovery measured for an SDK version's bundled runtime, plus the hidden ones. */
+/**
+ * The names the discovery measured for an SDK version's runtime, plus the hidden ones; for a
+ * release whose runtime was not measured, every name measured on any runtime.
+ */
 function namesFor(version) {
     const data = join(DATA, `${version}.json`);
-    const measured = existsSync(data) ? JSON.parse(readFileSync(data, "utf8")).builtIns : [];
+    const measured = existsSync(data)
+        ? JSON.parse(readFileSync(data, "utf8")).builtIns
+        : readdirSync(DATA)
+              .filter((file) => file.endsWith(".json"))
+              .flatMap((file) => JSON.parse(readFileSync(join(DATA, file), "utf8")).builtIns);
     return [...new Set([...measured, ...HIDDEN_BUILT_INS])].sort();
 }
 
@@ -139,13 +146,13 @@ function patchedCopy(version, sdkDir) {
     return join(target, "@github", "copilot-sdk");
 }
 
-function probe(sdkDir, names, cliPath) {
+function probe(node, sdkDir, names, cliPath) {
     const out = join(
         tmpdir(),
         `conformance-${process.pid}-${Math.random().toString(36).slice(2)}.json`
     );
     const extra = cliPath === undefined ? [] : [cliPath];
-    execFileSync(process.execPath, [PROBE, sdkDir, JSON.stringify(names), out, ...extra], {
+    execFileSync(node, [PROBE, sdkDir, JSON.stringify(names), out, ...extra], {
         stdio: ["ignore", "inherit", "inherit"],
     });
     const result = JSON.parse(readFileSync(out, "utf8"));
@@ -193,7 +200,7 @@ function silentNames(patched) {
 
 const sections = [];
 const headlines = [];
-const versions = externalRuntime === undefined ? supportedVersions() : sdkForRuntime();
+const versions = externalRuntime === undefined ? requestedVersions(args) : sdkForRuntime();
 /** The SDK that drives an external runtime: --sdk <version> (a supported one), else the pinned. */
 function sdkForRuntime() {
     return args.includes("--sdk") ? requestedVersions(args) : [pinnedVersion()];
@@ -203,12 +210,15 @@ for (const version of versions) {
     console.error(`${version}: installing`);
     const unpatchedDir = await installSdkVersion(version);
     const patchedDir = patchedCopy(version, unpatchedDir);
+    // Releases whose runtime is the @github/copilot dependency start it with the app's Node,
+    // which must be 22 for them (scripts/data/sdk-releases.json).
+    const node = externalRuntime === undefined ? await nodeFor(version) : process.execPath;
     const names = runtimeNames?.names ?? namesFor(version);
     if (runtimeNames !== undefined) console.error(`names from ${runtimeNames.source}`);
     console.error(`${version}: probing ${names.length} names, unpatched`);
-    const unpatched = probe(unpatchedDir, names, externalRuntime);
+    const unpatched = probe(node, unpatchedDir, names, externalRuntime);
     console.error(`${version}: probing ${names.length} names, patched`);
-    const patched = probe(patchedDir, names, externalRuntime);
+    const patched = probe(node, patchedDir, names, externalRuntime);
     /** The runtime's tools.list can add names to an external runtime's probe. */
     const probed = [
         ...new Set([unpatched, patched].flatMap((r) => Object.keys(Object.values(r.names)[0]))),
@@ -320,17 +330,43 @@ const existing = existsSync(REPORT) ? readFileSync(REPORT, "utf8") : "";
 
 let written;
 if (externalRuntime === undefined) {
-    // The bundled runtimes' report; sections of external runtimes written earlier stay.
+    // The bundled runtimes' report, one row and section per served release: the releases run
+    // now replace theirs, the others keep what an earlier run wrote (or say they were not run),
+    // and sections of external runtimes written earlier stay.
     const kept = existing.match(EXTERNAL_BLOCK) ?? [];
+    const bundledPart = existing.replace(EXTERNAL_BLOCK, "");
+    const summary = bundledPart.split(/^## /m)[0];
+    const earlierRows = new Map(
+        [...summary.matchAll(/^\| (\d+\.\d+\.\d+\S*) \| .*$/gm)].map((m) => [m[1], m[0]])
+    );
+    const earlierSections = new Map(
+        [
+            ...bundledPart.matchAll(
+                /^## @github\/copilot-sdk (\S+) \(runtime [^\n]*\n[\s\S]*?(?=^## |^<!-- |(?![\s\S]))/gm
+            ),
+        ].map((m) => [m[1], m[0].trimEnd()])
+    );
+    const ran = new Map(headlines.map((h, index) => [h.version, { h, section: sections[index] }]));
+    const notRun = (version) => {
+        const release = sdkRelease(version);
+        return `| ${version} | ${release.runtimeVersion} | not run yet: \`npm run conformance -- --sdk ${version}\` (about 5 min) | | | | | | |`;
+    };
     const report = [
         "# Collision conformance",
         "",
         ...INTRO,
         "",
         ...HEADLINE_HEADER,
-        ...headlines.map(headlineRow),
+        ...supportedVersions().map((version) =>
+            ran.has(version)
+                ? headlineRow(ran.get(version).h)
+                : (earlierRows.get(version) ?? notRun(version))
+        ),
         "",
-        ...sections.flatMap((section) => [section, ""]),
+        ...supportedVersions().flatMap((version) => {
+            const section = ran.get(version)?.section ?? earlierSections.get(version);
+            return section === undefined ? [] : [section, ""];
+        }),
         ...kept.map((block) => block.trimEnd()).flatMap((block) => [block, ""]),
     ].join("\n");
     writeFileSync(REPORT, report);
