@@ -20,28 +20,12 @@
 import { checkArguments } from "./lib/cliArguments.mjs";
 import { execFileSync } from "node:child_process";
 import { optionValue, runtimeOption } from "./lib/externalRuntime.mjs";
-import {
-    cpSync,
-    existsSync,
-    mkdirSync,
-    readdirSync,
-    readFileSync,
-    rmSync,
-    symlinkSync,
-    writeFileSync,
-} from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { runPatchPackage } from "./lib/applyPatch.mjs";
-import { CACHE, installSdkVersion, nodeFor, sdkRelease } from "./lib/sdkVersions.mjs";
-import {
-    PACKAGE_NAME,
-    patchFilePath,
-    pinnedVersion,
-    requestedVersions,
-    ROOT,
-    supportedVersions,
-} from "./lib/sdkPatch.mjs";
+import { join, resolve } from "node:path";
+import { patchedCopy } from "./lib/patchedInstall.mjs";
+import { installSdkVersion, nodeFor, sdkRelease } from "./lib/sdkVersions.mjs";
+import { pinnedVersion, requestedVersions, ROOT, supportedVersions } from "./lib/sdkPatch.mjs";
 checkArguments(process.argv.slice(2), {
     usage: "Usage: npm run conformance [-- --sdk <version>] | [-- --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]]",
     flags: { runtime: "value", sdk: "value", "names-from": "value", out: "value" },
@@ -116,36 +100,6 @@ function namesForRuntime(cliPath) {
     return { names: [...new Set([...names, ...HIDDEN_BUILT_INS])].sort(), source };
 }
 
-/** A patched copy of an installed SDK, sharing the rest of the install through links. */
-function patchedCopy(version, sdkDir) {
-    const app = join(CACHE, "conformance", version);
-    rmSync(app, { recursive: true, force: true });
-    const modules = dirname(dirname(sdkDir));
-    const target = join(app, "node_modules");
-    mkdirSync(join(target, "@github"), { recursive: true });
-    for (const entry of readdirSync(modules)) {
-        if (entry === "@github" || entry.startsWith(".")) continue;
-        symlinkSync(join(modules, entry), join(target, entry));
-    }
-    for (const entry of readdirSync(join(modules, "@github"))) {
-        if (entry === "copilot-sdk") continue;
-        symlinkSync(join(modules, "@github", entry), join(target, "@github", entry));
-    }
-    cpSync(sdkDir, join(target, "@github", "copilot-sdk"), { recursive: true });
-    writeFileSync(
-        join(app, "package.json"),
-        JSON.stringify({
-            name: "conformance",
-            private: true,
-            dependencies: { [PACKAGE_NAME]: version },
-        })
-    );
-    mkdirSync(join(app, "patches"));
-    cpSync(patchFilePath(version), join(app, "patches", patchFilePath(version).split("/").pop()));
-    runPatchPackage(app);
-    return join(target, "@github", "copilot-sdk");
-}
-
 function probe(node, sdkDir, names, cliPath) {
     const out = join(
         tmpdir(),
@@ -209,7 +163,7 @@ const runtimeNames = externalRuntime === undefined ? undefined : namesForRuntime
 for (const version of versions) {
     console.error(`${version}: installing`);
     const unpatchedDir = await installSdkVersion(version);
-    const patchedDir = patchedCopy(version, unpatchedDir);
+    const patchedDir = patchedCopy(version, unpatchedDir, "conformance");
     // Releases whose runtime is the @github/copilot dependency start it with the app's Node,
     // which must be 22 for them (scripts/data/sdk-releases.json).
     const node = externalRuntime === undefined ? await nodeFor(version) : process.execPath;
