@@ -7,7 +7,7 @@
  * of the SDK.
  */
 
-import { quoteValue } from "../safetyNet/formatting.js";
+import { quoteValue } from "../toolFilter/formatting.js";
 import {
     readonlyMap,
     resolveToolFilter,
@@ -18,7 +18,7 @@ import {
     type ToolFilterToolSet,
     type ToolFilterWarning,
     type ToolFilterWarningCode,
-} from "../safetyNet/toolFilter.js";
+} from "../toolFilter/toolFilter.js";
 
 /**
  * A tool as VS Code's chat describes it (the parts of `IToolData` filtering reads); other fields

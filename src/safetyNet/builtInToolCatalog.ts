@@ -1,5 +1,5 @@
 import type { SessionConfig } from "@github/copilot-sdk";
-import { quoteValue } from "./formatting.js";
+import { quoteValue } from "../toolFilter/formatting.js";
 import { MEASURED_BUILT_IN_TOOLS } from "./measuredBuiltInTools.generated.js";
 import type { BuiltInToolCondition, MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
 

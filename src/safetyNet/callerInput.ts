@@ -1,4 +1,4 @@
-import { quoteValue } from "./formatting.js";
+import { quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError, type SessionToolErrorCode } from "./sessionToolError.js";
 
 /**

@@ -1,6 +1,6 @@
 import { describeValue, readList, readOrRefuse, readRecord } from "./callerInput.js";
-import { formatList, quoteValue } from "./formatting.js";
-import { closestName } from "./nameSuggestions.js";
+import { formatList, quoteValue } from "../toolFilter/formatting.js";
+import { closestName } from "../toolFilter/nameSuggestions.js";
 import { SessionToolError } from "./sessionToolError.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
 import {
@@ -9,7 +9,7 @@ import {
     type ToolFilterResult,
     type ToolFilterTool,
     type UnknownToolIdentifier,
-} from "./toolFilter.js";
+} from "../toolFilter/toolFilter.js";
 import { DEFAULT_TOOL_SETS, TOOL_SET_NAME_PATTERN, TOOL_SET_PREFIX } from "./defaultToolSets.js";
 
 /** The session's filter options after the SDK's own normalisation (`ToolSet` to array). */

@@ -17,7 +17,7 @@ import {
     type BuiltInToolOverrides,
 } from "./builtInToolOverrides.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
-import { formatList, quoteValue } from "./formatting.js";
+import { formatList, quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 import {
     readFilterOptions,
@@ -30,7 +30,7 @@ import {
     readonlyMap,
     type ToolFilterMode,
     type UnknownToolIdentifier,
-} from "./toolFilter.js";
+} from "../toolFilter/toolFilter.js";
 
 /**
  * Client options of the tool setup (part of `CopilotClientOptions`).

@@ -2,7 +2,7 @@ import type { SessionConfig, Tool } from "@github/copilot-sdk";
 import { validateSessionTools } from "./customToolChecks.js";
 import { messageOf, readOrRefuse } from "./callerInput.js";
 import { jsonSchemaOf, snapshotCustomTools } from "./customTools.js";
-import { formatList, quoteValue } from "./formatting.js";
+import { formatList, quoteValue } from "../toolFilter/formatting.js";
 import {
     isDisconnected,
     isHeld,

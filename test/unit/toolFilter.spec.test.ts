@@ -7,7 +7,7 @@ import {
     type ToolFilterOptions,
     type ToolFilterResult,
     type ToolFilterWarning,
-} from "../../src/safetyNet/toolFilter.js";
+} from "../../src/toolFilter/toolFilter.js";
 
 // The rules of the workbench.action.chat.open tool-filtering proposal (the rules README.md and toolFilter.ts state), one test
 // each, on a catalog shaped like VS Code's: Copilot Chat's toolsets (ids

@@ -4,7 +4,7 @@ import {
     ToolFilterError,
     type ToolFilterCatalog,
     type ToolFilterWarning,
-} from "../../src/safetyNet/toolFilter.js";
+} from "../../src/toolFilter/toolFilter.js";
 
 // Warnings, the caller's settings, malformed input, odd names, immutability and iterables.
 const catalog: ToolFilterCatalog = {
