@@ -93,7 +93,10 @@ export type ToolSessionConfig = (SessionConfig | ResumeSessionConfig) & SessionT
  * @experimental
  */
 export interface SessionToolResolution {
-    /** Which filter options were given: none, `availableTools`, `excludedTools`, or both. */
+    /**
+     * Which filter options were given: none (`"default"`), `availableTools` (`"include"`),
+     * `excludedTools` (`"exclude"`), or both (`"combined"`).
+     */
     readonly mode: ToolFilterMode;
     /**
      * The tools the runtime offers the model at the start: the model's built-ins and those the
@@ -357,8 +360,7 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
     const { result } = filter;
     // Names outside the helper's inventory are kept unless availableTools lists what to keep.
     const isEnabled = (name: string) =>
-        result.toolEnablement.get(name) ??
-        (result.mode === "default" || result.mode === "blacklist");
+        result.toolEnablement.get(name) ?? (result.mode === "default" || result.mode === "exclude");
     const isOfferedBuiltInEnabled = builtInEnablement(
         isEnabled,
         filter.availableTools,

@@ -87,11 +87,13 @@ export interface ResolveToolFilterSettings {
 }
 
 /**
- * Which rule chose the tools: nothing given, `include` only, `exclude` only, or both.
+ * Which rule chose the tools, named after the options given: `"default"` (neither, every tool),
+ * `"include"` (`include` only: just the tools it names), `"exclude"` (`exclude` only: every tool
+ * but those it names) or `"combined"` (both: those included minus those excluded).
  *
  * @experimental
  */
-export type ToolFilterMode = "default" | "whitelist" | "blacklist" | "combined";
+export type ToolFilterMode = "default" | "include" | "exclude" | "combined";
 
 /**
  * Codes of {@link ToolFilterWarning}:
@@ -310,9 +312,9 @@ export function resolveToolFilter(
         include === undefined
             ? exclude === undefined
                 ? "default"
-                : "blacklist"
+                : "exclude"
             : exclude === undefined
-              ? "whitelist"
+              ? "include"
               : "combined";
     const warnings: ToolFilterWarning[] = [];
     const warn = (warning: ToolFilterWarning) => {
@@ -380,17 +382,17 @@ export function readonlyMap<K, V>(map: Map<K, V>): ReadonlyMap<K, V> {
     return Object.freeze(Object.assign(map, { set: refuse, delete: refuse, clear: refuse }));
 }
 
-function isEnabled(marks: number, whitelist: boolean): boolean {
+function isEnabled(marks: number, includeGiven: boolean): boolean {
     if (marks & EXCLUDED_BY_NAME) return false;
     if (marks & INCLUDED_BY_NAME) return true;
     if (marks & EXCLUDED_BY_GROUP) return false;
     if (marks & INCLUDED_BY_GROUP) return true;
-    return !whitelist;
+    return !includeGiven;
 }
 
 function describeFilter(mode: ToolFilterMode, names: Record<ToolFilterOptionKey, string>): string {
-    if (mode === "whitelist") return names.include;
-    if (mode === "blacklist") return names.exclude;
+    if (mode === "include") return names.include;
+    if (mode === "exclude") return names.exclude;
     return `${names.include} with ${names.exclude}`;
 }
 

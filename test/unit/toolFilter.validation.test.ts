@@ -146,7 +146,7 @@ describe("settings for empty results", () => {
             { include: [] },
             { emptyInclude: "allow", onWarning }
         );
-        expect(result.mode).toBe("whitelist");
+        expect(result.mode).toBe("include");
         expect(result.enabledTools).toEqual([]);
         expect(warnings).toEqual([]);
     });
