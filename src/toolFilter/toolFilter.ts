@@ -1,4 +1,5 @@
 import { formatList, quoteValue } from "./formatting.js";
+import { readListByIndex } from "./listReader.js";
 import { closestName } from "./nameSuggestions.js";
 
 /**
@@ -434,24 +435,24 @@ function readIdentifiers(
     }
     const value: unknown = options[key];
     if (value === undefined) return undefined;
-    if (!Array.isArray(value)) {
-        throw new ToolFilterError(
-            "INVALID_FILTER_OPTION",
-            `Invalid ${option} ${quoteValue(value)}: pass an array of tool or toolset names, e.g. [${quoteValue(String(value))}].`,
-            option
-        );
-    }
-    for (let position = 0; position < value.length; position++) {
-        const entry: unknown = value[position];
-        if (typeof entry !== "string" || entry.length === 0) {
-            throw new ToolFilterError(
-                "INVALID_FILTER_OPTION",
-                `Invalid ${option}[${position}] ${position in value ? quoteValue(entry) : "(empty slot)"}: every entry must be a non-empty tool or toolset name.`,
-                option
-            );
-        }
-    }
-    return value as readonly string[];
+    const fail = (message: string) => new ToolFilterError("INVALID_FILTER_OPTION", message, option);
+    return readListByIndex(value, {
+        what: option,
+        expected: "an array of tool or toolset names",
+        fail,
+        notAList: (list) =>
+            fail(
+                `Invalid ${option} ${quoteValue(list)}: pass an array of tool or toolset names, e.g. [${quoteValue(String(list))}].`
+            ),
+        readItem: (entry, position, present) => {
+            if (typeof entry !== "string" || entry.length === 0) {
+                throw fail(
+                    `Invalid ${option}[${position}] ${present ? quoteValue(entry) : "(empty slot)"}: every entry must be a non-empty tool or toolset name.`
+                );
+            }
+            return entry;
+        },
+    });
 }
 
 /** Lookups from every kind of identifier to the catalog positions it names. */
