@@ -125,18 +125,22 @@ export function resolveSessionToolFilter(
     }
 
     // Entries reach the runtime as given; a toolset entry becomes its members.
-    const named = new Set(available?.map(namedTool).filter((name) => name !== undefined));
+    const namedExplicitly = new Set(available?.map(namedTool).filter((name) => name !== undefined));
     // Excluding a toolset must not take a named tool with it through a runtime alias (the
     // runtime removes grep with rg).
     const removesNamed = (member: string) =>
-        [...named].some((name) => inventory.excludedWith.get(name)?.includes(member) === true);
+        [...namedExplicitly].some(
+            (name) => inventory.excludedWith.get(name)?.includes(member) === true
+        );
     const wireEntries = (entry: FilterEntry, option: FilterOption): readonly string[] => {
         switch (entry.kind) {
             case "toolSet": {
                 const members = toolSets.get(entry.name) ?? [];
                 return option === "availableTools"
                     ? members
-                    : members.filter((member) => !named.has(member) && !removesNamed(member));
+                    : members.filter(
+                          (member) => !namedExplicitly.has(member) && !removesNamed(member)
+                      );
             }
             case "tool":
             case "builtin":
@@ -452,13 +456,13 @@ function sessionToolSets(customToolSets: unknown): {
         );
     }
     const read: [string, readonly string[]][] = [];
-    const entries = readRecord(
+    const definitions = readRecord(
         customToolSets,
         "customToolSets",
         "INVALID_TOOL_SET",
         'an object of toolset names to tool names, e.g. { quality: ["lint", "format"] }'
     );
-    for (const [name, members] of entries) {
+    for (const [name, members] of definitions) {
         if (!TOOL_SET_NAME_PATTERN.test(name)) {
             throw new SessionToolError(
                 "INVALID_TOOL_SET",

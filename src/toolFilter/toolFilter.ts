@@ -461,8 +461,8 @@ class CatalogIndex {
     readonly toolSets = new Map<string, { referenceName: string; members: number[] }>();
     readonly #byId = new Map<string, number>();
     readonly #byReferenceName = new Map<string, number[]>();
-    readonly #bySourceName = new Map<string, number>();
-    readonly #bySource = new Map<string, number[]>();
+    readonly #byQualifiedId = new Map<string, number>();
+    readonly #bySourceGroup = new Map<string, number[]>();
     readonly #toolSetByReferenceName = new Map<string, string>();
     readonly #matchReferenceNames: boolean;
 
@@ -474,7 +474,7 @@ class CatalogIndex {
             );
         }
         for (const source of iterate(catalog.sources ?? [], "sources")) {
-            this.#bySource.set(`${sourceName(source)}:*`, []);
+            this.#bySourceGroup.set(`${checkedSource(source)}:*`, []);
         }
         for (const tool of iterate(catalog.tools, "tools")) this.#addTool(tool);
         if (catalog.toolSets !== undefined && catalog.toolSets !== null) {
@@ -494,9 +494,9 @@ class CatalogIndex {
                 : this.#toolSetByReferenceName.get(identifier)!;
             return { group: id, tools: toolSet.members };
         }
-        const ofSource = this.#bySource.get(identifier);
-        if (ofSource !== undefined) return { group: identifier, tools: ofSource };
-        const byId = this.#byId.get(identifier) ?? this.#bySourceName.get(identifier);
+        const sourceGroup = this.#bySourceGroup.get(identifier);
+        if (sourceGroup !== undefined) return { group: identifier, tools: sourceGroup };
+        const byId = this.#byId.get(identifier) ?? this.#byQualifiedId.get(identifier);
         if (byId !== undefined) return { group: undefined, tools: [byId] };
         const byReference = this.#byReferenceName.get(identifier);
         return byReference === undefined ? undefined : { group: undefined, tools: byReference };
@@ -523,7 +523,7 @@ class CatalogIndex {
         }
         yield* this.#byId.keys();
         yield* this.#byReferenceName.keys();
-        yield* this.#bySourceName.keys();
+        yield* this.#byQualifiedId.keys();
     }
 
     #addTool(tool: ToolFilterTool): void {
@@ -547,10 +547,10 @@ class CatalogIndex {
         }
         const sources = iterate(tool.sources ?? [], `sources of tool ${quoteValue(tool.id)}`);
         for (const source of sources) {
-            this.#bySourceName.set(`${sourceName(source)}:${tool.id}`, position);
-            const ofSource = this.#bySource.get(`${source}:*`);
-            if (ofSource === undefined) this.#bySource.set(`${source}:*`, [position]);
-            else ofSource.push(position);
+            this.#byQualifiedId.set(`${checkedSource(source)}:${tool.id}`, position);
+            const sourceGroup = this.#bySourceGroup.get(`${source}:*`);
+            if (sourceGroup === undefined) this.#bySourceGroup.set(`${source}:*`, [position]);
+            else sourceGroup.push(position);
         }
     }
 
@@ -601,7 +601,7 @@ function iterate<T>(values: Iterable<T> | undefined, what: string): Iterable<T> 
     return values;
 }
 
-function sourceName(source: unknown): string {
+function checkedSource(source: unknown): string {
     if (!isName(source)) {
         throw invalidCatalog(
             `Invalid source ${quoteValue(source)}: a source is a non-empty string such as 'builtin'.`
