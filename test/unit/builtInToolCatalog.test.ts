@@ -187,6 +187,7 @@ describe("built-in catalog: which runtime is asked what", () => {
         ["a tool without a name", { tools: [{ name: "view" }, {}] }],
         ["an empty name", { tools: [{ name: "" }] }],
         ["a tool that is not an object", { tools: ["view"] }],
+        ["an empty slot", { tools: Object.assign([{ name: "view" }], { length: 2 }) }],
         ["tools that are not a list", { tools: "x" }],
         ["no tools field", {}],
         ["null", null],
