@@ -326,8 +326,7 @@ function checkEntryPrefixes(
     for (const entry of entries ?? []) {
         switch (entry.kind) {
             case "tool":
-            // Toolset entries have their own check of the name that follows.
-            case "toolSet":
+            case "toolSet": // the name after 'toolset:' has its own check
                 continue;
             case "builtin":
             case "custom":
