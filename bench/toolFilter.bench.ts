@@ -14,7 +14,7 @@ import {
     resolveToolFilter,
     type ToolFilterCatalog,
     type ToolFilterOptions,
-} from "../src/safetyNet/toolFilter.js";
+} from "../src/toolFilter/toolFilter.js";
 
 const ROUNDS = 9;
 

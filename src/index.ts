@@ -20,7 +20,7 @@ export {
     type ToolFilterWarning,
     type ToolFilterWarningCode,
     type UnknownToolIdentifier,
-} from "./safetyNet/toolFilter.js";
+} from "./toolFilter/toolFilter.js";
 export { DEFAULT_TOOL_SETS } from "./safetyNet/defaultToolSets.js";
 export { SessionToolError, type SessionToolErrorCode } from "./safetyNet/sessionToolError.js";
 export type { SessionToolWarning, SessionToolWarningCode } from "./safetyNet/sessionToolWarning.js";

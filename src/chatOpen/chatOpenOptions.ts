@@ -7,7 +7,7 @@
  * of the SDK.
  */
 
-import { quoteValue } from "../safetyNet/formatting.js";
+import { quoteValue } from "../toolFilter/formatting.js";
 import {
     readonlyMap,
     resolveToolFilter,
@@ -18,7 +18,7 @@ import {
     type ToolFilterToolSet,
     type ToolFilterWarning,
     type ToolFilterWarningCode,
-} from "../safetyNet/toolFilter.js";
+} from "../toolFilter/toolFilter.js";
 
 /**
  * A tool as VS Code's chat describes it (the parts of `IToolData` filtering reads); other fields
@@ -155,7 +155,7 @@ export interface ChatOpenToolEnablement<TOptions, TTool, TToolSet> {
     /**
      * What a tool or toolset missing from {@link ChatOpenToolEnablement.enablement} (registered
      * after this call, such as an MCP server that starts later) is: `false` once `toolsInclude`
-     * is given, so a whitelist holds; `true` otherwise. VS Code's tool picker treats every
+     * is given, so an include list holds; `true` otherwise. VS Code's tool picker treats every
      * unlisted tool as enabled, whatever the filter was.
      */
     readonly unlistedEnabled: boolean;
@@ -178,7 +178,7 @@ export interface ChatOpenToolFilterSettings extends Pick<ResolveToolFilterSettin
 
 /**
  * Resolves the `toolsInclude` / `toolsExclude` of `workbench.action.chat.open` with the rules of
- * the command's specification: whitelist, blacklist or combined mode, explicit exclusions win,
+ * the command's specification: include, exclude or combined mode, explicit exclusions win,
  * explicit tool inclusions beat toolset exclusions, unknown identifiers warn, and
  * `toolsInclude: []` or a filter that leaves no tool throws. An identifier that names a toolset
  * and a tool is read as the toolset, with an `AMBIGUOUS_IDENTIFIER` warning.

@@ -1,5 +1,6 @@
 import type { SessionConfig } from "@github/copilot-sdk";
-import { quoteValue } from "./formatting.js";
+import { quoteValue } from "../toolFilter/formatting.js";
+import { readListByIndex } from "../toolFilter/listReader.js";
 import { MEASURED_BUILT_IN_TOOLS } from "./measuredBuiltInTools.generated.js";
 import type { BuiltInToolCondition, MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
 
@@ -142,22 +143,33 @@ function versionOf(status: unknown): string | undefined {
     return typeof version === "string" && version.length > 0 ? version : undefined;
 }
 
-/** The names of a `tools.list` answer, or undefined unless every tool has a non-empty name. */
-function namesOf(listing: unknown): string[] | undefined {
+/**
+ * The names of a `tools.list` answer, or undefined unless every tool has a non-empty name: an
+ * answer of another shape is not refused with a message, as a caller's list is, but makes the
+ * session fall back to a stand-in catalog.
+ */
+function namesOf(listing: unknown): readonly string[] | undefined {
     if (listing === null || typeof listing !== "object") return undefined;
     const { tools } = listing as { tools?: unknown };
-    if (!Array.isArray(tools)) return undefined;
-    const names: string[] = [];
-    for (let position = 0; position < tools.length; position++) {
-        const tool: unknown = tools[position];
-        const name =
-            tool !== null && typeof tool === "object"
-                ? (tool as { name?: unknown }).name
-                : undefined;
-        if (typeof name !== "string" || name.length === 0) return undefined;
-        names.push(name);
+    const unusable = () => new Error("not a list of named tools");
+    try {
+        return readListByIndex(tools, {
+            what: "tools.list",
+            expected: "named tools",
+            fail: unusable,
+            notAList: unusable,
+            readItem: (tool) => {
+                const name =
+                    tool !== null && typeof tool === "object"
+                        ? (tool as { name?: unknown }).name
+                        : undefined;
+                if (typeof name !== "string" || name.length === 0) throw unusable();
+                return name;
+            },
+        });
+    } catch {
+        return undefined;
     }
-    return names;
 }
 
 function reasonOf(error: unknown): string {

@@ -1,6 +1,6 @@
 import type { BuiltInToolCatalog } from "./builtInToolCatalog.js";
 import type { CustomToolSnapshot } from "./customTools.js";
-import { byCount, formatList } from "./formatting.js";
+import { byCount, formatList } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 
 /**

@@ -1,4 +1,5 @@
-import { quoteValue } from "./formatting.js";
+import { messageOf, quoteValue } from "../toolFilter/formatting.js";
+import { readListByIndex } from "../toolFilter/listReader.js";
 import { SessionToolError, type SessionToolErrorCode } from "./sessionToolError.js";
 
 /**
@@ -9,10 +10,10 @@ import { SessionToolError, type SessionToolErrorCode } from "./sessionToolError.
 export const MAX_LIST_LENGTH = 4096;
 
 /**
- * Reads a caller's list once, by index, into a frozen copy, with the array prototype's own
- * checks: what is checked is what is sent, whatever the list's own iterator, `length` getter or
- * species say. A value that cannot be read (a revoked `Proxy`, a getter that throws) is refused
- * like a malformed one, never a `TypeError`.
+ * Reads a caller's list of a tool option once, by index, into a frozen copy
+ * ({@link readListByIndex}): what is checked is what is sent. A value that cannot be read (a
+ * revoked `Proxy`, a getter that throws) is refused like a malformed one, never a `TypeError`;
+ * a list longer than {@link MAX_LIST_LENGTH} is refused.
  *
  * @param value - the list as the caller passed it (not modified)
  * @param what - the option's name for messages, e.g. `availableTools` or `customToolSets.q`
@@ -33,43 +34,15 @@ export function readList<T>(
 ): readonly T[] {
     const fail = (message: string, cause?: unknown) =>
         new SessionToolError(code, message, [], cause === undefined ? undefined : { cause });
-    let length: number;
-    try {
-        if (!Array.isArray(value)) {
-            throw (
-                notAList?.(value) ??
-                fail(`Invalid ${what} ${describeValue(value)}: pass ${expected}.`)
-            );
-        }
-        length = value.length;
-    } catch (error) {
-        if (error instanceof SessionToolError) throw error;
-        throw fail(
-            `Invalid ${what}: it cannot be read (${messageOf(error)}); pass ${expected}.`,
-            error
-        );
-    }
-    if (length > MAX_LIST_LENGTH) {
-        throw fail(
-            `Invalid ${what}: it has ${length.toLocaleString("en-US")} entries, more than the ${MAX_LIST_LENGTH.toLocaleString("en-US")} accepted; pass ${expected}.`
-        );
-    }
-    const items: T[] = [];
-    for (let position = 0; position < length; position++) {
-        let present: boolean;
-        let item: unknown;
-        try {
-            present = position in value;
-            item = present ? value[position] : undefined;
-        } catch (error) {
-            throw fail(
-                `Invalid ${what}[${position}]: it cannot be read (${messageOf(error)}); pass ${expected}.`,
-                error
-            );
-        }
-        items.push(readItem(item, position, present));
-    }
-    return Object.freeze(items);
+    return readListByIndex(value, {
+        what,
+        expected,
+        fail,
+        notAList: (list) =>
+            notAList?.(list) ?? fail(`Invalid ${what} ${describeValue(list)}: pass ${expected}.`),
+        readItem,
+        maxLength: MAX_LIST_LENGTH,
+    });
 }
 
 /**
@@ -147,14 +120,5 @@ export function describeValue(value: unknown): string {
         return quoteValue(value);
     } catch {
         return "(a value that cannot be read)";
-    }
-}
-
-/** The message of a thrown value. */
-export function messageOf(error: unknown): string {
-    try {
-        return error instanceof Error ? error.message : String(error);
-    } catch {
-        return "unknown error";
     }
 }

@@ -1,5 +1,5 @@
 import type { Tool } from "@github/copilot-sdk";
-import { formatList, quoteValue } from "./formatting.js";
+import { formatList, quoteValue } from "../toolFilter/formatting.js";
 import { readList, readOrRefuse } from "./callerInput.js";
 import { SessionToolError } from "./sessionToolError.js";
 import { jsonSchemaOf } from "../sdkSeam/sdkSeam.js";

@@ -1,5 +1,5 @@
 import { builtInToolGroups } from "./builtInToolGroups.js";
-import { quoteValue } from "./formatting.js";
+import { quoteValue } from "../toolFilter/formatting.js";
 
 /** How `availableTools` / `excludedTools` entries name a toolset: `toolset:<name>`. */
 export const TOOL_SET_PREFIX = "toolset:";

@@ -1,6 +1,6 @@
 import { describeValue, readList, readOrRefuse, readRecord } from "./callerInput.js";
-import { formatList, quoteValue } from "./formatting.js";
-import { closestName } from "./nameSuggestions.js";
+import { formatList, quoteValue } from "../toolFilter/formatting.js";
+import { closestName } from "../toolFilter/nameSuggestions.js";
 import { SessionToolError } from "./sessionToolError.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
 import {
@@ -9,8 +9,9 @@ import {
     type ToolFilterResult,
     type ToolFilterTool,
     type UnknownToolIdentifier,
-} from "./toolFilter.js";
+} from "../toolFilter/toolFilter.js";
 import { DEFAULT_TOOL_SETS, TOOL_SET_NAME_PATTERN, TOOL_SET_PREFIX } from "./defaultToolSets.js";
+import { parseFilterEntry, unhandledFilterEntry, type FilterEntry } from "./filterEntry.js";
 
 /** The session's filter options after the SDK's own normalisation (`ToolSet` to array). */
 export interface SessionToolFilterOptions {
@@ -56,7 +57,7 @@ type FilterOption = "availableTools" | "excludedTools";
 /** Source prefixes the filter resolves itself; `mcp:` entries go to the runtime as they are. */
 const RESOLVED_SOURCES = new Set(["builtin", "custom"]);
 
-/** Every prefix an entry may have: the SDK's sources and `toolset`. No tool name has a colon. */
+/** Every prefix an entry may have: the SDK's sources and `toolset`, in the order suggested. */
 const KNOWN_PREFIXES: readonly string[] = [
     "builtin",
     "custom",
@@ -92,6 +93,8 @@ export function resolveSessionToolFilter(
     // Before the filter's own warnings: a mistyped member is why a toolset enables nothing.
     const unknownMembers = checkCustomToolSetMembers(customToolSets, inventory, onWarning);
 
+    const resolvedTexts = (entries: readonly FilterEntry[] | undefined) =>
+        entries?.filter(isResolved).map((entry) => entry.text);
     let result: ToolFilterResult;
     try {
         result = resolveToolFilter(
@@ -104,7 +107,7 @@ export function resolveSessionToolFilter(
                     tools,
                 })),
             },
-            { include: available?.filter(isResolved), exclude: excluded?.filter(isResolved) },
+            { include: resolvedTexts(available), exclude: resolvedTexts(excluded) },
             {
                 optionNames: { include: "availableTools", exclude: "excludedTools" },
                 matchToolSetReferenceNames: false,
@@ -122,19 +125,32 @@ export function resolveSessionToolFilter(
     }
 
     // Entries reach the runtime as given; a toolset entry becomes its members.
-    const named = new Set(available?.map(namedTool).filter((name) => name !== undefined));
+    const namedExplicitly = new Set(available?.map(namedTool).filter((name) => name !== undefined));
     // Excluding a toolset must not take a named tool with it through a runtime alias (the
     // runtime removes grep with rg).
     const removesNamed = (member: string) =>
-        [...named].some((name) => inventory.excludedWith.get(name)?.includes(member) === true);
-    const wireEntries = (entry: string, option: FilterOption): readonly string[] => {
-        if (isToolSetEntry(entry)) {
-            const members = toolSets.get(entry.slice(TOOL_SET_PREFIX.length)) ?? [];
-            return option === "availableTools"
-                ? members
-                : members.filter((member) => !named.has(member) && !removesNamed(member));
+        [...namedExplicitly].some(
+            (name) => inventory.excludedWith.get(name)?.includes(member) === true
+        );
+    const wireEntries = (entry: FilterEntry, option: FilterOption): readonly string[] => {
+        switch (entry.kind) {
+            case "toolSet": {
+                const members = toolSets.get(entry.name) ?? [];
+                return option === "availableTools"
+                    ? members
+                    : members.filter(
+                          (member) => !namedExplicitly.has(member) && !removesNamed(member)
+                      );
+            }
+            case "tool":
+            case "builtin":
+            case "custom":
+            case "mcp":
+            case "otherPrefix":
+                return [entry.text];
+            default:
+                return unhandledFilterEntry(entry);
         }
-        return [entry];
     };
     const wireAvailable =
         available &&
@@ -151,8 +167,8 @@ export function resolveSessionToolFilter(
         excludedTools: wireExcluded,
         unknownMembers,
         given: Object.freeze({
-            availableTools: available,
-            excludedTools: excluded,
+            availableTools: textsOf(available),
+            excludedTools: textsOf(excluded),
             customToolSets,
         }),
     };
@@ -179,33 +195,53 @@ function inventoryTools(inventory: SessionToolInventory): ToolFilterTool[] {
  * `view` at all. Each such pattern also allows the overriding custom tool.
  */
 function overridesKeptByBuiltInPatterns(
-    available: readonly string[],
+    available: readonly FilterEntry[],
     overridden: ReadonlySet<string>
 ): string[] {
-    const all = available.includes("builtin:*");
+    const patterns = new Set(
+        available.filter((entry) => entry.kind === "builtin").map((entry) => entry.name)
+    );
     return [...overridden]
-        .filter((name) => all || available.includes(`builtin:${name}`))
+        .filter((name) => patterns.has("*") || patterns.has(name))
         .map((name) => `custom:${name}`);
 }
 
 /** The tool an entry names explicitly (a bare name, `builtin:<name>`, `custom:<name>`). */
-function namedTool(entry: string): string | undefined {
-    const colon = entry.indexOf(":");
-    if (colon === -1) return entry;
-    const name = entry.slice(colon + 1);
-    return RESOLVED_SOURCES.has(entry.slice(0, colon)) && name !== "*" ? name : undefined;
+function namedTool(entry: FilterEntry): string | undefined {
+    switch (entry.kind) {
+        case "tool":
+            return entry.name;
+        case "builtin":
+        case "custom":
+            return entry.name === "*" ? undefined : entry.name;
+        case "toolSet":
+        case "mcp":
+        case "otherPrefix":
+            return undefined;
+        default:
+            return unhandledFilterEntry(entry);
+    }
 }
 
 /** Entries the helper resolves: bare names, toolsets, and `builtin:` / `custom:` patterns. */
-function isResolved(entry: string): boolean {
-    const colon = entry.indexOf(":");
-    if (colon === -1) return true;
-    if (isToolSetEntry(entry)) return true;
-    return RESOLVED_SOURCES.has(entry.slice(0, colon));
+function isResolved(entry: FilterEntry): boolean {
+    switch (entry.kind) {
+        case "tool":
+        case "toolSet":
+        case "builtin":
+        case "custom":
+            return true;
+        case "mcp":
+        case "otherPrefix":
+            return false;
+        default:
+            return unhandledFilterEntry(entry);
+    }
 }
 
-function isToolSetEntry(entry: string): boolean {
-    return entry.startsWith(TOOL_SET_PREFIX);
+/** The entries' text, as given, in a frozen list. */
+function textsOf(entries: readonly FilterEntry[] | undefined): readonly string[] | undefined {
+    return entries && Object.freeze(entries.map((entry) => entry.text));
 }
 
 /**
@@ -221,13 +257,11 @@ function isToolSetEntry(entry: string): boolean {
 export function readFilterOptions(options: SessionToolFilterOptions): SessionToolFilterOptions {
     const { customToolSets } = sessionToolSets(options.customToolSets);
     return {
-        availableTools: readEntries(
-            filterListOf(options.availableTools, "availableTools"),
-            "availableTools"
+        availableTools: textsOf(
+            readEntries(filterListOf(options.availableTools, "availableTools"), "availableTools")
         ),
-        excludedTools: readEntries(
-            filterListOf(options.excludedTools, "excludedTools"),
-            "excludedTools"
+        excludedTools: textsOf(
+            readEntries(filterListOf(options.excludedTools, "excludedTools"), "excludedTools")
         ),
         customToolSets,
     };
@@ -249,10 +283,10 @@ function filterListOf(value: unknown, option: FilterOption): unknown {
 }
 
 /**
- * Reads a filter list once, by index, into a frozen copy: what is checked is what is sent, even
- * if the caller's array has methods of its own.
+ * Reads a filter list once, by index, into a frozen copy of parsed entries: what is checked is
+ * what is sent, even if the caller's array has methods of its own.
  */
-function readEntries(value: unknown, option: FilterOption): readonly string[] | undefined {
+function readEntries(value: unknown, option: FilterOption): readonly FilterEntry[] | undefined {
     if (value === undefined || value === null) return undefined;
     return readList(
         value,
@@ -275,7 +309,7 @@ function readEntries(value: unknown, option: FilterOption): readonly string[] | 
                     [entry]
                 );
             }
-            return entry;
+            return parseFilterEntry(entry);
         }
     );
 }
@@ -285,31 +319,39 @@ function readEntries(value: unknown, option: FilterOption): readonly string[] | 
  * prefix against nothing, so `Builtin:view` or `mpc:github-x` would silently remove a tool from
  * the session (or leave it without tools).
  */
-function checkEntryPrefixes(option: FilterOption, entries: readonly string[] | undefined): void {
+function checkEntryPrefixes(
+    option: FilterOption,
+    entries: readonly FilterEntry[] | undefined
+): void {
     for (const entry of entries ?? []) {
-        const colon = entry.indexOf(":");
-        if (colon === -1) continue;
-        const prefix = entry.slice(0, colon);
-        const name = entry.slice(colon + 1);
-        if (KNOWN_PREFIXES.includes(prefix)) {
-            // Toolset entries have their own check of the name that follows.
-            if (name.length > 0 || entry.startsWith(TOOL_SET_PREFIX)) continue;
-            throw new SessionToolError(
-                "INVALID_TOOL_FILTER",
-                `Invalid ${option} entry ${quoteValue(entry)}: a tool name or '*' must follow '${prefix}:', e.g. '${prefix}:*'.`,
-                [entry]
-            );
+        switch (entry.kind) {
+            case "tool":
+            case "toolSet": // the name after 'toolset:' has its own check
+                continue;
+            case "builtin":
+            case "custom":
+            case "mcp":
+                if (entry.name.length > 0) continue;
+                throw new SessionToolError(
+                    "INVALID_TOOL_FILTER",
+                    `Invalid ${option} entry ${quoteValue(entry.text)}: a tool name or '*' must follow '${entry.kind}:', e.g. '${entry.kind}:*'.`,
+                    [entry.text]
+                );
+            case "otherPrefix": {
+                const suggestion = closestName(entry.prefix, KNOWN_PREFIXES);
+                throw new SessionToolError(
+                    "INVALID_TOOL_FILTER",
+                    `Invalid ${option} entry ${quoteValue(entry.text)}: ${quoteValue(entry.prefix)} is not a tool source, so the entry would match no tool.` +
+                        (suggestion === undefined
+                            ? ""
+                            : ` Did you mean ${quoteValue(`${suggestion}:${entry.name}`)}?`) +
+                        ` Write a bare tool name, or prefix it with 'builtin:', 'custom:', 'mcp:' or 'toolset:'.`,
+                    [entry.text]
+                );
+            }
+            default:
+                unhandledFilterEntry(entry);
         }
-        const suggestion = closestName(prefix, KNOWN_PREFIXES);
-        throw new SessionToolError(
-            "INVALID_TOOL_FILTER",
-            `Invalid ${option} entry ${quoteValue(entry)}: ${quoteValue(prefix)} is not a tool source, so the entry would match no tool.` +
-                (suggestion === undefined
-                    ? ""
-                    : ` Did you mean ${quoteValue(`${suggestion}:${name}`)}?`) +
-                ` Write a bare tool name, or prefix it with 'builtin:', 'custom:', 'mcp:' or 'toolset:'.`,
-            [entry]
-        );
     }
 }
 
@@ -374,17 +416,17 @@ function checkCustomToolSetMembers(
 }
 
 /** Toolset entries must be well formed; an unknown toolset name only warns (with suggestions). */
-function checkToolSetEntries(option: FilterOption, entries: readonly string[] | undefined): void {
+function checkToolSetEntries(
+    option: FilterOption,
+    entries: readonly FilterEntry[] | undefined
+): void {
     for (const entry of entries ?? []) {
-        if (!isToolSetEntry(entry)) continue;
-        const name = entry.slice(TOOL_SET_PREFIX.length);
-        if (!TOOL_SET_NAME_PATTERN.test(name)) {
-            throw new SessionToolError(
-                "INVALID_TOOL_FILTER",
-                `Invalid ${option} entry ${quoteValue(entry)}: write 'toolset:' followed by a toolset name (letters, digits, '_' or '-'), e.g. 'toolset:edit'.`,
-                [entry]
-            );
-        }
+        if (entry.kind !== "toolSet" || TOOL_SET_NAME_PATTERN.test(entry.name)) continue;
+        throw new SessionToolError(
+            "INVALID_TOOL_FILTER",
+            `Invalid ${option} entry ${quoteValue(entry.text)}: write 'toolset:' followed by a toolset name (letters, digits, '_' or '-'), e.g. 'toolset:edit'.`,
+            [entry.text]
+        );
     }
 }
 
@@ -413,13 +455,13 @@ function sessionToolSets(customToolSets: unknown): {
         );
     }
     const read: [string, readonly string[]][] = [];
-    const entries = readRecord(
+    const definitions = readRecord(
         customToolSets,
         "customToolSets",
         "INVALID_TOOL_SET",
         'an object of toolset names to tool names, e.g. { quality: ["lint", "format"] }'
     );
-    for (const [name, members] of entries) {
+    for (const [name, members] of definitions) {
         if (!TOOL_SET_NAME_PATTERN.test(name)) {
             throw new SessionToolError(
                 "INVALID_TOOL_SET",

@@ -17,7 +17,7 @@ import {
     type BuiltInToolOverrides,
 } from "./builtInToolOverrides.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
-import { formatList, quoteValue } from "./formatting.js";
+import { formatList, quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 import {
     readFilterOptions,
@@ -31,7 +31,7 @@ import {
     readonlyMap,
     type ToolFilterMode,
     type UnknownToolIdentifier,
-} from "./toolFilter.js";
+} from "../toolFilter/toolFilter.js";
 
 /**
  * Client options of the tool setup (part of `CopilotClientOptions`).
@@ -94,7 +94,10 @@ export type ToolSessionConfig = (SessionConfig | ResumeSessionConfig) & SessionT
  * @experimental
  */
 export interface SessionToolResolution {
-    /** Which filter options were given: none, `availableTools`, `excludedTools`, or both. */
+    /**
+     * Which filter options were given: none (`"default"`), `availableTools` (`"include"`),
+     * `excludedTools` (`"exclude"`), or both (`"combined"`).
+     */
     readonly mode: ToolFilterMode;
     /**
      * The tools the runtime offers the model at the start: the model's built-ins and those the
@@ -421,8 +424,7 @@ function enableSessionTools(
     const overridden = new Set(overrides.overridden);
     // Names outside the helper's inventory are kept unless availableTools lists what to keep.
     const isEnabled = (name: string) =>
-        result.toolEnablement.get(name) ??
-        (result.mode === "default" || result.mode === "blacklist");
+        result.toolEnablement.get(name) ?? (result.mode === "default" || result.mode === "exclude");
     const isOfferedBuiltInEnabled = builtInEnablement(
         isEnabled,
         filter.availableTools,

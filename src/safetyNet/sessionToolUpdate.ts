@@ -1,8 +1,8 @@
 import type { SessionConfig, Tool } from "@github/copilot-sdk";
 import { validateSessionTools } from "./customToolChecks.js";
-import { messageOf, readOrRefuse } from "./callerInput.js";
+import { readOrRefuse } from "./callerInput.js";
 import { snapshotCustomTools } from "./customTools.js";
-import { formatList, quoteValue } from "./formatting.js";
+import { formatList, messageOf, quoteValue } from "../toolFilter/formatting.js";
 import {
     isDisconnected,
     isHeld,

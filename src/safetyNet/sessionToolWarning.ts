@@ -1,4 +1,4 @@
-import type { ToolFilterWarningCode } from "./toolFilter.js";
+import type { ToolFilterWarningCode } from "../toolFilter/toolFilter.js";
 
 /**
  * Codes of {@link SessionToolWarning}: those of the tool filter (`UNKNOWN_IDENTIFIERS`, also for

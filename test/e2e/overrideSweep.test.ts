@@ -17,7 +17,6 @@
 import { describe, expect, it } from "vitest";
 import { CopilotClient, SessionToolError, type CopilotSession } from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
-import { MEASURED_BUILT_IN_TOOLS } from "../../src/safetyNet/measuredBuiltInTools.generated.js";
 import {
     CLAUDE_MODEL,
     GPT_MODEL,
@@ -37,6 +36,7 @@ import {
     type MockModel,
 } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
+import { RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 
 /** Built-ins the runtime hides from its tool list, which an earlier discovery missed. */
 const HIDDEN_BUILT_INS = [
@@ -76,7 +76,7 @@ async function sweptNames(client: CopilotClient, base: SessionBase): Promise<str
     const runtime = session.toolResolution?.runtime;
     await session.disconnect();
     expect(runtime?.catalog).toBe("measured");
-    const measured = MEASURED_BUILT_IN_TOOLS.find((m) => m.runtimeVersion === runtime?.version);
+    const measured = RAW_MEASUREMENTS.find((m) => m.runtimeVersion === runtime?.version);
     expect(measured?.builtIns.length).toBeGreaterThan(50);
     return [...new Set([...(measured?.builtIns ?? []), ...HIDDEN_BUILT_INS])].sort();
 }

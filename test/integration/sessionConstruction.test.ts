@@ -12,12 +12,12 @@ import {
     type SessionToolWarning,
 } from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
-import { MEASURED_BUILT_IN_TOOLS } from "../../src/safetyNet/measuredBuiltInTools.generated.js";
 import {
     startFakeRuntime,
     type FakeRuntime,
     type FakeRuntimeOptions,
 } from "../support/fakeRuntime.js";
+import { NEWEST_MEASURED_RUNTIME } from "../support/rawMeasurements.js";
 import { EDIT_MEMBERS, EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
 
 // The real patched CopilotClient talking JSON-RPC to a fake runtime on 127.0.0.1: the exact
@@ -26,7 +26,7 @@ import { EDIT_MEMBERS, EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
 const handler = async (): Promise<string> => "custom result";
 const MODEL = "claude-sonnet-4.5";
 /** The runtime whose measurements stand in for an unmeasured or silent one: the newest. */
-const NEWEST_MEASURED = MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!.runtimeVersion;
+const NEWEST_MEASURED = NEWEST_MEASURED_RUNTIME;
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

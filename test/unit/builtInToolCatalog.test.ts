@@ -10,23 +10,25 @@ import {
     toolSearchDefers,
     type RuntimeToolHost,
 } from "../../src/safetyNet/builtInToolCatalog.js";
-import { MEASURED_BUILT_IN_TOOLS } from "../../src/safetyNet/measuredBuiltInTools.generated.js";
 import {
     createSessionToolState,
     prepareSessionTools,
 } from "../../src/safetyNet/sessionToolSetup.js";
 import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
+import { NEWEST_MEASURED_RUNTIME, RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 
 // The rule (README.md, "What each SDK release does with tool names"): the built-in catalog comes from the measurements of the runtime's
 // version; a bundled measured runtime costs no request, any other runtime is asked its version
 // once per client and, when unmeasured, its tools.list; a runtime that does not answer within
-// the timeout gets the newest measurements and one CATALOG_FALLBACK warning.
+// the timeout gets the newest measurements and one CATALOG_FALLBACK warning. Expected names
+// are written by hand or read from the discovery's raw measurement files, never from the
+// generated catalog the code reads.
 const handler = async (): Promise<string> => "ok";
 const NEVER = (): Promise<never> => new Promise(() => {});
 /** The runtime used as a stand-in: the newest measured one. */
-const NEWEST = MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!;
-/** Every built-in any measured runtime has: what a stand-in catalog counts as built-ins. */
-const EVERY_MEASURED = [...new Set(MEASURED_BUILT_IN_TOOLS.flatMap((entry) => entry.builtIns))];
+const NEWEST = NEWEST_MEASURED_RUNTIME;
+/** Every built-in any measured runtime has (the raw files): what a stand-in counts as built-ins. */
+const EVERY_MEASURED = [...new Set(RAW_MEASUREMENTS.flatMap((file) => file.builtIns))];
 
 /** What runtime 1.0.85 offers claude-sonnet-4.5 (and unknown models) in a default session. */
 const CLAUDE_1_0_85 = [
@@ -108,11 +110,11 @@ describe("built-in catalog: which runtime is asked what", () => {
         const catalog = await loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
         expect(host.requests).toEqual(["status.get", "tools.list"]);
         expect(catalog.source).toBe("fallback");
-        expect(catalog.measured).toBe(NEWEST);
+        expect(catalog.measured.runtimeVersion).toBe(NEWEST);
         expect(catalog.builtIns.has("brand_new")).toBe(true);
         expect([...catalog.builtIns].sort()).toEqual([...EVERY_MEASURED, "brand_new"].sort());
         expect(fallbacks).toEqual([
-            `runtime 0.0.1 was not measured; using its tools.list and the names measured on runtime ${NEWEST.runtimeVersion}`,
+            `runtime 0.0.1 was not measured; using its tools.list and the names measured on runtime ${NEWEST}`,
         ]);
     });
 
@@ -134,10 +136,14 @@ describe("built-in catalog: which runtime is asked what", () => {
         const fallbacks: string[] = [];
         const catalog = await loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
         expect(catalog.source).toBe("fallback");
-        expect(catalog.measured).toBe(NEWEST);
+        expect(catalog.measured.runtimeVersion).toBe(NEWEST);
         expect([...catalog.builtIns].sort()).toEqual([...EVERY_MEASURED].sort());
+        // Names the newest runtime no longer has still count: factories_manage was measured
+        // on 1.0.83 and 1.0.85 only, catalog_select on 1.0.89-7 only.
+        expect(catalog.builtIns.has("factories_manage")).toBe(true);
+        expect(catalog.builtIns.has("catalog_select")).toBe(true);
         expect(fallbacks).toEqual([
-            `the runtime did not tell its version (Unhandled method status.get); using the names measured on runtime ${NEWEST.runtimeVersion}`,
+            `the runtime did not tell its version (Unhandled method status.get); using the names measured on runtime ${NEWEST}`,
         ]);
     });
 
@@ -156,7 +162,7 @@ describe("built-in catalog: which runtime is asked what", () => {
         const catalog = await pending;
         expect(catalog.source).toBe("fallback");
         expect(fallbacks).toEqual([
-            `the runtime did not tell its version (status.get did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}`,
+            `the runtime did not tell its version (status.get did not answer in 3000 ms); using the names measured on runtime ${NEWEST}`,
         ]);
         expect(catalog.askAgain).toBe(true);
     });
@@ -171,7 +177,7 @@ describe("built-in catalog: which runtime is asked what", () => {
         expect(host.requests).toEqual(["status.get", "tools.list"]);
         expect(catalog.source).toBe("fallback");
         expect(fallbacks).toEqual([
-            `runtime 0.0.1 was not measured and did not list its tools (tools.list did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}`,
+            `runtime 0.0.1 was not measured and did not list its tools (tools.list did not answer in 3000 ms); using the names measured on runtime ${NEWEST}`,
         ]);
         expect(catalog.askAgain).toBe(true);
     });
@@ -181,6 +187,7 @@ describe("built-in catalog: which runtime is asked what", () => {
         ["a tool without a name", { tools: [{ name: "view" }, {}] }],
         ["an empty name", { tools: [{ name: "" }] }],
         ["a tool that is not an object", { tools: ["view"] }],
+        ["an empty slot", { tools: Object.assign([{ name: "view" }], { length: 2 }) }],
         ["tools that are not a list", { tools: "x" }],
         ["no tools field", {}],
         ["null", null],
@@ -197,7 +204,7 @@ describe("built-in catalog: which runtime is asked what", () => {
             expect(catalog.askAgain).toBe(true);
             expect([...catalog.builtIns].sort()).toEqual([...EVERY_MEASURED].sort());
             expect(fallbacks).toEqual([
-                `runtime 0.0.1 was not measured and its tools.list answer is not a list of named tools; using the names measured on runtime ${NEWEST.runtimeVersion}`,
+                `runtime 0.0.1 was not measured and its tools.list answer is not a list of named tools; using the names measured on runtime ${NEWEST}`,
             ]);
         }
     );
@@ -220,10 +227,11 @@ describe("built-in catalog: which runtime is asked what", () => {
         const host = runtimeHost(async () => ({ version: "0.0.1" }));
         const catalog = await loadBuiltInToolCatalog(host, undefined, () => {});
         // Runtime 1.0.89-7 lets a custom powershell answer; 1.0.85 does not.
-        expect(NEWEST.unsupportedOverrides).not.toContain("powershell");
+        const newest = RAW_MEASUREMENTS.find((file) => file.runtimeVersion === NEWEST)!;
+        expect(newest.unsupportedOverrides).not.toContain("powershell");
         expect(catalog.unsupportedOverrides.has("powershell")).toBe(true);
-        for (const entry of MEASURED_BUILT_IN_TOOLS) {
-            for (const name of entry.unsupportedOverrides) {
+        for (const file of RAW_MEASUREMENTS) {
+            for (const name of file.unsupportedOverrides) {
                 expect(catalog.unsupportedOverrides.has(name), name).toBe(true);
             }
         }
@@ -309,8 +317,8 @@ describe("built-in catalog: once per client", () => {
         await vi.advanceTimersByTimeAsync(3000);
         const prepared = await Promise.all([first, second]);
         expect(prepared.map((p) => p.resolution.runtime)).toEqual([
-            { version: NEWEST.runtimeVersion, catalog: "fallback" },
-            { version: NEWEST.runtimeVersion, catalog: "fallback" },
+            { version: NEWEST, catalog: "fallback" },
+            { version: NEWEST, catalog: "fallback" },
         ]);
         // The fallback is about the client, not the session: it is not a session warning.
         expect(prepared.map((p) => p.resolution.warnings)).toEqual([[], []]);
@@ -318,7 +326,7 @@ describe("built-in catalog: once per client", () => {
         expect(warnings).toEqual([
             {
                 code: "CATALOG_FALLBACK",
-                message: `Custom tools are checked against a stand-in list of built-ins: the runtime did not tell its version (status.get did not answer in 3000 ms); using the names measured on runtime ${NEWEST.runtimeVersion}.`,
+                message: `Custom tools are checked against a stand-in list of built-ins: the runtime did not tell its version (status.get did not answer in 3000 ms); using the names measured on runtime ${NEWEST}.`,
             },
         ]);
     });
@@ -387,7 +395,7 @@ describe("built-in catalog: what the model is offered", () => {
         expect(measured.source).toBe("measured");
         expect(measured.measured.runtimeVersion).toBe("1.0.85");
         expect(catalogWithoutAsking(undefined).source).toBe("fallback");
-        expect(catalogWithoutAsking("0.0.1").measured).toBe(NEWEST);
+        expect(catalogWithoutAsking("0.0.1").measured.runtimeVersion).toBe(NEWEST);
     });
 
     it("offers the model's measured built-ins, and the runtime's default set for unknown models", () => {

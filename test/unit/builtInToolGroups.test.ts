@@ -1,17 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BuiltInTools, ToolSet } from "@github/copilot-sdk";
+import { RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 import { EDIT_MEMBERS, EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
-
-const MEASUREMENTS = join(
-    import.meta.dirname,
-    "..",
-    "..",
-    "scripts",
-    "data",
-    "measured-built-in-tools"
-);
 
 describe("BuiltInTools groups", () => {
     it("offers a group per capability beside Isolated", () => {
@@ -86,15 +76,7 @@ describe("BuiltInTools groups", () => {
     });
 
     it("puts every shell-family built-in ever measured in Execute, so excluding it fails closed", () => {
-        const measured = new Set(
-            readdirSync(MEASUREMENTS)
-                .filter((file) => file.endsWith(".json"))
-                .flatMap(
-                    (file) =>
-                        JSON.parse(readFileSync(join(MEASUREMENTS, file), "utf8"))
-                            .builtIns as string[]
-                )
-        );
+        const measured = new Set(RAW_MEASUREMENTS.flatMap((file) => file.builtIns));
         const shellFamily = [...measured].filter((name) =>
             /(^|_)(bash|powershell|shell)(_|$)/.test(name)
         );

@@ -573,8 +573,8 @@ describe("where VS Code's chat.open decides otherwise", () => {
     });
 
     it("says tools registered later are disabled once toolsInclude is given", () => {
-        // VS Code's picker treats every tool missing from the map as enabled, so a whitelist does
-        // not hold for an MCP server that starts after the command; the adapter says what to do.
+        // VS Code's picker treats every tool missing from the map as enabled, so an include list
+        // does not hold for an MCP server that starts after the command; the adapter says what to do.
         const cases: [object, boolean][] = [
             [{ toolsInclude: ["edit"] }, false],
             [{ includeTools: ["edit"], toolsExclude: ["deleteFile"] }, false],

@@ -1,5 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { approveAll, CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
 import {
     assertUniqueToolNames,
@@ -65,35 +68,45 @@ describe("validateSessionTools", () => {
     });
 });
 
+/** The parts of an SDK build these tests construct a client with. */
+interface SdkBuild {
+    readonly CopilotClient: new (options: any) => any;
+    readonly RuntimeConnection: { forUri(uri: string): unknown };
+}
+
+/**
+ * A client of `sdk` (the patched SDK unless told) whose connection answers `respond`, recording
+ * every request it sends.
+ */
+async function startWithMockConnection(
+    respond: (method: string, params: any) => unknown = () => ({}),
+    sdk: SdkBuild = { CopilotClient, RuntimeConnection }
+) {
+    const client = new sdk.CopilotClient({
+        connection: sdk.RuntimeConnection.forUri("localhost:1234"),
+    });
+    onTestFinished(() => client.forceStop());
+    const sendRequest = vi.fn(async (method: string, params: any) => {
+        if (method === "session.create" || method === "session.resume") {
+            return { sessionId: params.sessionId };
+        }
+        if (["session.delete", "session.detach", "session.destroy"].includes(method)) {
+            return { success: true };
+        }
+        return respond(method, params);
+    });
+    vi.spyOn(client as any, "connectToServer").mockImplementation(async () => {
+        (client as any).connection = { sendRequest, onNotification: vi.fn() };
+    });
+    vi.spyOn(client as any, "verifyProtocolVersion").mockResolvedValue(undefined);
+    await client.start();
+    const sent = (method: string) =>
+        sendRequest.mock.calls.filter(([name]) => name === method).map(([, params]) => params);
+    return { client, sent, sendRequest };
+}
+
 describe("CopilotClient custom tool checks", () => {
     const conflict = 'External tool "view" conflicts with a built-in tool of the same name.';
-
-    /** A client whose connection answers `respond`, recording every request it sends. */
-    async function startWithMockConnection(
-        respond: (method: string, params: any) => unknown = () => ({})
-    ) {
-        const client = new CopilotClient({
-            connection: RuntimeConnection.forUri("localhost:1234"),
-        });
-        onTestFinished(() => client.forceStop());
-        const sendRequest = vi.fn(async (method: string, params: any) => {
-            if (method === "session.create" || method === "session.resume") {
-                return { sessionId: params.sessionId };
-            }
-            if (["session.delete", "session.detach", "session.destroy"].includes(method)) {
-                return { success: true };
-            }
-            return respond(method, params);
-        });
-        vi.spyOn(client as any, "connectToServer").mockImplementation(async () => {
-            (client as any).connection = { sendRequest, onNotification: vi.fn() };
-        });
-        vi.spyOn(client as any, "verifyProtocolVersion").mockResolvedValue(undefined);
-        await client.start();
-        const sent = (method: string) =>
-            sendRequest.mock.calls.filter(([name]) => name === method).map(([, params]) => params);
-        return { client, sent, sendRequest };
-    }
 
     const refusingRuntime = (method: string) => {
         if (method === "session.tools.initializeAndValidate") throw new Error(conflict);
@@ -101,17 +114,21 @@ describe("CopilotClient custom tool checks", () => {
     };
 
     it("refuses duplicate tool names before session.create or session.resume is sent", async () => {
+        // In the patched SDK the safety net's stricter check (case ignored) answers first; the
+        // core's own check is tested alone below, on the build that has only the core.
         const { client, sent } = await startWithMockConnection();
         const tools = [
             { name: "lint", handler },
             { name: "lint", handler },
         ];
+        const safetyNetMessage =
+            "Custom tool names must be unique, also when case is ignored; these repeat: 'lint', 'lint'. Rename or remove all but one of each.";
         await expect(
             client.createSession({ onPermissionRequest: approveAll, tools })
-        ).rejects.toThrow(/Custom tool names must be unique/);
+        ).rejects.toThrow(safetyNetMessage);
         await expect(
             client.resumeSession("s1", { onPermissionRequest: approveAll, tools })
-        ).rejects.toThrow(/Custom tool names must be unique/);
+        ).rejects.toThrow(safetyNetMessage);
         expect(sent("session.create")).toEqual([]);
         expect(sent("session.resume")).toEqual([]);
     });
@@ -184,5 +201,68 @@ describe("CopilotClient custom tool checks", () => {
         ]);
         expect(sent("session.delete")).toEqual([]);
         expect((client as any).sessions.size).toBe(0);
+    });
+});
+
+// The core's construction checks alone: a copy of the SDK with only
+// src/safetyNet/customToolChecks.ts and its calls (`coreFileEdits()`), built by the patch
+// scripts into .cache/sdk-checks/ (rebuilt when the checks or the edits change). In the patched
+// SDK the safety net answers duplicates first, so only this build shows that the core's own
+// guard and its call in createSession / resumeSession work: with either stubbed out, these fail.
+describe("the core's duplicate-name check, without the safety net", () => {
+    const ROOT = join(import.meta.dirname, "..", "..");
+    const coreMessage =
+        "Custom tool names must be unique: 'lint' is defined more than once in tools. Rename or remove the extra definitions.";
+    const duplicates = [
+        { name: "lint", handler },
+        { name: "format", handler },
+        { name: "lint", handler },
+    ];
+    let coreSdkDir = "";
+
+    beforeAll(async () => {
+        const { constructionChecksSdkDir } = (await import(
+            pathToFileURL(join(ROOT, "scripts", "lib", "sdkPatch.mjs")).href
+        )) as { constructionChecksSdkDir(): string };
+        coreSdkDir = constructionChecksSdkDir();
+    }, 180_000);
+
+    it("refuses duplicates in createSession and resumeSession with the core's message, sending nothing (ESM)", async () => {
+        const core = (await import(
+            pathToFileURL(join(coreSdkDir, "dist", "index.js")).href
+        )) as SdkBuild & { approveAll: unknown };
+        const { client, sent } = await startWithMockConnection(undefined, core);
+        const config = { onPermissionRequest: core.approveAll, tools: duplicates };
+        await expect(client.createSession(config)).rejects.toThrow(new Error(coreMessage));
+        await expect(client.resumeSession("s1", config)).rejects.toThrow(new Error(coreMessage));
+        expect(sent("session.create")).toEqual([]);
+        expect(sent("session.resume")).toEqual([]);
+    });
+
+    it("refuses duplicates with the core's message in the CommonJS build too", async () => {
+        const core = createRequire(import.meta.url)(
+            join(coreSdkDir, "dist", "cjs", "index.js")
+        ) as SdkBuild & { approveAll: unknown };
+        const { client, sent } = await startWithMockConnection(undefined, core);
+        const config = { onPermissionRequest: core.approveAll, tools: duplicates };
+        await expect(client.createSession(config)).rejects.toThrow(new Error(coreMessage));
+        await expect(client.resumeSession("s1", config)).rejects.toThrow(new Error(coreMessage));
+        expect(sent("session.create")).toEqual([]);
+    });
+
+    it("lets distinct names, differing only in case, through to the runtime", async () => {
+        // The core compares names exactly; only the safety net also ignores case.
+        const core = (await import(
+            pathToFileURL(join(coreSdkDir, "dist", "index.js")).href
+        )) as SdkBuild & { approveAll: unknown };
+        const { client, sent } = await startWithMockConnection(undefined, core);
+        await client.createSession({
+            onPermissionRequest: core.approveAll,
+            tools: [
+                { name: "lint", handler },
+                { name: "Lint", handler },
+            ],
+        });
+        expect(sent("session.create")).toHaveLength(1);
     });
 });

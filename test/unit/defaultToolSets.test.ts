@@ -1,23 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TOOL_SETS } from "../../src/safetyNet/defaultToolSets.js";
+import { RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 
 // Every member of a default toolset must be a built-in of some measured runtime: a name no
 // runtime has would make `toolset:<name>` promise a tool that never exists. The expected names
 // come from the discovery's raw measurement files, not from the generated catalog.
-const DATA_DIR = new URL("../../scripts/data/measured-built-in-tools/", import.meta.url);
-const measuredBuiltIns = new Set(
-    readdirSync(DATA_DIR)
-        .filter((file) => file.endsWith(".json"))
-        .flatMap(
-            (file) =>
-                (
-                    JSON.parse(readFileSync(new URL(file, DATA_DIR), "utf8")) as {
-                        builtIns: string[];
-                    }
-                ).builtIns
-        )
-);
+const measuredBuiltIns = new Set(RAW_MEASUREMENTS.flatMap((file) => file.builtIns));
 
 describe("default toolsets", () => {
     it("reads measurements of at least one runtime", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatList, quoteValue } from "../../src/safetyNet/formatting.js";
+import { formatList, quoteValue } from "../../src/toolFilter/formatting.js";
 
 // One formatter for values, one for lists: every message quotes what the caller passed.
 describe("quoteValue", () => {

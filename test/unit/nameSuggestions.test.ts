@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { closestName } from "../../src/safetyNet/nameSuggestions.js";
+import { closestName } from "../../src/toolFilter/nameSuggestions.js";
 
 // "Did you mean": the same name in another case, else the closest name within the edit limit.
 describe("closestName", () => {

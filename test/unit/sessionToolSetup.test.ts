@@ -598,6 +598,17 @@ describe("session tool step: the resolution", () => {
         expect(resolution.toolSets.get("read")).toEqual(["view", "read_file"]);
     });
 
+    it("names the mode after the filter options given", async () => {
+        const modeOf = async (config: Record<string, unknown>) =>
+            (await prepare(config)).resolution.mode;
+        expect(await modeOf({})).toBe("default");
+        expect(await modeOf({ availableTools: ["view"] })).toBe("include");
+        expect(await modeOf({ excludedTools: ["view"] })).toBe("exclude");
+        expect(await modeOf({ availableTools: ["view"], excludedTools: ["bash"] })).toBe(
+            "combined"
+        );
+    });
+
     it("describes what the session offers and what was sent", async () => {
         const fake = bundledClient();
         const { resolution } = await prepare(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveToolFilter, type ToolFilterCatalog } from "../../src/safetyNet/toolFilter.js";
+import { resolveToolFilter, type ToolFilterCatalog } from "../../src/toolFilter/toolFilter.js";
 
 // Precedence, strongest first: excluded by name > included by name > member of an excluded
 // toolset > member of an included toolset; then the vocabulary beyond the specification's table:

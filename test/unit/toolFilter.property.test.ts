@@ -5,7 +5,7 @@ import {
     type ToolFilterCatalog,
     type ToolFilterOptions,
     type ToolFilterResult,
-} from "../../src/safetyNet/toolFilter.js";
+} from "../../src/toolFilter/toolFilter.js";
 
 // Invariants over random catalogs and filters, checked against an oracle written from the
 // specification alone. Tool ids, tool reference names, toolset ids and toolset reference names

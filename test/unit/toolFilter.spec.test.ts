@@ -7,7 +7,7 @@ import {
     type ToolFilterOptions,
     type ToolFilterResult,
     type ToolFilterWarning,
-} from "../../src/safetyNet/toolFilter.js";
+} from "../../src/toolFilter/toolFilter.js";
 
 // The rules of the workbench.action.chat.open tool-filtering proposal (the rules README.md and toolFilter.ts state), one test
 // each, on a catalog shaped like VS Code's: Copilot Chat's toolsets (ids
@@ -133,9 +133,9 @@ describe("behaviour matrix", () => {
         expect(result.enabledTools).toEqual(ALL);
     });
 
-    it("enables only the named tools and toolsets when only includeTools is given (whitelist)", () => {
+    it("enables only the named tools and toolsets when only includeTools is given (include mode)", () => {
         const { result } = resolve({ include: ["web", "readFile"] });
-        expect(result.mode).toBe("whitelist");
+        expect(result.mode).toBe("include");
         expect(result.enabledTools).toEqual([
             "copilot_readFile",
             "copilot_fetchWebPage",
@@ -143,9 +143,9 @@ describe("behaviour matrix", () => {
         ]);
     });
 
-    it("enables all tools but the named ones when only excludeTools is given (blacklist)", () => {
+    it("enables all tools but the named ones when only excludeTools is given (exclude mode)", () => {
         const { result } = resolve({ exclude: ["agent", "runInTerminal"] });
-        expect(result.mode).toBe("blacklist");
+        expect(result.mode).toBe("exclude");
         expect(result.enabledTools).toEqual(ALL.slice(0, 7));
     });
 
@@ -172,11 +172,11 @@ describe("resolution algorithm", () => {
     });
 
     it("starts from an empty set with includeTools and from all tools without it (step 2)", () => {
-        const whitelist = resolve({ include: ["fetch"] }).result.toolEnablement;
-        const blacklist = resolve({ exclude: ["fetch"] }).result.toolEnablement;
+        const included = resolve({ include: ["fetch"] }).result.toolEnablement;
+        const excluded = resolve({ exclude: ["fetch"] }).result.toolEnablement;
         for (const id of ALL) {
-            expect(whitelist.get(id)).toBe(id === "copilot_fetchWebPage");
-            expect(blacklist.get(id)).toBe(id !== "copilot_fetchWebPage");
+            expect(included.get(id)).toBe(id === "copilot_fetchWebPage");
+            expect(excluded.get(id)).toBe(id !== "copilot_fetchWebPage");
         }
     });
 
@@ -298,7 +298,7 @@ describe("design decisions", () => {
 });
 
 describe("the specification's examples", () => {
-    it("enables only the edit and search toolsets (whitelist only)", () => {
+    it("enables only the edit and search toolsets (include only)", () => {
         const { result } = resolve({ include: ["edit", "search"] });
         expect(result.enabledTools).toEqual([
             "vscode_editFile",
@@ -309,7 +309,7 @@ describe("the specification's examples", () => {
         expect(toolSets(result)).toMatchObject({ edit: true, search: true, web: false });
     });
 
-    it("enables all tools except the web toolset (blacklist only)", () => {
+    it("enables all tools except the web toolset (exclude only)", () => {
         const { result } = resolve({ exclude: ["web"] });
         expect(result.enabledTools).toEqual(
             ALL.filter((id) => id !== "copilot_fetchWebPage" && id !== "copilot_githubRepo")

@@ -4,7 +4,7 @@ import {
     ToolFilterError,
     type ToolFilterCatalog,
     type ToolFilterWarning,
-} from "../../src/safetyNet/toolFilter.js";
+} from "../../src/toolFilter/toolFilter.js";
 
 // Warnings, the caller's settings, malformed input, odd names, immutability and iterables.
 const catalog: ToolFilterCatalog = {
@@ -146,7 +146,7 @@ describe("settings for empty results", () => {
             { include: [] },
             { emptyInclude: "allow", onWarning }
         );
-        expect(result.mode).toBe("whitelist");
+        expect(result.mode).toBe("include");
         expect(result.enabledTools).toEqual([]);
         expect(warnings).toEqual([]);
     });
@@ -237,6 +237,34 @@ describe("malformed input", () => {
         expect(() => resolveToolFilter(catalog, { include: sparse })).toThrow(
             "Invalid includeTools[0] (empty slot)"
         );
+    });
+
+    it("reads each list once, by index, and refuses one that cannot be read", () => {
+        const { proxy, revoke } = Proxy.revocable(["view"], {});
+        revoke();
+        expect(() => resolveToolFilter(catalog, { include: proxy })).toThrow(
+            expect.objectContaining({
+                code: "INVALID_FILTER_OPTION",
+                option: "includeTools",
+                message: expect.stringMatching(
+                    /^Invalid includeTools: it cannot be read \(.+\); pass an array of tool or toolset names\.$/
+                ),
+            })
+        );
+        // Neither the list's own iterator nor a second read of an entry decides what is used.
+        let reads = 0;
+        const list = new Proxy(["view", "bash"], {
+            get(target, key, receiver) {
+                if (key === "1") reads++;
+                if (key === Symbol.iterator) throw new Error("iterated");
+                return Reflect.get(target, key, receiver);
+            },
+        });
+        expect(resolveToolFilter(catalog, { exclude: list }).enabledTools).toEqual([
+            "edit",
+            "web_fetch",
+        ]);
+        expect(reads).toBe(1);
     });
 
     it("refuses options that are not an object", () => {

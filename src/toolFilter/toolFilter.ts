@@ -1,4 +1,5 @@
 import { formatList, quoteValue } from "./formatting.js";
+import { readListByIndex } from "./listReader.js";
 import { closestName } from "./nameSuggestions.js";
 
 /**
@@ -87,11 +88,13 @@ export interface ResolveToolFilterSettings {
 }
 
 /**
- * Which rule chose the tools: nothing given, `include` only, `exclude` only, or both.
+ * Which rule chose the tools, named after the options given: `"default"` (neither, every tool),
+ * `"include"` (`include` only: just the tools it names), `"exclude"` (`exclude` only: every tool
+ * but those it names) or `"combined"` (both: those included minus those excluded).
  *
  * @experimental
  */
-export type ToolFilterMode = "default" | "whitelist" | "blacklist" | "combined";
+export type ToolFilterMode = "default" | "include" | "exclude" | "combined";
 
 /**
  * Codes of {@link ToolFilterWarning}:
@@ -310,9 +313,9 @@ export function resolveToolFilter(
         include === undefined
             ? exclude === undefined
                 ? "default"
-                : "blacklist"
+                : "exclude"
             : exclude === undefined
-              ? "whitelist"
+              ? "include"
               : "combined";
     const warnings: ToolFilterWarning[] = [];
     const warn = (warning: ToolFilterWarning) => {
@@ -380,17 +383,17 @@ export function readonlyMap<K, V>(map: Map<K, V>): ReadonlyMap<K, V> {
     return Object.freeze(Object.assign(map, { set: refuse, delete: refuse, clear: refuse }));
 }
 
-function isEnabled(marks: number, whitelist: boolean): boolean {
+function isEnabled(marks: number, includeGiven: boolean): boolean {
     if (marks & EXCLUDED_BY_NAME) return false;
     if (marks & INCLUDED_BY_NAME) return true;
     if (marks & EXCLUDED_BY_GROUP) return false;
     if (marks & INCLUDED_BY_GROUP) return true;
-    return !whitelist;
+    return !includeGiven;
 }
 
 function describeFilter(mode: ToolFilterMode, names: Record<ToolFilterOptionKey, string>): string {
-    if (mode === "whitelist") return names.include;
-    if (mode === "blacklist") return names.exclude;
+    if (mode === "include") return names.include;
+    if (mode === "exclude") return names.exclude;
     return `${names.include} with ${names.exclude}`;
 }
 
@@ -432,24 +435,24 @@ function readIdentifiers(
     }
     const value: unknown = options[key];
     if (value === undefined) return undefined;
-    if (!Array.isArray(value)) {
-        throw new ToolFilterError(
-            "INVALID_FILTER_OPTION",
-            `Invalid ${option} ${quoteValue(value)}: pass an array of tool or toolset names, e.g. [${quoteValue(String(value))}].`,
-            option
-        );
-    }
-    for (let position = 0; position < value.length; position++) {
-        const entry: unknown = value[position];
-        if (typeof entry !== "string" || entry.length === 0) {
-            throw new ToolFilterError(
-                "INVALID_FILTER_OPTION",
-                `Invalid ${option}[${position}] ${position in value ? quoteValue(entry) : "(empty slot)"}: every entry must be a non-empty tool or toolset name.`,
-                option
-            );
-        }
-    }
-    return value as readonly string[];
+    const fail = (message: string) => new ToolFilterError("INVALID_FILTER_OPTION", message, option);
+    return readListByIndex(value, {
+        what: option,
+        expected: "an array of tool or toolset names",
+        fail,
+        notAList: (list) =>
+            fail(
+                `Invalid ${option} ${quoteValue(list)}: pass an array of tool or toolset names, e.g. [${quoteValue(String(list))}].`
+            ),
+        readItem: (entry, position, present) => {
+            if (typeof entry !== "string" || entry.length === 0) {
+                throw fail(
+                    `Invalid ${option}[${position}] ${present ? quoteValue(entry) : "(empty slot)"}: every entry must be a non-empty tool or toolset name.`
+                );
+            }
+            return entry;
+        },
+    });
 }
 
 /** Lookups from every kind of identifier to the catalog positions it names. */
@@ -458,8 +461,8 @@ class CatalogIndex {
     readonly toolSets = new Map<string, { referenceName: string; members: number[] }>();
     readonly #byId = new Map<string, number>();
     readonly #byReferenceName = new Map<string, number[]>();
-    readonly #bySourceName = new Map<string, number>();
-    readonly #bySource = new Map<string, number[]>();
+    readonly #byQualifiedId = new Map<string, number>();
+    readonly #bySourceGroup = new Map<string, number[]>();
     readonly #toolSetByReferenceName = new Map<string, string>();
     readonly #matchReferenceNames: boolean;
 
@@ -471,7 +474,7 @@ class CatalogIndex {
             );
         }
         for (const source of iterate(catalog.sources ?? [], "sources")) {
-            this.#bySource.set(`${sourceName(source)}:*`, []);
+            this.#bySourceGroup.set(`${checkedSource(source)}:*`, []);
         }
         for (const tool of iterate(catalog.tools, "tools")) this.#addTool(tool);
         if (catalog.toolSets !== undefined && catalog.toolSets !== null) {
@@ -491,9 +494,9 @@ class CatalogIndex {
                 : this.#toolSetByReferenceName.get(identifier)!;
             return { group: id, tools: toolSet.members };
         }
-        const ofSource = this.#bySource.get(identifier);
-        if (ofSource !== undefined) return { group: identifier, tools: ofSource };
-        const byId = this.#byId.get(identifier) ?? this.#bySourceName.get(identifier);
+        const sourceGroup = this.#bySourceGroup.get(identifier);
+        if (sourceGroup !== undefined) return { group: identifier, tools: sourceGroup };
+        const byId = this.#byId.get(identifier) ?? this.#byQualifiedId.get(identifier);
         if (byId !== undefined) return { group: undefined, tools: [byId] };
         const byReference = this.#byReferenceName.get(identifier);
         return byReference === undefined ? undefined : { group: undefined, tools: byReference };
@@ -520,7 +523,7 @@ class CatalogIndex {
         }
         yield* this.#byId.keys();
         yield* this.#byReferenceName.keys();
-        yield* this.#bySourceName.keys();
+        yield* this.#byQualifiedId.keys();
     }
 
     #addTool(tool: ToolFilterTool): void {
@@ -544,10 +547,10 @@ class CatalogIndex {
         }
         const sources = iterate(tool.sources ?? [], `sources of tool ${quoteValue(tool.id)}`);
         for (const source of sources) {
-            this.#bySourceName.set(`${sourceName(source)}:${tool.id}`, position);
-            const ofSource = this.#bySource.get(`${source}:*`);
-            if (ofSource === undefined) this.#bySource.set(`${source}:*`, [position]);
-            else ofSource.push(position);
+            this.#byQualifiedId.set(`${checkedSource(source)}:${tool.id}`, position);
+            const sourceGroup = this.#bySourceGroup.get(`${source}:*`);
+            if (sourceGroup === undefined) this.#bySourceGroup.set(`${source}:*`, [position]);
+            else sourceGroup.push(position);
         }
     }
 
@@ -598,7 +601,7 @@ function iterate<T>(values: Iterable<T> | undefined, what: string): Iterable<T> 
     return values;
 }
 
-function sourceName(source: unknown): string {
+function checkedSource(source: unknown): string {
     if (!isName(source)) {
         throw invalidCatalog(
             `Invalid source ${quoteValue(source)}: a source is a non-empty string such as 'builtin'.`

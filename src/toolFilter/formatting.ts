@@ -53,6 +53,20 @@ function shorten(text: string): string {
 }
 
 /**
+ * The message of a thrown value, for a message that says why something failed.
+ *
+ * @param error - anything a `throw` threw
+ * @returns its `message` when it is an `Error`, else its text
+ */
+export function messageOf(error: unknown): string {
+    try {
+        return error instanceof Error ? error.message : String(error);
+    } catch {
+        return "unknown error";
+    }
+}
+
+/**
  * Picks the wording for one name or for several, so that a message about one tool does not
  * speak of "tools".
  *
