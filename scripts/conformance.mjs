@@ -303,7 +303,7 @@ if (externalRuntime === undefined) {
     const ran = new Map(headlines.map((h, index) => [h.version, { h, section: sections[index] }]));
     const notRun = (version) => {
         const release = sdkRelease(version);
-        return `| ${version} | ${release.runtimeVersion} | not run yet: \`npm run conformance -- --sdk ${version}\` (about 5 min) | | | | | | |`;
+        return `| ${version} | ${release.runtimeVersion} | not run yet: \`npm run conformance -- --sdk ${version}\` (a few minutes) | | | | | | |`;
     };
     const report = [
         "# Collision conformance",

@@ -45,7 +45,7 @@ const run = spawnSync(
     {
         cwd: ROOT,
         stdio: "inherit",
-        env: { ...process.env, COPILOT_SDK_UNDER_TEST: sdkDir },
+        env: { ...process.env, COPILOT_SDK_UNDER_TEST: sdkDir, COPILOT_SDK_RELEASE: version },
     }
 );
 console.error(

@@ -137,6 +137,12 @@ export interface SessionToolState {
     readonly onWarning: (warning: SessionToolWarning) => void;
     /** The version of the runtime the SDK bundles, when this client runs it. */
     readonly bundledRuntimeVersion: string | undefined;
+    /**
+     * Whether the client starts its runtime itself (not a server at a URL) without knowing its
+     * version (a release whose runtime is the `@github/copilot` dependency, or a `cliPath`): then
+     * even a session with nothing to check asks it, so that `toolResolution` describes it.
+     */
+    readonly asksLocalRuntime: boolean;
     /** Names whose automatic override this client has reported already. */
     readonly reportedOverrides: Set<string>;
     /** The runtime's catalog, kept once the runtime answered usefully (see `askAgain`). */
@@ -197,12 +203,14 @@ const COLLISION_POLICIES: ReadonlySet<unknown> = new Set(["override", "error"]);
  * @param options - the client options as passed
  * @param bundledRuntimeVersion - the bundled runtime's version when the client runs it, else
  *   undefined (a `cliUrl` server or a runtime at `cliPath`)
+ * @param startsRuntime - whether the client starts its runtime itself (not a server at a URL)
  * @returns the state the client keeps
  * @throws SessionToolError `INVALID_CLIENT_OPTION`
  */
 export function createSessionToolState(
     options: (CopilotClientOptions & SessionToolClientOptions) | undefined,
-    bundledRuntimeVersion: string | undefined
+    bundledRuntimeVersion: string | undefined,
+    startsRuntime = false
 ): SessionToolState {
     // Checked at run time too: JavaScript callers may pass anything.
     const { builtInToolCollisions, onToolWarning, strictToolFilters } = options ?? {};
@@ -229,6 +237,7 @@ export function createSessionToolState(
         strictToolFilters: strictToolFilters ?? false,
         onWarning: onToolWarning ?? ((warning) => console.warn(warning.message)),
         bundledRuntimeVersion,
+        asksLocalRuntime: startsRuntime && bundledRuntimeVersion === undefined,
         reportedOverrides: new Set(),
         updates: new Map(),
         resumes: new Map(),
@@ -372,7 +381,7 @@ async function sessionCatalog(
     state: SessionToolState,
     asksRuntime: boolean
 ): Promise<BuiltInToolCatalog> {
-    if (!asksRuntime) {
+    if (!asksRuntime && !state.asksLocalRuntime) {
         return state.catalog
             ? await state.catalog
             : catalogWithoutAsking(state.bundledRuntimeVersion);

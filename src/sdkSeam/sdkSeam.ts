@@ -174,6 +174,11 @@ export function runsShippedRuntime(client: object): boolean {
     return isExternalServer !== true && resolvedCliPath === undefined;
 }
 
+/** Whether the client starts its runtime itself (stdio, in-process), not a server at a URL. */
+export function startsItsRuntime(client: object): boolean {
+    return (client as ClientInternals).isExternalServer !== true;
+}
+
 /** Adds one filter string to a `ToolSet`, as its own `addBuiltIn` does. */
 export function addToolSetItem(toolSet: object, item: string): void {
     (toolSet as { items: string[] }).items.push(item);

@@ -33,6 +33,7 @@ import {
     forgetSession,
     normaliseToolFilters,
     runsShippedRuntime,
+    startsItsRuntime,
 } from "./sdkSeam.js";
 
 /** The SDK's client class, as its `client.js` declares it. */
@@ -139,7 +140,8 @@ function wrapClient<T extends ClientClass>(Published: T, wrap: Wrap): T {
                 options,
                 runsShippedRuntime(this)
                     ? TOOL_CUSTOMIZATION_PATCH.capabilities.bundledRuntimeVersion
-                    : undefined
+                    : undefined,
+                startsItsRuntime(this)
             );
         }
 

@@ -27,6 +27,8 @@ import {
     type MockModelScript,
 } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
+import { offeredWithoutOptions } from "../support/rawMeasurements.js";
+import { AGENT_MEMBERS, EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
 
 type FilterOptions = Pick<SessionConfig, "availableTools" | "excludedTools" | "customToolSets">;
 
@@ -40,22 +42,15 @@ interface FilterCase {
     readonly expected: readonly string[];
 }
 
-/** What claude-sonnet-4.5 is offered in a session without filter (the "no filter" case shows it). */
-const CLAUDE_DEFAULT = [
-    ...["bash", "read_bash", "stop_bash", "list_bash"],
-    ...["view", "create", "edit", "grep", "glob"],
-    ...["task", "read_agent", "list_agents", "write_agent"],
-    ...["web_fetch", "sql"],
-];
-/** What gpt-4o is offered in a session without filter. */
-const GPT_DEFAULT = [
-    ...["bash", "read_bash", "stop_bash", "list_bash"],
-    ...["view", "apply_patch", "rg", "glob"],
-    ...["task", "read_agent", "list_agents", "write_agent"],
-    ...["web_fetch", "sql"],
-];
-const EXECUTE = ["bash", "read_bash", "stop_bash", "list_bash"];
-const AGENT = ["task", "read_agent", "list_agents", "write_agent"];
+/**
+ * What claude-sonnet-4.5 and gpt-4o are offered in a session without filter (the "no filter" cases
+ * show it): the raw measurement of the release under test's runtime.
+ */
+const CLAUDE_DEFAULT = offeredWithoutOptions(CLAUDE_MODEL);
+const GPT_DEFAULT = offeredWithoutOptions(GPT_MODEL);
+/** The execute and agent toolsets' members that runtime offers without options. */
+const EXECUTE = EXECUTE_MEMBERS.filter((name) => CLAUDE_DEFAULT.includes(name));
+const AGENT = AGENT_MEMBERS.filter((name) => CLAUDE_DEFAULT.includes(name));
 const without = (names: readonly string[], removed: readonly string[]): string[] =>
     names.filter((name) => !removed.includes(name));
 

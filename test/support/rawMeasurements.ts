@@ -27,3 +27,43 @@ export const RAW_MEASUREMENTS: readonly RawMeasurement[] = readdirSync(DATA_DIR)
  * it on purpose.
  */
 export const NEWEST_MEASURED_RUNTIME = "1.0.89-7";
+
+/**
+ * The SDK release the end-to-end tests run against: the pinned one, or the one
+ * `npm run test:release -- <version>` names (COPILOT_SDK_RELEASE).
+ */
+export const RELEASE_UNDER_TEST: string =
+    process.env.COPILOT_SDK_RELEASE ??
+    (
+        JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+            devDependencies: Record<string, string>;
+        }
+    ).devDependencies["@github/copilot-sdk"]!;
+
+/** The raw measurement of the release under test's runtime (the discovery's file of it). */
+interface ReleaseMeasurement extends RawMeasurement {
+    readonly offeredByFamily: Readonly<Record<string, readonly string[]>>;
+    readonly familyOfModel: Readonly<Record<string, string>>;
+}
+
+function releaseMeasurement(): ReleaseMeasurement {
+    const file = new URL(`${RELEASE_UNDER_TEST}.json`, DATA_DIR);
+    return JSON.parse(readFileSync(file, "utf8")) as ReleaseMeasurement;
+}
+
+/** The built-ins the release under test's runtime offers `model` in a session without options. */
+export function offeredWithoutOptions(model: string): readonly string[] {
+    const measurement = releaseMeasurement();
+    const family = measurement.familyOfModel[model] ?? measurement.familyOfModel["*"] ?? "*";
+    return measurement.offeredByFamily[family] ?? [];
+}
+
+/** Whether the release under test's runtime has a built-in of this name (offered or hidden). */
+export function isBuiltInOfReleaseUnderTest(name: string): boolean {
+    return releaseMeasurement().builtIns.includes(name);
+}
+
+/** The runtime version of the release under test, as its measurement file records it. */
+export function runtimeOfReleaseUnderTest(): string {
+    return releaseMeasurement().runtimeVersion;
+}

@@ -26,3 +26,11 @@ export const EXECUTE_MEMBERS: readonly string[] = [
     "list_powershell",
     "local_shell",
 ];
+
+/** `toolset:agent`: the sub-agent built-ins. */
+export const AGENT_MEMBERS: readonly string[] = [
+    "task",
+    "read_agent",
+    "list_agents",
+    "write_agent",
+];
