@@ -248,11 +248,16 @@ describe("built-in catalog: which runtime is asked what", () => {
 });
 
 describe("built-in catalog: once per client", () => {
-    function client(host: FakeRuntimeHost, bundledVersion: string | undefined) {
+    function client(
+        host: FakeRuntimeHost,
+        bundledVersion: string | undefined,
+        startsRuntime = false
+    ) {
         const warnings: SessionToolWarning[] = [];
         const state = createSessionToolState(
             { onToolWarning: (w: SessionToolWarning) => warnings.push(w) },
-            bundledVersion
+            bundledVersion,
+            startsRuntime
         );
         return { host: Object.assign(host, { sessionToolState: state }), warnings };
     }
@@ -283,6 +288,30 @@ describe("built-in catalog: once per client", () => {
         );
         await prepareSessionTools(second.host, session, {});
         expect(second.host.requests).toEqual(["status.get"]);
+    });
+
+    it("asks a runtime the client starts itself, of a version the release does not know, even for a session with nothing to check", async () => {
+        // A release whose runtime is the @github/copilot dependency: no bundled version.
+        const local = client(
+            runtimeHost(async () => ({ version: "1.0.57" })),
+            undefined,
+            true
+        );
+        const bare = { model: "claude-sonnet-4.5" };
+        const prepared = await prepareSessionTools(local.host, bare, {});
+        await prepareSessionTools(local.host, bare, {});
+        expect(local.host.requests).toEqual(["status.get"]);
+        // Runtime 1.0.57 offers write_bash and no write_agent (its raw measurement).
+        expect(prepared.resolution.runtime).toEqual({ version: "1.0.57", catalog: "measured" });
+        expect(prepared.resolution.enabledTools).toContain("write_bash");
+        expect(prepared.resolution.enabledTools).not.toContain("write_agent");
+        // A server at a URL (the client does not start it) is not asked for such a session.
+        const external = client(
+            runtimeHost(async () => ({ version: "1.0.57" })),
+            undefined
+        );
+        await prepareSessionTools(external.host, bare, {});
+        expect(external.host.requests).toEqual([]);
     });
 
     it("asks an unmeasured external runtime status.get and tools.list once per client", async () => {
