@@ -68,6 +68,55 @@ export function catalogWithoutAsking(bundledVersion: string | undefined): BuiltI
         : catalogOf(MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!, "fallback", []);
 }
 
+/** What a client keeps of its runtime's catalog (part of its session-tool state). */
+export interface CatalogCache {
+    /** The runtime's catalog, kept once the runtime answered usefully (see `askAgain`). */
+    catalog?: Promise<BuiltInToolCatalog>;
+    /** The version of the runtime the SDK bundles, when this client runs it. */
+    readonly bundledRuntimeVersion: string | undefined;
+    /** Whether a session with nothing to check asks too (a local runtime of unknown version). */
+    readonly asksLocalRuntime: boolean;
+    /** Receives the warning that the catalog is a stand-in. */
+    readonly onWarning: (warning: { code: "CATALOG_FALLBACK"; message: string }) => void;
+}
+
+/**
+ * The client's built-in catalog, for one session. Asked of the runtime once per client (a failed
+ * answer is not kept: the next session asks again); a session with nothing to check uses what
+ * the client knows without asking, unless the client started a runtime whose version it does
+ * not know.
+ *
+ * @param host - the client
+ * @param cache - the client's cache
+ * @param asksRuntime - whether the session has anything to check (custom tools, a filter)
+ */
+export async function clientCatalog(
+    host: RuntimeToolHost,
+    cache: CatalogCache,
+    asksRuntime: boolean
+): Promise<BuiltInToolCatalog> {
+    if (!asksRuntime && !cache.asksLocalRuntime) {
+        return cache.catalog
+            ? await cache.catalog
+            : catalogWithoutAsking(cache.bundledRuntimeVersion);
+    }
+    const pending = (cache.catalog ??= loadBuiltInToolCatalog(
+        host,
+        cache.bundledRuntimeVersion,
+        // The catalog's fallback is about the client: it is told at once.
+        (reason) =>
+            cache.onWarning(
+                Object.freeze({
+                    code: "CATALOG_FALLBACK",
+                    message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
+                })
+            )
+    ));
+    const catalog = await pending;
+    if (catalog.askAgain && cache.catalog === pending) cache.catalog = undefined;
+    return catalog;
+}
+
 /** How long an unmeasured runtime gets to say its version and list its tools. */
 export const RUNTIME_LISTING_TIMEOUT_MS = 3000;
 

@@ -1,7 +1,6 @@
 import type { CopilotClientOptions, ResumeSessionConfig, SessionConfig } from "@github/copilot-sdk";
 import {
-    catalogWithoutAsking,
-    loadBuiltInToolCatalog,
+    clientCatalog,
     modeBuiltIns,
     modelFacingBuiltIns,
     offeredBuiltIns,
@@ -301,7 +300,7 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
  * output, called in this one place.
  *
  * 1. {@link readSessionTools}: the options as read once (custom tool snapshots, filter lists);
- * 2. {@link sessionCatalog}: the built-ins of the client's runtime (cached with the catalog);
+ * 2. `clientCatalog`: the built-ins of the client's runtime, cached per client;
  * 3. `resolveBuiltInToolOverrides`: which custom tools replace which built-ins;
  * 4. `resolveSessionToolFilter`: the filter's decision and the wire lists;
  * 5. {@link enableSessionTools}: enablement, the tools sent, tool search;
@@ -321,7 +320,7 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
 ): Promise<PreparedSessionTools<C>> {
     const state = sessionToolStateOf(client);
     const input = readSessionTools(config, toolFilters);
-    const catalog = await sessionCatalog(client, state, input.asksRuntime);
+    const catalog = await clientCatalog(client, state, input.asksRuntime);
     const overrides = resolveBuiltInToolOverrides(input.customTools, catalog, state.policy);
     const filterWarnings: SessionToolWarning[] = [];
     const filter = resolveSessionToolFilter(
@@ -369,38 +368,6 @@ function readSessionTools<C extends ToolSessionConfig>(
             (option) => option !== undefined && option !== null
         );
     return { source, customTools, filterOptions, asksRuntime };
-}
-
-/**
- * Step 2: the client's built-in catalog. Asked of the runtime once per client (a failed answer is
- * not kept: the next session asks again); a session with nothing to check uses what the client
- * knows without asking.
- */
-async function sessionCatalog(
-    client: SessionToolHost,
-    state: SessionToolState,
-    asksRuntime: boolean
-): Promise<BuiltInToolCatalog> {
-    if (!asksRuntime && !state.asksLocalRuntime) {
-        return state.catalog
-            ? await state.catalog
-            : catalogWithoutAsking(state.bundledRuntimeVersion);
-    }
-    const pending = (state.catalog ??= loadBuiltInToolCatalog(
-        client,
-        state.bundledRuntimeVersion,
-        // The catalog's fallback is about the client: it is told at once.
-        (reason) =>
-            state.onWarning(
-                Object.freeze({
-                    code: "CATALOG_FALLBACK",
-                    message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
-                })
-            )
-    ));
-    const catalog = await pending;
-    if (catalog.askAgain && state.catalog === pending) state.catalog = undefined;
-    return catalog;
 }
 
 /** Step 5's output: what the runtime offers and what is sent. */
