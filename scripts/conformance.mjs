@@ -291,7 +291,9 @@ if (externalRuntime === undefined) {
     const bundledPart = existing.replace(EXTERNAL_BLOCK, "");
     const summary = bundledPart.split(/^## /m)[0];
     const earlierRows = new Map(
-        [...summary.matchAll(/^\| (\d+\.\d+\.\d+\S*) \| .*$/gm)].map((m) => [m[1], m[0]])
+        [...summary.matchAll(/^\| (\d+\.\d+\.\d+\S*) \| .*$/gm)]
+            .filter((m) => !m[0].includes("not run yet"))
+            .map((m) => [m[1], m[0]])
     );
     const earlierSections = new Map(
         [
