@@ -5,7 +5,6 @@ import { SessionToolError } from "./sessionToolError.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
 import {
     resolveToolFilter,
-    ToolFilterError,
     type ToolFilterResult,
     type ToolFilterTool,
     type UnknownToolIdentifier,
@@ -95,34 +94,29 @@ export function resolveSessionToolFilter(
 
     const resolvedTexts = (entries: readonly FilterEntry[] | undefined) =>
         entries?.filter(isResolved).map((entry) => entry.text);
-    let result: ToolFilterResult;
-    try {
-        result = resolveToolFilter(
-            {
-                tools: inventoryTools(inventory),
-                sources: RESOLVED_SOURCES,
-                toolSets: [...toolSets].map(([name, tools]) => ({
-                    id: `${TOOL_SET_PREFIX}${name}`,
-                    referenceName: name,
-                    tools,
-                })),
-            },
-            { include: resolvedTexts(available), exclude: resolvedTexts(excluded) },
-            {
-                optionNames: { include: "availableTools", exclude: "excludedTools" },
-                matchToolSetReferenceNames: false,
-                emptyInclude: "allow",
-                // MCP and other pass-through entries may still enable tools the helper cannot see.
-                noToolsEnabled: available?.some((entry) => !isResolved(entry)) ? "allow" : "warn",
-                maxTools: Number.POSITIVE_INFINITY,
-                onWarning,
-            }
-        );
-    } catch (error) {
-        // The entries were checked above; anything the helper still refuses is a filter mistake.
-        if (!(error instanceof ToolFilterError)) throw error;
-        throw new SessionToolError("INVALID_TOOL_FILTER", error.message, [], { cause: error });
-    }
+    // The entries were checked above, so the helper refuses nothing here (a ToolFilterError from
+    // it would be a bug of these checks, and is left to surface as it is).
+    const result: ToolFilterResult = resolveToolFilter(
+        {
+            tools: inventoryTools(inventory),
+            sources: RESOLVED_SOURCES,
+            toolSets: [...toolSets].map(([name, tools]) => ({
+                id: `${TOOL_SET_PREFIX}${name}`,
+                referenceName: name,
+                tools,
+            })),
+        },
+        { include: resolvedTexts(available), exclude: resolvedTexts(excluded) },
+        {
+            optionNames: { include: "availableTools", exclude: "excludedTools" },
+            matchToolSetReferenceNames: false,
+            emptyInclude: "allow",
+            // MCP and other pass-through entries may still enable tools the helper cannot see.
+            noToolsEnabled: available?.some((entry) => !isResolved(entry)) ? "allow" : "warn",
+            maxTools: Number.POSITIVE_INFINITY,
+            onWarning,
+        }
+    );
 
     // Entries reach the runtime as given; a toolset entry becomes its members.
     const namedExplicitly = new Set(available?.map(namedTool).filter((name) => name !== undefined));
