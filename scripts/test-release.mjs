@@ -14,7 +14,11 @@ import { ROOT, supportedVersions } from "./lib/sdkPatch.mjs";
 import { installSdkVersion, nodeFor } from "./lib/sdkVersions.mjs";
 
 /** The tests that pin what the patch does with overrides and filters on a real runtime. */
-export const RELEASE_TESTS = ["test/e2e/builtInOverride.test.ts", "test/e2e/toolFiltering.test.ts"];
+export const RELEASE_TESTS = [
+    "test/e2e/builtInOverride.test.ts",
+    "test/e2e/toolFiltering.test.ts",
+    "test/e2e/releaseCapabilities.test.ts",
+];
 
 const args = process.argv.slice(2);
 checkArguments(args, {

@@ -387,11 +387,12 @@ describe("init refuses what it must not decide alone", () => {
     });
 
     it("refuses a release it has no patch for", () => {
-        const dir = fresh("old-app", { dependencies: { "@github/copilot-sdk": "1.0.11" } });
+        // 0.3.0 predates the 1.0 releases, which are all served.
+        const dir = fresh("old-app", { dependencies: { "@github/copilot-sdk": "0.3.0" } });
         const init = run(process.execPath, [cli(), "init"], dir);
         expect(init.status).toBe(1);
         expect(init.stderr).toContain(
-            `has no patch for @github/copilot-sdk 1.0.11. Patched releases: ${PATCHED_RELEASES.join(", ")}.`
+            `has no patch for @github/copilot-sdk 0.3.0. Patched releases: ${PATCHED_RELEASES.join(", ")}.`
         );
     });
 
