@@ -579,7 +579,8 @@ try {
      * Model path: custom tools for every name of `names` in one session of `config`, and the
      * mock model calls them all at once (parallel tool calls). Per name, `ran` is true when the
      * model saw exactly one definition of the name, the custom one, and the custom handler ran;
-     * else `why` says what happened instead (the turn ended, or 15 s passed, without it).
+     * else `why` says what happened instead (the turn ended, or 15 s passed, 100 ms per name
+     * for big batches, without it).
      */
     async function customViaModelBatch(config, names, flag) {
         const ranCustom = new Set();
@@ -602,7 +603,8 @@ try {
                 session.on((e) => {
                     if (e.type === "session.idle" || e.type === "session.error") r();
                 });
-                timer = setTimeout(r, 15_000);
+                // (a batch of 200 calls can take longer than 15 s on a loaded machine)
+                timer = setTimeout(r, Math.max(15_000, 100 * names.length));
             });
             // wait for the turn to end (or every custom handler to run: the built-ins of an
             // autopilot session keep the turn going)
