@@ -755,6 +755,10 @@ try {
             }
             const failed = batch.filter((n) => !results.get(n).ran);
             if (failed.length === 0) continue;
+            if (batch.length > 1) {
+                const why = results.get(failed[0]).why;
+                log(`  a batch of ${batch.length}: ${failed.length} did not run (${why}, ...)`);
+            }
             if (batch.length === 1 && tries + 1 >= MODEL_SCAN_TRIES) {
                 notRun.add(batch[0]);
                 log(
