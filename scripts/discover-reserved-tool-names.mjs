@@ -139,6 +139,8 @@ const EXECUTE_BATCH = 50;
  * `session.tools.execute` (those of SDK releases before 1.0.13).
  */
 const MODEL_SCAN_BATCH = 200;
+/** Probes of one name alone, in the model-path scan, before it counts as shadowed. */
+const MODEL_SCAN_TRIES = 3;
 /** Concurrent `tools.execute` calls per session. */
 const CONCURRENCY = 8;
 /** Runtime processes used in parallel for the long scans. */
@@ -577,7 +579,8 @@ try {
      * Model path: custom tools for every name of `names` in one session of `config`, and the
      * mock model calls them all at once (parallel tool calls). Per name, `ran` is true when the
      * model saw exactly one definition of the name, the custom one, and the custom handler ran;
-     * else `why` says what happened instead (the turn ended, or 15 s passed, without it).
+     * else `why` says what happened instead (the turn ended, or 15 s passed, 100 ms per name
+     * for big batches, without it).
      */
     async function customViaModelBatch(config, names, flag) {
         const ranCustom = new Set();
@@ -600,7 +603,8 @@ try {
                 session.on((e) => {
                     if (e.type === "session.idle" || e.type === "session.error") r();
                 });
-                timer = setTimeout(r, 15_000);
+                // (a batch of 200 calls can take longer than 15 s on a loaded machine)
+                timer = setTimeout(r, Math.max(15_000, 100 * names.length));
             });
             // wait for the turn to end (or every custom handler to run: the built-ins of an
             // autopilot session keep the turn going)
@@ -608,7 +612,8 @@ try {
                 allDone,
                 session.send({ prompt: "call the tools" }).then(() => ended),
             ]);
-            const offeredTools = turnRequest(before)?.tools ?? [];
+            const turn = turnRequest(before);
+            const offeredTools = turn?.tools ?? [];
             // the built-ins the model saw besides the probes, for customViaModelMany's check
             results.others = sorted(
                 offeredTools
@@ -621,7 +626,9 @@ try {
                 const descriptions = offeredTools
                     .filter((t) => toolNameOf(t) === name)
                     .map((t) => t.function?.description ?? t.description);
-                if (descriptions.length !== 1 || descriptions[0] !== "probe") {
+                if (turn === undefined) {
+                    results.set(name, { ran: false, why: "the turn sent the model no request" });
+                } else if (descriptions.length !== 1 || descriptions[0] !== "probe") {
                     const custom = descriptions.filter((d) => d === "probe").length;
                     results.set(name, {
                         ran: false,
@@ -729,32 +736,44 @@ try {
     /**
      * {@link executeAll} for runtimes without `tools.execute`: the mock model calls every name
      * of a batch of custom tools (no flag) at once. Names whose handler does not run are probed
-     * again in halves (many) or alone (a few); a name that fails alone is counted as shadowed,
-     * since an inconclusive probe is never taken to mean free.
+     * again in halves (many) or alone (a few). A name is counted as shadowed when it fails alone
+     * MODEL_SCAN_TRIES times: a loaded machine can let a turn time out, and an inconclusive
+     * probe is never taken to mean free.
      */
     async function modelScanAll(config, names) {
         const notRun = new Set();
         const queue = [];
         for (let i = 0; i < names.length; i += MODEL_SCAN_BATCH) {
-            queue.push(names.slice(i, i + MODEL_SCAN_BATCH));
+            queue.push({ batch: names.slice(i, i + MODEL_SCAN_BATCH), tries: 0 });
         }
         let sessions = 0;
         while (queue.length > 0) {
-            const batch = queue.shift();
+            const { batch, tries } = queue.shift();
             const results = await customViaModelBatch(config, batch, false);
             if (++sessions % 50 === 0) {
                 log(`  model-path scan: ${sessions} sessions, ${queue.length} batches to go`);
             }
             const failed = batch.filter((n) => !results.get(n).ran);
             if (failed.length === 0) continue;
-            if (batch.length === 1) {
+            if (batch.length > 1) {
+                const why = results.get(failed[0]).why;
+                log(`  a batch of ${batch.length}: ${failed.length} did not run (${why}, ...)`);
+            }
+            if (batch.length === 1 && tries + 1 >= MODEL_SCAN_TRIES) {
                 notRun.add(batch[0]);
-                log(`  ${batch[0]} (${config.model}): ${results.get(batch[0]).why}`);
+                log(
+                    `  ${batch[0]} (${config.label} ${config.model}): ${results.get(batch[0]).why}`
+                );
+            } else if (batch.length === 1) {
+                queue.unshift({ batch, tries: tries + 1 });
             } else if (failed.length > 4) {
                 const half = failed.length >> 1;
-                queue.unshift(failed.slice(0, half), failed.slice(half));
+                queue.unshift(
+                    { batch: failed.slice(0, half), tries: 0 },
+                    { batch: failed.slice(half), tries: 0 }
+                );
             } else {
-                queue.unshift(...failed.map((n) => [n]));
+                queue.unshift(...failed.map((n) => ({ batch: [n], tries: 0 })));
             }
         }
         return notRun;
@@ -791,7 +810,8 @@ try {
         for (const config of CONFIGS) {
             const names = offered
                 .get(`${config.label}|${config.model}`)
-                .filter((n) => !shadowed.has(n) && !forbidden.has(n));
+                .filter((n) => !shadowed.has(n) && !forbidden.has(n))
+                .filter((n) => only === undefined || only.includes(n));
             for (const name of await modelScanAll(config, names)) {
                 shadowed.set(name, [...(shadowed.get(name) ?? []), config.model]);
             }
