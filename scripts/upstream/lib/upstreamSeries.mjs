@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 /** The upstream contribution: one folder per pull request. */
 export const CONTRIBUTION = join(ROOT, "upstream");
@@ -28,7 +28,7 @@ export const SERIES = join(ROOT, "patches", "upstream");
 export const FINGERPRINT = join(SERIES, "SOURCES.sha256");
 
 /** The generator's own files: a change to them changes the series too. */
-const GENERATOR_FILES = ["scripts/lib/upstreamSeries.mjs"];
+const GENERATOR_FILES = ["scripts/upstream/lib/upstreamSeries.mjs"];
 
 const IDENTITY = {
     GIT_AUTHOR_NAME: "copilot-sdk-tool-override",

@@ -17,15 +17,20 @@
 // node_modules stays as it is); the patched copy lives in .cache/conformance/<version>, the SDK
 // folder copied and patched with patch-package, everything else linked to the unpatched install.
 
-import { checkArguments } from "./lib/cliArguments.mjs";
+import { checkArguments } from "../lib/cliArguments.mjs";
 import { execFileSync } from "node:child_process";
 import { optionValue, runtimeOption } from "./lib/externalRuntime.mjs";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { patchedCopy } from "./lib/patchedInstall.mjs";
+import { patchedCopy } from "../patch/lib/patchedInstall.mjs";
 import { installSdkVersion, nodeFor, sdkRelease } from "./lib/sdkVersions.mjs";
-import { pinnedVersion, requestedVersions, ROOT, supportedVersions } from "./lib/sdkPatch.mjs";
+import {
+    pinnedVersion,
+    requestedVersions,
+    ROOT,
+    supportedVersions,
+} from "../patch/lib/sdkPatch.mjs";
 checkArguments(process.argv.slice(2), {
     usage: "Usage: npm run conformance [-- --sdk <version>] | [-- --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]]",
     flags: { runtime: "value", sdk: "value", "names-from": "value", out: "value" },
@@ -41,7 +46,7 @@ const HIDDEN_BUILT_INS = [
     "semantic_code_search",
     "extensions_manage",
 ];
-const PROBE = join(ROOT, "scripts", "lib", "conformanceProbe.mjs");
+const PROBE = join(ROOT, "scripts", "measure", "lib", "conformanceProbe.mjs");
 const DATA = join(ROOT, "scripts", "data", "measured-built-in-tools");
 const REPORT = join(ROOT, "CONFORMANCE.md");
 const started = performance.now();

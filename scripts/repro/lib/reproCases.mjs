@@ -1,6 +1,6 @@
 // The reproductions behind the bug reports in patches/upstream/issues/, one per report. Each
 // case runs the same scenario on one SDK (see reproRig.mjs) and says whether that SDK shows the
-// reported defect. scripts/repro.mjs runs a case on the unpatched SDK and, for contrast, on the
+// reported defect. scripts/repro/repro.mjs runs a case on the unpatched SDK and, for contrast, on the
 // patched one.
 
 import { CLAUDE, GPT, shortError, taggedTool } from "./reproRig.mjs";

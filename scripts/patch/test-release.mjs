@@ -8,10 +8,10 @@
 
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { checkArguments } from "./lib/cliArguments.mjs";
+import { checkArguments } from "../lib/cliArguments.mjs";
 import { patchedCopy } from "./lib/patchedInstall.mjs";
 import { ROOT, supportedVersions } from "./lib/sdkPatch.mjs";
-import { installSdkVersion, nodeFor } from "./lib/sdkVersions.mjs";
+import { installSdkVersion, nodeFor } from "../measure/lib/sdkVersions.mjs";
 
 /** The tests that pin what the patch does with overrides and filters on a real runtime. */
 export const RELEASE_TESTS = ["test/e2e/builtInOverride.test.ts", "test/e2e/toolFiltering.test.ts"];

@@ -10,8 +10,12 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkArguments } from "../lib/cliArguments.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+checkArguments(process.argv.slice(2), {
+    usage: "Usage: node scripts/patch/apply-sdk-patch.mjs (npm runs it as prepare, after a bare npm install)",
+});
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // Installed as a dependency of an app (npm may run `prepare` for tarball and git dependencies),
 // there is nothing of this project's to patch: apps adopt the patch with the package's CLI.
 if (root.split(/[\\/]/).includes("node_modules")) process.exit(0);

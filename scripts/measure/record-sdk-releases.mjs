@@ -4,7 +4,7 @@
  * preview from 1.0.0 on, where its runtime comes from, the runtime it runs with, and the Node it
  * needs, measured by starting the runtime.
  *
- * Usage: node scripts/record-sdk-releases.mjs [<version> ...]
+ * Usage: node scripts/measure/record-sdk-releases.mjs [<version> ...]
  *
  * With versions, only those are measured again; the others keep their record. Needs the npm
  * registry (`npm view`, and an install of each measured release into .cache/sdk/<version>).
@@ -20,7 +20,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import { checkArguments } from "./lib/cliArguments.mjs";
+import { checkArguments } from "../lib/cliArguments.mjs";
 import {
     RELEASES_FILE,
     compareVersions,
@@ -35,7 +35,7 @@ import {
 
 const args = process.argv.slice(2);
 checkArguments(args, {
-    usage: "Usage: node scripts/record-sdk-releases.mjs [<version> ...]",
+    usage: "Usage: node scripts/measure/record-sdk-releases.mjs [<version> ...]",
     flags: {},
     positionals: Infinity,
 });
@@ -60,7 +60,7 @@ const remeasure = new Set(args.length > 0 ? args : sdkVersions);
 function write(releases) {
     const data = {
         comment:
-            "Written by node scripts/record-sdk-releases.mjs. runtimeVersion of a dependency release: the lowest published @github/copilot version its runtimeRange allows; node: the Node major its runtime starts under.",
+            "Written by node scripts/measure/record-sdk-releases.mjs. runtimeVersion of a dependency release: the lowest published @github/copilot version its runtimeRange allows; node: the Node major its runtime starts under.",
         platform: `${process.platform}-${process.arch}`,
         runtimeVersionsPublished,
         releases: [...releases.values()].sort((a, b) =>

@@ -11,7 +11,7 @@
 //     differs from the hashes of upstream/, the generator, BASE and the patches. Offline; the
 //     byte-for-byte regeneration against upstream's tree is in `npm run upstream:check`.
 
-import { checkArguments } from "./lib/cliArguments.mjs";
+import { checkArguments } from "../lib/cliArguments.mjs";
 import {
     existsSync,
     mkdirSync,
@@ -25,7 +25,11 @@ import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { runPatchPackage } from "./lib/applyPatch.mjs";
 import { pnpmInstallPatched } from "./lib/pnpmApply.mjs";
-import { committedSeries, FINGERPRINT, seriesFingerprint } from "./lib/upstreamSeries.mjs";
+import {
+    committedSeries,
+    FINGERPRINT,
+    seriesFingerprint,
+} from "../upstream/lib/upstreamSeries.mjs";
 import {
     buildPatchedFiles,
     PACKAGE_NAME,
@@ -38,7 +42,7 @@ import {
     ROOT,
     supportedVersions,
 } from "./lib/sdkPatch.mjs";
-import { measuredModuleDrift } from "./lib/measuredCatalog.mjs";
+import { measuredModuleDrift } from "../measure/lib/measuredCatalog.mjs";
 import { updateReadmeTable } from "./lib/compatibilityTable.mjs";
 checkArguments(process.argv.slice(2), {
     usage: "Usage: npm run patch:check",
@@ -77,7 +81,7 @@ function checkDrift(patchPath, expected) {
             `${relative(ROOT, patchPath)} differs from what src/ generates (first difference at line ${line + 1}:\n` +
                 `  committed: ${JSON.stringify(a[line] ?? "<end of file>")}\n` +
                 `  generated: ${JSON.stringify(b[line] ?? "<end of file>")}).\n` +
-                "  Never edit the patch by hand: change src/ or scripts/lib/sdkEdits.mjs, run 'npm run patch:build', commit both."
+                "  Never edit the patch by hand: change src/ or scripts/patch/lib/sdkEdits.mjs, run 'npm run patch:build', commit both."
         );
     }
 }

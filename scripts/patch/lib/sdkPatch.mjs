@@ -28,7 +28,7 @@ import { pristineSdkDir } from "./pristineSdk.mjs";
 import { EXPORTS_MODULE, applyEdits, editsByFile, editsFor, sdkEdits } from "./sdkEdits.mjs";
 
 /** The project root. */
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 /** The patched package. */
 export const PACKAGE_NAME = "@github/copilot-sdk";
 /** The untouched copy of the same version, installed through an npm alias. */

@@ -11,7 +11,7 @@
 // Packages are installed on demand into .cache/vscode-workbench/<version>/ (npm pack, only the
 // files needed are kept); nothing is added to node_modules.
 
-import { checkArguments } from "./lib/cliArguments.mjs";
+import { checkArguments } from "../lib/cliArguments.mjs";
 import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,7 +34,7 @@ checkArguments(process.argv.slice(2), {
     positionals: 0,
 });
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
 const option = (name) => {
     const at = args.indexOf(name);

@@ -4,9 +4,9 @@
  * scripts/data/measured-built-in-tools/<sdk version>.json and regenerates
  * src/safetyNet/measuredBuiltInTools.generated.ts from every such file.
  *
- * Usage: node scripts/discover-reserved-tool-names.mjs [--sdk <version>] [--quiet] [--full]
- *        node scripts/discover-reserved-tool-names.mjs --runtime <copilot CLI> [--out <file>]
- *        node scripts/discover-reserved-tool-names.mjs --generate-only
+ * Usage: node scripts/measure/discover-reserved-tool-names.mjs [--sdk <version>] [--quiet] [--full]
+ *        node scripts/measure/discover-reserved-tool-names.mjs --runtime <copilot CLI> [--out <file>]
+ *        node scripts/measure/discover-reserved-tool-names.mjs --generate-only
  *
  * With --runtime, the SDK (the pinned version's unpatched copy, or --sdk) drives that CLI through
  * `connection: RuntimeConnection.forStdio({ path })` instead of its bundled runtime, and the
@@ -64,7 +64,7 @@
  * Deterministic (sorted output); takes 3 to 6 minutes per version on 2 cores; cleans up its temp
  * dirs and runtime processes, also when interrupted.
  */
-import { checkArguments } from "./lib/cliArguments.mjs";
+import { checkArguments } from "../lib/cliArguments.mjs";
 import {
     existsSync,
     mkdtempSync,
@@ -80,7 +80,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { measurementFileText, writeMeasuredModule } from "./lib/measuredCatalog.mjs";
-import { startMockChatModel } from "./lib/mockChatModel.mjs";
+import { startMockChatModel } from "../lib/mockChatModel.mjs";
 import {
     installSdkVersion,
     nodeFor,
@@ -112,7 +112,7 @@ if (process.argv.includes("--generate-only")) {
     process.exit(0);
 }
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
 /** The whole run, install included, for the time printed at the end. */
 const runStart = performance.now();

@@ -49,7 +49,7 @@ export function compatibilityTable(releases, served, capabilitiesOf, measured) {
     const missing = served.filter((version) => !releases.some((r) => r.sdkVersion === version));
     if (missing.length > 0) {
         throw new Error(
-            `scripts/data/sdk-releases.json has no record of ${missing.join(", ")}: run node scripts/record-sdk-releases.mjs ${missing.join(" ")}.`
+            `scripts/data/sdk-releases.json has no record of ${missing.join(", ")}: run node scripts/measure/record-sdk-releases.mjs ${missing.join(" ")}.`
         );
     }
     return [

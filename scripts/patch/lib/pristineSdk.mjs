@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { versionAt } from "./sdkVersions.mjs";
+import { versionAt } from "../../measure/lib/sdkVersions.mjs";
 
 /**
  * @param {string} root the project root

@@ -145,7 +145,7 @@ export function applyEdits(text, edits, version = "this version") {
         const fail = (what, count) => {
             throw new Error(
                 `Patch edit '${edit.name}' expects ${what} exactly once in ${edit.file} of @github/copilot-sdk ${version}, but found ${count}. ` +
-                    "The SDK changed here: give the edit an alternative for this release (byRelease) in scripts/lib/sdkEdits.mjs (see CONTRIBUTING.md)."
+                    "The SDK changed here: give the edit an alternative for this release (byRelease) in scripts/patch/lib/sdkEdits.mjs (see CONTRIBUTING.md)."
             );
         };
         if (edit.requires !== undefined) {

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { connectionTo } from "./externalRuntime.mjs";
-import { startMockChatModel } from "./mockChatModel.mjs";
+import { startMockChatModel } from "../../lib/mockChatModel.mjs";
 
 const [sdkDir, namesJson, outFile, cliPath] = process.argv.slice(2);
 const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);

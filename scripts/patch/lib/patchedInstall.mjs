@@ -1,4 +1,4 @@
-// A patched copy of an SDK release installed with its runtime (scripts/lib/sdkVersions.mjs), for
+// A patched copy of an SDK release installed with its runtime (scripts/measure/lib/sdkVersions.mjs), for
 // the conformance suite and the release test run: the SDK folder copied and patched with
 // patch-package, everything else linked to the unpatched install.
 
@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } fr
 import { dirname, join } from "node:path";
 import { runPatchPackage } from "./applyPatch.mjs";
 import { PACKAGE_NAME, patchFilePath } from "./sdkPatch.mjs";
-import { CACHE } from "./sdkVersions.mjs";
+import { CACHE } from "../../measure/lib/sdkVersions.mjs";
 
 /**
  * @param {string} version the SDK release

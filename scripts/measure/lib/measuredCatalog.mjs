@@ -16,7 +16,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const MEASURED_DATA = join(ROOT, "scripts", "data", "measured-built-in-tools");
 const OUT = join(ROOT, "src", "safetyNet", "measuredBuiltInTools.generated.ts");
 

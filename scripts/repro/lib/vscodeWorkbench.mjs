@@ -25,7 +25,7 @@ import ts from "typescript";
 
 export const WORKBENCH_PACKAGE = "@codingame/monaco-vscode-api";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const CACHE = join(ROOT, ".cache", "vscode-workbench");
 
 const CHAT = "vscode/src/vs/workbench/contrib/chat";

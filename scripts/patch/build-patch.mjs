@@ -7,7 +7,7 @@
 // version leaves the committed patches of the others alone). Either way the README's
 // compatibility table is written again.
 
-import { checkArguments } from "./lib/cliArguments.mjs";
+import { checkArguments } from "../lib/cliArguments.mjs";
 import { updateReadmeTable } from "./lib/compatibilityTable.mjs";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -62,7 +62,7 @@ for (const [packagePath, { before }] of pinnedFiles) {
 }
 // Files that an earlier build added but this one no longer does are left behind harmlessly;
 // 'npm install' on a fresh clone never sees them.
-execFileSync(process.execPath, [join(ROOT, "scripts", "apply-sdk-patch.mjs")], {
+execFileSync(process.execPath, [join(ROOT, "scripts", "patch", "apply-sdk-patch.mjs")], {
     cwd: ROOT,
     stdio: "inherit",
 });

@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const ENTRY = "src/chatOpen/chatOpenOptions.ts";
 
 /** @returns the adapter module (`resolveChatOpenToolEnablement`, ...) as src/ has it now. */
