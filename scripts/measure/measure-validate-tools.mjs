@@ -15,6 +15,7 @@ const names = JSON.parse(
     readFileSync(new URL("../data/measured-built-in-tools/1.0.14.json", import.meta.url), "utf8")
 ).builtIns;
 const model = await startMockChatModel();
+/** @type {Record<string, object>} */
 const result = {};
 try {
     for (const sdk of SDKS) {
@@ -24,7 +25,7 @@ try {
                 createRefused: 0,
                 validateRefusedClaude: 0,
                 validateRefusedGpt: 0,
-                passClaudeFailGpt: [],
+                passClaudeFailGpt: /** @type {string[]} */ ([]),
             };
             for (const name of names) {
                 const tool = taggedTool(name, name);

@@ -41,7 +41,13 @@ checkArguments(args, {
 });
 const t0 = performance.now();
 
-/** `npm view <spec> <field> --json`, parsed. */
+/**
+ * `npm view <spec> <field> --json`, parsed.
+ *
+ * @param {string} spec
+ * @param {string} field
+ * @returns {any} npm's JSON answer
+ */
 function npmView(spec, field) {
     const out = execFileSync("npm", ["view", spec, field, "--json", "--loglevel=error"], {
         encoding: "utf8",
@@ -50,13 +56,16 @@ function npmView(spec, field) {
 }
 
 const sdkVersions = npmView("@github/copilot-sdk", "versions")
-    .filter((v) => parseVersion(v).major === 1 && compareVersions(v, "1.0.0") >= 0)
+    .filter(
+        (/** @type {string} */ v) => parseVersion(v).major === 1 && compareVersions(v, "1.0.0") >= 0
+    )
     .sort(compareVersions);
 const runtimeVersionsPublished = npmView("@github/copilot", "versions").sort(compareVersions);
 const previous = existsSync(RELEASES_FILE) ? readSdkReleases().releases : new Map();
 const remeasure = new Set(args.length > 0 ? args : sdkVersions);
 
 /** Writes the file as it stands (installs read the records of dependency releases from it). */
+/** @param {Map<string, import("./lib/sdkVersions.mjs").SdkRelease>} releases */
 function write(releases) {
     const data = {
         comment:
@@ -97,7 +106,9 @@ for (const version of sdkVersions) {
 write(releases);
 
 const failures = [];
-for (const version of sdkVersions.filter((v) => remeasure.has(v) && !unservedReason(v))) {
+for (const version of sdkVersions.filter(
+    (/** @type {string} */ v) => remeasure.has(v) && !unservedReason(v)
+)) {
     const record = releases.get(version);
     const started = performance.now();
     try {
@@ -110,8 +121,9 @@ for (const version of sdkVersions.filter((v) => remeasure.has(v) && !unservedRea
             node = 22;
         }
         if (!outcome.started) {
+            const cause20 = on20.started ? "" : on20.cause;
             throw new Error(
-                `the runtime starts under neither Node 20 (${on20.cause}) nor Node 22 (${outcome.cause})`
+                `the runtime starts under neither Node 20 (${cause20}) nor Node 22 (${outcome.cause})`
             );
         }
         if (record.runtime === "dependency" && outcome.version !== record.runtimeVersion) {
@@ -129,7 +141,7 @@ for (const version of sdkVersions.filter((v) => remeasure.has(v) && !unservedRea
         );
     } catch (error) {
         failures.push(version);
-        console.error(`${version}: ${error.message}`);
+        console.error(`${version}: ${error instanceof Error ? error.message : error}`);
     }
 }
 console.error(`wrote ${RELEASES_FILE} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -34,17 +34,17 @@ checkArguments(process.argv.slice(2), {
 let pinnedFiles;
 for (const version of requestedVersions(process.argv.slice(2))) {
     const { files } = await buildPatchedFiles(version);
-    for (const [patchPath, layout] of [
+    for (const [patchPath, layout] of /** @type {const} */ ([
         [patchFilePath(version), "patch-package"],
         [pnpmPatchFilePath(version), "pnpm"],
-    ]) {
+    ])) {
         mkdirSync(dirname(patchPath), { recursive: true });
         writeFileSync(patchPath, renderPatch(files, layout));
         console.log(`wrote ${relative(ROOT, patchPath)} (${files.size} files)`);
     }
     if (version === pinnedVersion()) pinnedFiles = files;
 }
-await updateReadmeTable(ROOT, supportedVersions(), (version) =>
+await updateReadmeTable(ROOT, supportedVersions(), (/** @type {string} */ version) =>
     releaseCapabilities(pristineDir(version))
 );
 if (pinnedFiles === undefined) process.exit(0);

@@ -36,7 +36,7 @@ checkArguments(process.argv.slice(2), {
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
-const option = (name) => {
+const option = (/** @type {string} */ name) => {
     const at = args.indexOf(name);
     return at === -1 ? undefined : args[at + 1];
 };
@@ -50,7 +50,7 @@ const runs = [];
 for (const version of versions) {
     let dir;
     try {
-        dir = installWorkbench(version, { log: (line) => console.log(line) });
+        dir = installWorkbench(version, { log: (/** @type {string} */ line) => console.log(line) });
     } catch (error) {
         if (!(error instanceof WorkbenchUnavailableError)) throw error;
         console.error(`cannot install VS Code's workbench package: ${error.message}`);
@@ -80,8 +80,13 @@ if (json !== undefined) {
 }
 console.log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
+/**
+ * @param {string} a a package version, `major.minor.patch`
+ * @param {string} b
+ */
 function compareVersions(a, b) {
-    const [x, y] = [a, b].map((v) => v.split(".").map(Number));
-    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+    const x = a.split(".").map(Number);
+    const y = b.split(".").map(Number);
+    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
     return 0;
 }

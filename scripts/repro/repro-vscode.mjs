@@ -28,7 +28,21 @@ checkArguments(process.argv.slice(2), {
     positionals: 1,
 });
 
-/** Tool data as an extension's package.json contributes it (the fields filtering reads). */
+/**
+ * The loaded workbench (`loadWorkbench`); the members it takes from VS Code's modules are not
+ * typed.
+ *
+ * @typedef {import("./lib/chatOpenConformance.mjs").Workbench} Workbench
+ */
+
+/**
+ * Tool data as an extension's package.json contributes it (the fields filtering reads).
+ *
+ * @param {Workbench} workbench
+ * @param {string} id
+ * @param {string} toolReferenceName
+ * @param {unknown} [source] the tool's source, VS Code's internal one by default
+ */
 function toolData(workbench, id, toolReferenceName, source) {
     return {
         id,
@@ -56,6 +70,10 @@ const CASES = [
         title: "A toolsInclude whitelist does not hold for tools and toolsets registered later",
         expected:
             "after toolsInclude: ['edit'], a tool or toolset registered later stays disabled in the chat's tool selection",
+        /**
+         * @param {Workbench} workbench
+         * @param {{ proposedFix: boolean }} options
+         */
         async run(workbench, { proposedFix }) {
             const { ChatSelectedTools, observableValue, InMemoryStorageService, path } =
                 await workbench.loadChatSelectedTools({ proposedFix });
@@ -81,8 +99,10 @@ const CASES = [
             const toolSets = observableValue("toolSets", [edit, read]);
             const toolsService = {
                 observeTools: () => tools,
-                getToolSetsForModel: (_model, reader) =>
-                    reader ? toolSets.read(reader) : toolSets.get(),
+                getToolSetsForModel: (
+                    /** @type {unknown} */ _model,
+                    /** @type {unknown} */ reader
+                ) => (reader ? toolSets.read(reader) : toolSets.get()),
                 getTools: () => tools.get(),
             };
             const mode = observableValue("mode", { id: "agent", kind: "agent", name: "Agent" });
@@ -100,7 +120,7 @@ const CASES = [
                     .map(([id]) => id);
 
             // What workbench.action.chat.open does with { toolsInclude: ['edit'] }.
-            const result = workbench.computeToolEnablementMap({
+            const result = /** @type {Function} */ (workbench.computeToolEnablementMap)({
                 allTools: [...tools.get()],
                 allToolSets: [...toolSets.get()],
                 toolsInclude: ["edit"],
@@ -154,6 +174,7 @@ const CASES = [
         title: "An identifier that names a toolset and a tool is applied to both",
         expected:
             "toolsInclude: ['fetch'] enables the toolset named 'fetch' (matched first, as documented for the option) or reports the ambiguity",
+        /** @param {Workbench} workbench */
         async run(workbench) {
             const fetchTool = toolData(workbench, "copilot_fetchWebPage", "fetch");
             const readFile = toolData(workbench, "copilot_readFile", "readFile");
@@ -176,9 +197,14 @@ const CASES = [
             });
             const allTools = [fetchTool, readFile, mcpFetch];
             const allToolSets = [web, read, fetchServer];
+            /** @type {string[]} */
             const steps = [];
+            const computeToolEnablementMap = /** @type {Function} */ (
+                workbench.computeToolEnablementMap
+            );
+            /** @param {{ toolsInclude?: string[], toolsExclude?: string[] }} options */
             const enabledBy = (options) => {
-                const { enablementMap, unknownIdentifiers } = workbench.computeToolEnablementMap({
+                const { enablementMap, unknownIdentifiers } = computeToolEnablementMap({
                     allTools,
                     allToolSets,
                     toolsInclude: undefined,
@@ -205,7 +231,8 @@ const CASES = [
     },
 ];
 
-const list = (ids) => (ids.length === 0 ? "none" : ids.map((id) => `'${id}'`).join(", "));
+const list = (/** @type {readonly string[]} */ ids) =>
+    ids.length === 0 ? "none" : ids.map((id) => `'${id}'`).join(", ");
 
 const args = process.argv.slice(2);
 if (args.includes("--list")) {

@@ -24,6 +24,7 @@ function list() {
     }
 }
 
+/** @param {import("./lib/reproCases.mjs").ReproCase} reproCase */
 async function reproduce(reproCase) {
     console.log(`${reproCase.name}: ${reproCase.title}`);
     console.log(
@@ -31,7 +32,8 @@ async function reproduce(reproCase) {
     );
     console.log(`expected: ${reproCase.expected}`);
     const model = await startMockChatModel();
-    const outcomes = {};
+    /** @type {Map<string, import("./lib/reproCases.mjs").ReproOutcome>} */
+    const outcomes = new Map();
     try {
         for (const sdk of SDKS) {
             const outcome = await withRuntime(sdk, model, async (rig) => {
@@ -42,14 +44,14 @@ async function reproduce(reproCase) {
             });
             for (const step of outcome.steps) console.log(`  ${step}`);
             console.log(`  ${sdk.label}: ${outcome.defect ? "DEFECT" : "OK"}: ${outcome.actual}`);
-            outcomes[sdk.label] = outcome;
+            outcomes.set(sdk.label, outcome);
         }
     } finally {
         await model.close();
     }
     console.log("");
-    if (outcomes.unpatched.defect) {
-        const contrast = outcomes.patched.defect
+    if (outcomes.get("unpatched")?.defect) {
+        const contrast = outcomes.get("patched")?.defect
             ? "the patched SDK shows it too (only the runtime can fix it)"
             : "the patched SDK does not show it";
         console.log(`verdict: reproduced on the unpatched SDK; ${contrast}`);
@@ -78,6 +80,8 @@ if (reproCase === undefined) {
 try {
     process.exitCode = await reproduce(reproCase);
 } catch (error) {
-    console.error(`\nrepro ${reproCase.name} could not run: ${error?.stack ?? error}`);
+    console.error(
+        `\nrepro ${reproCase.name} could not run: ${error instanceof Error ? error.stack : error}`
+    );
     process.exitCode = 3;
 }

@@ -54,6 +54,7 @@ export function connectionTo(sdk, cliPath) {
 }
 
 /** The directory of the nearest package.json with a name above `file`. */
+/** @param {string} file */
 function packageRoot(file) {
     let dir = dirname(file);
     while (dir !== dirname(dir)) {
@@ -64,6 +65,7 @@ function packageRoot(file) {
     return undefined;
 }
 
+/** @param {string} file */
 function startsWithShebang(file) {
     const fd = openSync(file, "r");
     try {

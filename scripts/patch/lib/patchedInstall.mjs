@@ -3,7 +3,7 @@
 // patch-package, everything else linked to the unpatched install.
 
 import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { runPatchPackage } from "./applyPatch.mjs";
 import { PACKAGE_NAME, patchFilePath } from "./sdkPatch.mjs";
 import { CACHE } from "../../measure/lib/sdkVersions.mjs";
@@ -34,7 +34,7 @@ export function patchedCopy(version, sdkDir, purpose) {
         JSON.stringify({ name: purpose, private: true, dependencies: { [PACKAGE_NAME]: version } })
     );
     mkdirSync(join(app, "patches"));
-    cpSync(patchFilePath(version), join(app, "patches", patchFilePath(version).split("/").pop()));
+    cpSync(patchFilePath(version), join(app, "patches", basename(patchFilePath(version))));
     runPatchPackage(app);
     return join(target, "@github", "copilot-sdk");
 }

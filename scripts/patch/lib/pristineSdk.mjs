@@ -30,7 +30,8 @@ export function pristineSdkDir(root, packageName, alias, version) {
     )
         .trim()
         .split("\n")
-        .pop();
+        .at(-1);
+    if (tarball === undefined) throw new Error(`npm pack ${packageName}@${version} named no file.`);
     execFileSync("tar", ["xzf", tarball], { cwd: cache });
     if (versionAt(dir) !== version) {
         throw new Error(`npm pack ${packageName}@${version} did not give that version in ${dir}.`);

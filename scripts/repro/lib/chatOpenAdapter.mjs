@@ -13,10 +13,10 @@ const ENTRY = "src/chatOpen/chatOpenOptions.ts";
 
 /** @returns the adapter module (`resolveChatOpenToolEnablement`, ...) as src/ has it now. */
 export async function loadChatOpenAdapter() {
+    /** @type {Map<string, string>} */
     const sources = new Map();
     const pending = [ENTRY];
-    while (pending.length > 0) {
-        const file = pending.pop();
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
         if (sources.has(file)) continue;
         const text = readFileSync(join(ROOT, file), "utf8");
         sources.set(file, text);

@@ -25,6 +25,20 @@ export const REPORT_FILE = "CONFORMANCE-chat-open.md";
 
 // --- catalogs -------------------------------------------------------------------------------------
 
+/**
+ * A case's catalog as written here: tools and toolsets by id; a toolset names its members by id.
+ *
+ * @typedef {{ id: string, toolReferenceName: string, source: "internal" | "mcp" }} CatalogTool
+ * @typedef {{ id: string, referenceName: string, tools: string[], toolSets?: string[], source?: "internal" | "mcp" }} CatalogToolSet
+ * @typedef {{ tools: CatalogTool[], toolSets: CatalogToolSet[], unlisted?: CatalogTool[] }} Catalog
+ */
+
+/**
+ * @param {string} id
+ * @param {string} toolReferenceName
+ * @param {"internal" | "mcp"} [source]
+ * @returns {CatalogTool}
+ */
 const tool = (id, toolReferenceName, source = "internal") => ({ id, toolReferenceName, source });
 
 /** Built-in tools as Copilot Chat registers them (ids and reference names as in VS Code). */
@@ -45,6 +59,7 @@ const ALL = COPILOT_TOOLS.map((t) => t.id);
  * Copilot Chat's toolsets (`toolset:<extension id>/<name>`) beside VS Code's core ones, whose id is
  * their reference name (`read`, `agent`, `execute`); members by tool id.
  */
+/** @type {CatalogToolSet[]} */
 const COPILOT_TOOLSETS = [
     {
         id: "toolset:GitHub.copilot-chat/edit",
@@ -65,12 +80,19 @@ const COPILOT_TOOLSETS = [
     { id: "agent", referenceName: "agent", tools: ["runSubagent"] },
     { id: "execute", referenceName: "execute", tools: ["run_in_terminal"] },
 ];
+/**
+ * Copilot Chat's catalog, with `extra` tools and toolsets.
+ *
+ * @param {Partial<Catalog>} [extra]
+ * @returns {Catalog}
+ */
 const copilot = (extra = {}) => ({
     tools: [...COPILOT_TOOLS, ...(extra.tools ?? [])],
     toolSets: [...COPILOT_TOOLSETS, ...(extra.toolSets ?? [])],
 });
 
 /** An MCP server labelled "fetch": its toolset's referenceName is the built-in fetch tool's name. */
+/** @type {Catalog} */
 const MCP_FETCH = {
     tools: [tool("mcp_fetch_fetch", "fetch_url", "mcp")],
     toolSets: [
@@ -96,13 +118,24 @@ const OUTER_SET = {
     toolSets: ["toolset:GitHub.copilot-chat/web"],
 };
 
-const without = (...ids) => ALL.filter((id) => !ids.includes(id));
+const without = (/** @type {string[]} */ ...ids) => ALL.filter((id) => !ids.includes(id));
 
 // --- cases ----------------------------------------------------------------------------------------
 
 /**
  * @typedef {{ enabled: string[], toolSets?: Record<string, boolean>, unknown?: string[] } | { error: "EMPTY_INCLUDE" | "NO_TOOLS_ENABLED" }} Expected
- * @typedef {{ id: string, group: string, rule: string, catalog: object, include?: string[], exclude?: string[], design: Expected | null, note?: string }} ConformanceCase
+ * @typedef {{ id: string, group: string, rule: string, catalog: Catalog, include?: string[], exclude?: string[], design: Expected | null, note?: string }} ConformanceCase
+ */
+
+/**
+ * What VS Code or the adapter did with a case: the tools and toolsets it enabled, or its error.
+ *
+ * @typedef {{ error?: undefined, filtered: boolean, enabled: string[], toolSets: Record<string, boolean> | null, unknown: string[], extra: string[], warnings?: string[] }} Enablement
+ * @typedef {{ error: { code?: string, message: string } }} Refusal
+ * @typedef {Enablement | Refusal} Outcome
+ * @typedef {Awaited<ReturnType<typeof import("./vscodeWorkbench.mjs").loadWorkbench>>} Workbench
+ * @typedef {(options: object, catalog: object, hooks: object) => any} ChatOpenAdapter this
+ *   project's `resolveChatOpenToolEnablement` (src/chatOpen), compiled at run time
  */
 
 /** @type {ConformanceCase[]} */
@@ -526,6 +559,9 @@ export const CASES = [
 
 /**
  * Builds one case's catalog as VS Code objects: tool data objects and real ToolSets.
+ *
+ * @param {Workbench} workbench
+ * @param {Catalog} catalog
  */
 function buildCatalog(workbench, catalog) {
     const sources = {
@@ -539,7 +575,7 @@ function buildCatalog(workbench, catalog) {
             definitionId: "d",
         },
     };
-    const toToolData = (t) => ({
+    const toToolData = (/** @type {CatalogTool} */ t) => ({
         id: t.id,
         toolReferenceName: t.toolReferenceName,
         displayName: t.toolReferenceName,
@@ -551,7 +587,9 @@ function buildCatalog(workbench, catalog) {
     const byId = new Map(
         [...tools, ...(catalog.unlisted ?? []).map(toToolData)].map((t) => [t.id, t])
     );
+    /** @type {any[]} */
     const toolSets = [];
+    /** @type {Map<string, unknown>} */
     const toolSetsById = new Map();
     for (const set of catalog.toolSets) {
         const toolSet = workbench.makeToolSet({
@@ -571,6 +609,10 @@ function buildCatalog(workbench, catalog) {
  * What VS Code's chat.open does with a case: the handler filters only when `toolsInclude ||
  * toolsExclude` is truthy (checked against the published handler by the caller of this module),
  * then applies computeToolEnablementMap's map.
+ *
+ * @param {Workbench} workbench
+ * @param {ConformanceCase} testCase
+ * @returns {Outcome}
  */
 function runVsCode(workbench, testCase) {
     const { tools, toolSets } = buildCatalog(workbench, testCase.catalog);
@@ -585,17 +627,19 @@ function runVsCode(workbench, testCase) {
     }
     let result;
     try {
-        result = workbench.computeToolEnablementMap({
+        result = /** @type {Function} */ (workbench.computeToolEnablementMap)({
             allTools: tools,
             allToolSets: toolSets,
             toolsInclude: testCase.include,
             toolsExclude: testCase.exclude,
         });
     } catch (error) {
-        return { error: { message: error.message } };
+        return { error: { message: /** @type {Error} */ (error).message } };
     }
+    /** @type {Map<{ id: string }, boolean>} */
     const map = result.enablementMap;
     const listed = new Set([...tools, ...toolSets]);
+    /** @type {string[]} */
     const extra = [];
     for (const [item, on] of map) {
         if (!listed.has(item) && on === true) extra.push(item.id);
@@ -609,9 +653,17 @@ function runVsCode(workbench, testCase) {
     };
 }
 
-/** What this project's adapter does with a case, on the same VS Code objects. */
+/**
+ * What this project's adapter does with a case, on the same VS Code objects.
+ *
+ * @param {Workbench} workbench
+ * @param {ChatOpenAdapter} resolveChatOpenToolEnablement
+ * @param {ConformanceCase} testCase
+ * @returns {Outcome}
+ */
 function runAdapter(workbench, resolveChatOpenToolEnablement, testCase) {
     const { tools, toolSets } = buildCatalog(workbench, testCase.catalog);
+    /** @type {{ toolsInclude?: string[], toolsExclude?: string[] }} */
     const options = {};
     if (testCase.include) options.toolsInclude = testCase.include;
     if (testCase.exclude) options.toolsExclude = testCase.exclude;
@@ -622,7 +674,8 @@ function runAdapter(workbench, resolveChatOpenToolEnablement, testCase) {
             { tools, toolSets },
             { onWarning: () => {} }
         );
-    } catch (error) {
+    } catch (caught) {
+        const error = /** @type {Error & { code?: string }} */ (caught);
         return { error: { code: error.code, message: error.message } };
     }
     const { enablement, result } = outcome;
@@ -630,13 +683,25 @@ function runAdapter(workbench, resolveChatOpenToolEnablement, testCase) {
         filtered: result.mode !== "default",
         enabled: tools.filter((t) => enablement.get(t) === true).map((t) => t.id),
         toolSets: Object.fromEntries(toolSets.map((s) => [s.id, enablement.get(s) === true])),
-        unknown: [...new Set(result.unknownIdentifiers.map((u) => u.identifier))].sort(),
+        unknown: [
+            ...new Set(
+                result.unknownIdentifiers.map(
+                    (/** @type {{ identifier: string }} */ u) => u.identifier
+                )
+            ),
+        ].sort(),
         extra: [],
-        warnings: outcome.warnings.map((w) => w.code),
+        warnings: outcome.warnings.map((/** @type {{ code: string }} */ w) => w.code),
     };
 }
 
-/** How an outcome departs from the design's answer, or [] when it matches. */
+/**
+ * How an outcome departs from the design's answer, or [] when it matches.
+ *
+ * @param {Outcome} outcome
+ * @param {Expected | null} design
+ * @returns {string[]}
+ */
 export function departuresFromDesign(outcome, design) {
     if (design === null) return [];
     if ("error" in design) {
@@ -668,6 +733,8 @@ export function departuresFromDesign(outcome, design) {
 /**
  * Compares VS Code's outcome with the adapter's.
  *
+ * @param {Outcome} vscode
+ * @param {Outcome} adapter
  * @returns {{ verdict: "agree" | "agree, errors worded differently" | "differs", differences: string[] }}
  */
 export function compareOutcomes(vscode, adapter) {
@@ -682,7 +749,7 @@ export function compareOutcomes(vscode, adapter) {
         return {
             verdict: "differs",
             differences: [
-                `${who} refuses ('${refuses.error.message}'); ${other} enables ${list(accepts.enabled)}`,
+                `${who} refuses ('${refuses.error?.message}'); ${other} enables ${list(/** @type {Enablement} */ (accepts).enabled)}`,
             ],
         };
     }
@@ -699,6 +766,12 @@ export function compareOutcomes(vscode, adapter) {
     return { verdict: differences.length === 0 ? "agree" : "differs", differences };
 }
 
+/**
+ * @param {{ enabled: string[], extra: string[] }} outcome
+ * @param {{ enabled: string[], extra?: string[] }} reference
+ * @param {string} referenceName
+ * @param {string} [outcomeName]
+ */
 function compareEnabled(outcome, reference, referenceName, outcomeName = "it") {
     const differences = [];
     const more = outcome.enabled.filter((id) => !reference.enabled.includes(id));
@@ -719,6 +792,12 @@ function compareEnabled(outcome, reference, referenceName, outcomeName = "it") {
     return differences;
 }
 
+/**
+ * @param {Record<string, boolean>} outcome
+ * @param {Record<string, boolean>} reference
+ * @param {string} referenceName
+ * @param {string} [outcomeName]
+ */
 function compareToolSets(outcome, reference, referenceName, outcomeName = "it") {
     const differences = [];
     for (const [id, on] of Object.entries(reference)) {
@@ -731,13 +810,14 @@ function compareToolSets(outcome, reference, referenceName, outcomeName = "it") 
     return differences;
 }
 
-const list = (ids) => (ids.length === 0 ? "none" : ids.map((id) => `'${id}'`).join(", "));
+const list = (/** @type {readonly string[]} */ ids) =>
+    ids.length === 0 ? "none" : ids.map((id) => `'${id}'`).join(", ");
 
 /**
  * Runs every case on one loaded workbench version.
  *
- * @param workbench - from loadWorkbench()
- * @param resolveChatOpenToolEnablement - this project's adapter (src/chatOpen)
+ * @param {Workbench} workbench - from loadWorkbench()
+ * @param {ChatOpenAdapter} resolveChatOpenToolEnablement - this project's adapter (src/chatOpen)
  */
 export function runConformance(workbench, resolveChatOpenToolEnablement) {
     const facts = {
@@ -772,12 +852,23 @@ export function runConformance(workbench, resolveChatOpenToolEnablement) {
 
 // --- the report ---------------------------------------------------------------------------------
 
-/** The verdict cell of one case on one version, as the report's table shows it. */
+/**
+ * The result of one version: what the workbench is, and each case's outcomes.
+ *
+ * @typedef {ReturnType<typeof runConformance>} ConformanceRun
+ * @typedef {ConformanceRun["cases"][number]} CaseResult
+ */
+
+/**
+ * The verdict cell of one case on one version, as the report's table shows it.
+ *
+ * @param {{ verdict: string }} caseResult
+ */
 export function verdictCell(caseResult) {
     return caseResult.verdict === "differs" ? "**differs**" : caseResult.verdict;
 }
 
-const options = (testCase) =>
+const options = (/** @type {ConformanceCase} */ testCase) =>
     [
         testCase.include
             ? `toolsInclude: [${testCase.include.map((i) => `'${i}'`).join(", ")}]`
@@ -789,7 +880,7 @@ const options = (testCase) =>
         .filter(Boolean)
         .join(", ") || "(neither)";
 
-const designCell = (design) =>
+const designCell = (/** @type {Expected | null} */ design) =>
     design === null
         ? "not specified"
         : "error" in design
@@ -798,6 +889,8 @@ const designCell = (design) =>
 
 /**
  * The whole report, from the results of every version (oldest first).
+ *
+ * @param {ConformanceRun[]} runs
  */
 export function renderReport(runs) {
     const filtered = runs.filter((run) => run.facts.hasFunction);
@@ -861,7 +954,7 @@ export function renderReport(runs) {
             group = testCase.group;
             lines.push(`| **${group}** | | | | ${versions.map(() => "").join(" | ")} |`);
         }
-        const results = filtered.map((run) => run.cases.find((c) => c.id === testCase.id));
+        const results = filtered.map((run) => caseOf(run, testCase.id));
         const adapterVsDesign =
             testCase.design === null
                 ? "n/a"
@@ -876,7 +969,7 @@ export function renderReport(runs) {
     lines.push("## How they differ");
     lines.push("");
     const differing = CASES.filter((testCase) =>
-        filtered.some((run) => run.cases.find((c) => c.id === testCase.id).verdict === "differs")
+        filtered.some((run) => caseOf(run, testCase.id).verdict === "differs")
     );
     if (differing.length === 0) lines.push("On no case.");
     for (const testCase of differing) {
@@ -885,14 +978,16 @@ export function renderReport(runs) {
         lines.push(`Options: ${options(testCase)}.${testCase.note ? ` ${testCase.note}` : ""}`);
         lines.push("");
         // Versions with the same outcome are listed together.
+        /** @type {Map<string, { result: CaseResult, versions: string[] }>} */
         const byOutcome = new Map();
         for (const run of filtered) {
-            const result = run.cases.find((c) => c.id === testCase.id);
+            const result = caseOf(run, testCase.id);
             const key = JSON.stringify([result.vscode, result.differences]);
-            if (!byOutcome.has(key)) byOutcome.set(key, { result, versions: [] });
-            byOutcome.get(key).versions.push(run.facts.vscodeVersion);
+            const same = byOutcome.get(key) ?? { result, versions: [] };
+            byOutcome.set(key, same);
+            same.versions.push(run.facts.vscodeVersion);
         }
-        const adapter = filtered[0].cases.find((c) => c.id === testCase.id).adapter;
+        const adapter = caseOf(/** @type {ConformanceRun} */ (filtered[0]), testCase.id).adapter;
         lines.push(`- The design: ${designCell(testCase.design)}.`);
         lines.push(`- The adapter: ${describe(adapter)}.`);
         for (const { result, versions: same } of byOutcome.values()) {
@@ -905,14 +1000,29 @@ export function renderReport(runs) {
     return lines.join("\n") + "\n";
 }
 
+/**
+ * The result of the case `id` in a run (every run has every case).
+ *
+ * @param {ConformanceRun} run
+ * @param {string} id
+ * @returns {CaseResult}
+ */
+function caseOf(run, id) {
+    const found = run.cases.find((c) => c.id === id);
+    if (found === undefined) throw new Error(`The run has no case '${id}'`);
+    return found;
+}
+
+/** @param {Outcome} outcome */
 function describe(outcome) {
     if (outcome.error)
         return `refuses${outcome.error.code ? ` (${outcome.error.code})` : ""}: '${outcome.error.message}'`;
     const parts = [`enables ${list(outcome.enabled)}`];
     if (outcome.extra.length > 0) parts.push(`and, outside the tool list, ${list(outcome.extra)}`);
     if (outcome.unknown.length > 0) parts.push(`unknown: ${list(outcome.unknown)}`);
-    if (outcome.warnings?.length > 0) parts.push(`warnings: ${outcome.warnings.join(", ")}`);
+    if (outcome.warnings !== undefined && outcome.warnings.length > 0)
+        parts.push(`warnings: ${outcome.warnings.join(", ")}`);
     return parts.join("; ");
 }
 
-const capitalise = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+const capitalise = (/** @type {string} */ text) => text.charAt(0).toUpperCase() + text.slice(1);

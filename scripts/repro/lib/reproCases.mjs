@@ -10,6 +10,9 @@ const CONFLICT = /conflicts with a built-in tool/;
 /**
  * What happened to one call of a custom tool `tool` in a turn: the handler ran, the runtime's
  * built-in answered in its place, the send failed, or the model never saw the tool.
+ *
+ * @param {import("./reproRig.mjs").TurnOutcome} turn
+ * @param {ReturnType<typeof taggedTool>} tool
  */
 function callOutcome(turn, tool) {
     if (!turn.reachedModel) {
@@ -24,7 +27,13 @@ function callOutcome(turn, tool) {
     return `built-in answered: '${shortError(answer ?? "(no result)")}'`;
 }
 
-/** `createSession` with one custom tool, then a turn in which the model calls it. */
+/**
+ * `createSession` with one custom tool, then a turn in which the model calls it.
+ *
+ * @param {import("./reproRig.mjs").ReproRig} rig
+ * @param {string} modelId
+ * @param {ReturnType<typeof taggedTool>} tool
+ */
 async function callOnce(rig, modelId, tool) {
     const { session, error } = await rig.createSession(modelId, { tools: [tool] });
     if (error) return `createSession rejected it: ${error.code ?? ""} ${shortError(error)}`.trim();
@@ -45,7 +54,8 @@ async function callOnce(rig, modelId, tool) {
  * @property {string} report - the report file under patches/upstream/issues/
  * @property {string} repository - where it is filed
  * @property {string} expected - what should happen
- * @property {(rig: object) => Promise<ReproOutcome>} run - the scenario on one SDK
+ * @property {(rig: import("./reproRig.mjs").ReproRig) => Promise<ReproOutcome>} run - the
+ *   scenario on one SDK
  */
 
 /** @type {readonly ReproCase[]} */
@@ -87,7 +97,7 @@ export const REPRO_CASES = [
             }
             const defect =
                 turns.every((turn) => !turn.reachedModel) &&
-                turns.some((turn) => CONFLICT.test(turn.error?.message));
+                turns.some((turn) => CONFLICT.test(turn.error?.message ?? ""));
             return {
                 steps,
                 defect,
@@ -125,7 +135,9 @@ export const REPRO_CASES = [
             const after = await rig.turn(session, ["apply_patch"]);
             steps.push(`send on ${GPT}: ${callOutcome(after, tool)}`);
             const defect =
-                before.reachedModel && !after.reachedModel && CONFLICT.test(after.error?.message);
+                before.reachedModel &&
+                !after.reachedModel &&
+                CONFLICT.test(after.error?.message ?? "");
             return {
                 steps,
                 defect,
@@ -154,8 +166,9 @@ export const REPRO_CASES = [
                     actual: "could not set up a failing turn: createSession refused the tool",
                 };
             }
+            /** @type {string[]} */
             const events = [];
-            session.on((event) => {
+            session.on((/** @type {{ type: string }} */ event) => {
                 if (/^session\.(idle|error)$|^user\.message$/.test(event.type)) {
                     events.push(event.type);
                 }
@@ -209,7 +222,8 @@ export const REPRO_CASES = [
                 };
             }
             const turn = await rig.turn(session, ["lint"]);
-            const tagOf = (description) => (description === first.description ? "#1" : "#2");
+            const tagOf = (/** @type {string | undefined} */ description) =>
+                description === first.description ? "#1" : "#2";
             const seen = turn.definitionsOf("lint").map((t) => tagOf(t.description));
             const ranTags = [first, second]
                 .filter((t) => t.calls > 0)
@@ -324,7 +338,9 @@ export const REPRO_CASES = [
         expected:
             "`read_file` is either a built-in (listed by tools.list, a custom `read_file` without the flag gets the conflict error, as `view` does) or free for the custom tool",
         async run(rig) {
-            const listed = (await rig.client.rpc.tools.list({})).tools.map((t) => t.name);
+            const listed = (await rig.client.rpc.tools.list({})).tools.map(
+                (/** @type {{ name: string }} */ t) => t.name
+            );
             const steps = [
                 `tools.list: view ${listed.includes("view") ? "listed" : "not listed"}, read_file ${listed.includes("read_file") ? "listed" : "not listed"}`,
             ];
@@ -358,6 +374,7 @@ export const REPRO_CASES = [
         async run(rig) {
             const steps = [];
             let defect = false;
+            /** @type {[string, { excludedTools: string[] } | { availableTools: string[] }, string][]} */
             const scenarios = [
                 [CLAUDE, { excludedTools: ["rg"] }, "grep"],
                 [CLAUDE, { availableTools: ["rg"] }, "grep"],

@@ -39,10 +39,58 @@ export const GPT = "gpt-4o";
 
 const TURN_TIMEOUT_MS = 20_000;
 
+/** @typedef {import("../../lib/mockChatModel.mjs").RecordedTool & { name?: string, description?: string }} OfferedTool */
+/** @param {OfferedTool} tool */
 const nameOf = (tool) => tool.function?.name ?? tool.custom?.name ?? tool.name;
+/** @param {OfferedTool} tool */
 const descriptionOf = (tool) => tool.function?.description ?? tool.description;
+/** @param {unknown} content a message's content: a string or content parts */
 const textOf = (content) =>
-    typeof content === "string" ? content : (content ?? []).map((part) => part.text ?? "").join("");
+    typeof content === "string"
+        ? content
+        : /** @type {{ text?: string }[]} */ (content ?? [])
+              .map((part) => part.text ?? "")
+              .join("");
+
+/**
+ * The SDK of a reproduction, loaded at run time from its install (patched or not): its types
+ * are not checked here.
+ *
+ * @typedef {any} SdkClient
+ * @typedef {any} SdkSession
+ */
+
+/**
+ * What a failed SDK call throws: an Error, with the patch's `code` on a `SessionToolError`.
+ *
+ * @typedef {Error & { code?: string }} SdkError
+ */
+
+/**
+ * What a turn did: the error of a failed send, the tool definitions the model was offered, and
+ * the tool results the model got back.
+ *
+ * @typedef {object} TurnOutcome
+ * @property {SdkError | undefined} error
+ * @property {boolean} reachedModel
+ * @property {{ name: string | undefined, description: string | undefined }[]} offered
+ * @property {(name: string) => { name: string | undefined, description: string | undefined }[]} definitionsOf
+ * @property {string[]} results
+ */
+
+/**
+ * What a scenario runs on: one started client of one SDK and the mock model.
+ *
+ * @typedef {object} ReproRig
+ * @property {string} sdkVersion
+ * @property {string} runtimeVersion
+ * @property {boolean} patched
+ * @property {{ code?: string, message: string }[]} warnings the patch's tool warnings
+ * @property {SdkClient} client
+ * @property {() => number} sessionsOnDisk
+ * @property {(modelId: string, config?: object) => Promise<{ session?: SdkSession, error?: SdkError }>} createSession
+ * @property {(session: SdkSession, calls?: string[]) => Promise<TurnOutcome>} turn
+ */
 
 /**
  * A custom tool whose description says which one it is and whose handler records that it ran.
@@ -72,8 +120,8 @@ export function taggedTool(name, tag, extra = {}) {
  * client and removes the directory afterwards, whatever happens.
  *
  * @param {{ directory: string }} sdk - one of {@link SDKS}
- * @param {{ baseUrl: string, toolCalls?: string[], requests: object[] }} model - the mock model
- * @param {(rig: object) => Promise<T>} body - the scenario
+ * @param {{ baseUrl: string, toolCalls?: string[], requests: import("../../lib/mockChatModel.mjs").RecordedChatRequest[] }} model - the mock model
+ * @param {(rig: ReproRig) => Promise<T>} body - the scenario
  * @returns {Promise<T>}
  * @template T
  */
@@ -81,11 +129,17 @@ export async function withRuntime(sdk, model, body) {
     const module = await import(pathToFileURL(join(sdk.directory, "dist", "index.js")).href);
     const { version } = JSON.parse(readFileSync(join(sdk.directory, "package.json"), "utf8"));
     const patched = module.TOOL_CUSTOMIZATION_PATCH !== undefined;
+    /** @type {ReproRig["warnings"]} */
     const warnings = [];
     const baseDirectory = mkdtempSync(join(tmpdir(), "copilot-repro-"));
     const client = new module.CopilotClient({
         baseDirectory,
-        ...(patched ? { onToolWarning: (warning) => warnings.push(warning) } : {}),
+        ...(patched
+            ? {
+                  onToolWarning: (/** @type {ReproRig["warnings"][number]} */ warning) =>
+                      warnings.push(warning),
+              }
+            : {}),
     });
     try {
         await client.start();
@@ -105,7 +159,7 @@ export async function withRuntime(sdk, model, body) {
              * `createSession` with the mock model; resolves to `{ session }` or `{ error }`.
              * Sessions end with the client, when `body` returns.
              */
-            async createSession(modelId, config) {
+            async createSession(modelId, config = {}) {
                 try {
                     const session = await client.createSession({
                         model: modelId,
@@ -119,7 +173,7 @@ export async function withRuntime(sdk, model, body) {
                     });
                     return { session };
                 } catch (error) {
-                    return { error };
+                    return { error: /** @type {SdkError} */ (error) };
                 }
             },
             /**
@@ -130,15 +184,18 @@ export async function withRuntime(sdk, model, body) {
             async turn(session, calls = []) {
                 const first = model.requests.length;
                 model.toolCalls = calls;
+                /** @type {SdkError | undefined} */
                 let error;
                 try {
                     await session.sendAndWait({ prompt: "Use your tools now." }, TURN_TIMEOUT_MS);
                 } catch (caught) {
-                    error = caught;
+                    error = /** @type {SdkError} */ (caught);
                 } finally {
                     model.toolCalls = undefined;
                 }
-                const offered = (model.requests[first]?.tools ?? []).map((tool) => ({
+                const offered = /** @type {OfferedTool[]} */ (
+                    model.requests[first]?.tools ?? []
+                ).map((tool) => ({
                     name: nameOf(tool),
                     description: descriptionOf(tool),
                 }));
@@ -160,8 +217,12 @@ export async function withRuntime(sdk, model, body) {
     }
 }
 
-/** The first line of an error message, shortened for a one-line verdict. */
+/**
+ * The first line of an error message, shortened for a one-line verdict.
+ *
+ * @param {unknown} error
+ */
 export function shortError(error) {
-    const text = String(error?.message ?? error).split("\n")[0];
+    const text = String(error instanceof Error ? error.message : error).split("\n")[0] ?? "";
     return text.length > 240 ? `${text.slice(0, 237)}...` : text;
 }

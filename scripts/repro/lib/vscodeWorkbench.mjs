@@ -43,8 +43,15 @@ const SELECTED_TOOLS_CANDIDATES = [
     `${CHAT}/browser/chatSelectedTools.js`,
 ];
 
+/**
+ * What {@link makeToolSet} builds a ToolSet from: VS Code's own tool and toolset objects.
+ *
+ * @typedef {{ id: string, referenceName: string, source?: unknown, tools?: unknown[], toolSets?: unknown[] }} ToolSetOptions
+ */
+
 /** The package cannot be fetched from the registry (offline, unknown version). */
 export class WorkbenchUnavailableError extends Error {
+    /** @param {string} message */
     constructor(message) {
         super(message);
         this.name = "WorkbenchUnavailableError";
@@ -55,6 +62,7 @@ export class WorkbenchUnavailableError extends Error {
  * The cached copy of one package version, installed first when absent.
  *
  * @param {string} version - a version of @codingame/monaco-vscode-api, e.g. "37.6.1"
+ * @param {{ log?: (line: string) => void }} [options] - where progress lines go
  * @returns {string} the folder holding the package's files (`package.json`, `vscode/src/...`)
  */
 export function installWorkbench(version, { log = () => {} } = {}) {
@@ -87,7 +95,8 @@ export function installWorkbench(version, { log = () => {} } = {}) {
                 scratch,
                 JSON.parse(out)[0].filename.replace(/^@/, "").replace("/", "-")
             );
-        } catch (error) {
+        } catch (caught) {
+            const error = /** @type {Error & { stderr?: string }} */ (caught);
             const detail = String(error.stderr ?? error.message)
                 .split("\n")
                 .map((line) => line.replace(/^npm (error|ERR!) ?/, "").trim())
@@ -99,10 +108,13 @@ export function installWorkbench(version, { log = () => {} } = {}) {
             );
         }
         if (!existsSync(tarball)) {
-            tarball = join(
-                scratch,
-                readdirSync(scratch).find((name) => name.endsWith(".tgz"))
-            );
+            const packed = readdirSync(scratch).find((name) => name.endsWith(".tgz"));
+            if (packed === undefined) {
+                throw new WorkbenchUnavailableError(
+                    `npm pack ${WORKBENCH_PACKAGE}@${version} wrote no .tgz file`
+                );
+            }
+            tarball = join(scratch, packed);
         }
         const unpacked = join(scratch, "unpacked");
         mkdirSync(unpacked);
@@ -141,18 +153,26 @@ export function installWorkbench(version, { log = () => {} } = {}) {
     }
 }
 
-/** Adds `entry` and every module it imports statically (relative specifiers) to `files`. */
+/**
+ * Adds `entry` and every module it imports statically (relative specifiers) to `files`.
+ *
+ * @param {string} root
+ * @param {string} entry
+ * @param {Set<string>} files
+ */
 function importClosure(root, entry, files) {
     const pending = [entry];
     const specifiers = /(?:^|[\s;})])(?:import|export)\s*(?:[^'";]*?\sfrom\s*)?['"](\.[^'"]+)['"]/g;
-    while (pending.length > 0) {
-        const file = pending.pop();
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
         if (files.has(file) && file !== entry) continue;
         files.add(file);
         const path = join(root, file);
         if (!existsSync(path) || !file.endsWith(".js")) continue;
         for (const [, specifier] of readFileSync(path, "utf8").matchAll(specifiers)) {
-            const target = relative(root, resolve(dirname(path), specifier));
+            const target = relative(
+                root,
+                resolve(dirname(path), /** @type {string} */ (specifier))
+            );
             if (!files.has(target)) pending.push(target);
         }
     }
@@ -164,7 +184,7 @@ function importClosure(root, entry, files) {
  * @param {string} dir - a folder from {@link installWorkbench}
  */
 export async function loadWorkbench(dir) {
-    const load = (path) => import(pathToFileURL(join(dir, path)).href);
+    const load = (/** @type {string} */ path) => import(pathToFileURL(join(dir, path)).href);
     const product = (await load(PATHS.product)).default;
     const toolsService = await load(PATHS.toolsService);
     const packageJson = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
@@ -199,7 +219,7 @@ export async function loadWorkbench(dir) {
         ToolSet: toolsService.ToolSet,
         ToolDataSource: toolsService.ToolDataSource,
         isToolSet: toolsService.isToolSet,
-        makeToolSet: (options) => makeToolSet(toolsService, options),
+        makeToolSet: (/** @type {ToolSetOptions} */ options) => makeToolSet(toolsService, options),
         loadChatSelectedTools: async ({ proposedFix = false } = {}) => {
             let path = SELECTED_TOOLS_CANDIDATES.find((candidate) =>
                 existsSync(join(dir, candidate))
@@ -224,9 +244,12 @@ export async function loadWorkbench(dir) {
  * unlistedEnabled = true)` keeps `unlistedEnabled` in the session state, and `entriesMap` reads an
  * id without an entry as that value instead of as enabled. Each edit must match, else this throws.
  *
+ * @param {string} dir
+ * @param {string} path
  * @returns the patched module's path, relative to `dir`
  */
 function withProposedFix(dir, path) {
+    /** @type {[string, string][]} */
     const edits = [
         [
             "set(enablementMap, sessionOnly) {",
@@ -262,11 +285,15 @@ function withProposedFix(dir, path) {
 /**
  * A real VS Code ToolSet. Its constructor's parameters changed between releases, so they are
  * passed by name, read from the published constructor.
+ *
+ * @param {any} toolsService the published languageModelToolsService module (not typed here)
+ * @param {ToolSetOptions} options
  */
 function makeToolSet(toolsService, { id, referenceName, source, tools = [], toolSets = [] }) {
     const { ToolSet, ToolDataSource } = toolsService;
-    const parameters = /constructor\s*\(([^)]*)\)/
-        .exec(ToolSet.toString())[1]
+    const constructor = /constructor\s*\(([^)]*)\)/.exec(ToolSet.toString());
+    if (constructor === null) throw new Error("ToolSet has no constructor to read");
+    const parameters = /** @type {string} */ (constructor[1])
         .split(",")
         .map((name) =>
             name
@@ -276,6 +303,7 @@ function makeToolSet(toolsService, { id, referenceName, source, tools = [], tool
                 .trim()
         )
         .filter(Boolean);
+    /** @type {Record<string, unknown>} */
     const byName = {
         id,
         referenceName,
@@ -313,6 +341,12 @@ function makeToolSet(toolsService, { id, referenceName, source, tools = [], tool
  * (the module itself imports CSS and browser code, so it cannot be imported in Node). Every
  * identifier the function uses that the module imports or declares must come from `provider`,
  * else this throws, naming it.
+ *
+ * @param {string} source the module's text
+ * @param {string} name the function's name
+ * @param {Record<string, unknown>} provider the module that gives the function's bindings
+ * @param {string} providerPath where `provider` was loaded from, for messages
+ * @returns {Function | undefined} the function, or undefined when the module has none of that name
  */
 export function extractFunction(source, name, provider, providerPath) {
     const file = ts.createSourceFile(
@@ -332,7 +366,9 @@ export function extractFunction(source, name, provider, providerPath) {
     const declared = new Set();
     for (const statement of file.statements) {
         if (ts.isImportDeclaration(statement)) {
-            const from = statement.moduleSpecifier.text;
+            const from = /** @type {import("typescript").StringLiteral} */ (
+                statement.moduleSpecifier
+            ).text;
             const bindings = statement.importClause?.namedBindings;
             if (statement.importClause?.name)
                 imported.set(statement.importClause.name.text, [from, "default"]);
@@ -352,12 +388,16 @@ export function extractFunction(source, name, provider, providerPath) {
             }
         }
     }
+    /** @type {Set<string>} */
     const used = new Set();
+    /** @param {import("typescript").Node} node */
     const visit = (node) => {
         if (ts.isIdentifier(node)) used.add(node.text);
         ts.forEachChild(node, visit);
     };
-    visit(declaration.body);
+    visit(
+        /** @type {import("typescript").FunctionDeclaration} */ (declaration).body ?? declaration
+    );
     const names = [];
     const values = [];
     for (const identifier of used) {
