@@ -63,30 +63,40 @@ export function pullRequests() {
         });
 }
 
+// The .edits format: lines starting with `@@@` are directives, everything else is text, taken
+// verbatim, whole lines:
+//
+//     @@@ edit <path from the repository root>: <what the edit does>
+//     @@@ after | before | replace
+//     <anchor lines: must occur exactly once in the file when the edit runs>
+//     @@@ with
+//     <lines inserted after / before the anchor, or replacing it>
+//
+//     @@@ file <path>: <what the file is>
+//     <the whole content of a new file>
+//
+// Lines before the first directive are comments. An edit ends at the next `@@@ edit` or
+// `@@@ file`, or at the end of the file. Blocks are verbatim, blank lines included: a blank line
+// before the next directive is part of the text.
+
 /**
- * Parses an .edits file. Format (lines starting with `@@@` are directives, everything else is
- * text, taken verbatim, whole lines):
- *
- *     @@@ edit <path from the repository root>: <what the edit does>
- *     @@@ after | before | replace
- *     <anchor lines: must occur exactly once in the file when the edit runs>
- *     @@@ with
- *     <lines inserted after / before the anchor, or replacing it>
- *
- *     @@@ file <path>: <what the file is>
- *     <the whole content of a new file>
- *
- * Lines before the first directive are comments. An edit ends at the next `@@@ edit` or
- * `@@@ file`, or at the end of the file. Blocks are verbatim, blank lines included: a blank line
- * before the next directive is part of the text.
+ * Parses an .edits file (the format above).
  *
  * @param {string} text
  * @param {string} source the file's name, for messages
- * @returns {{ kind: "edit" | "file", path: string, name: string, mode?: string, anchor?: string, text: string }[]}
+ * @returns {ParsedEdit[]}
  */
 export function parseEdits(text, source) {
+    /**
+     * An edit being read: its blocks are lists of lines until finishBlock joins them.
+     *
+     * @typedef {{ kind: string, path: string, name: string, mode?: string, anchor?: any, text: any }} Draft
+     */
+    /** @type {Draft[]} */
     const edits = [];
+    /** @type {Draft | null} */
     let current = null;
+    /** @type {"anchor" | "text" | null} */
     let block = null;
     const lines = text.split("\n");
     if (lines.at(-1) === "") lines.pop();
@@ -104,7 +114,12 @@ export function parseEdits(text, source) {
         const directive = /^@@@ (edit|file) ([^:\s]+): (.+)$/.exec(line);
         if (directive) {
             finishBlock();
-            current = { kind: directive[1], path: directive[2], name: directive[3], text: [] };
+            current = {
+                kind: String(directive[1]),
+                path: String(directive[2]),
+                name: String(directive[3]),
+                text: [],
+            };
             if (directive[1] === "edit") current.anchor = [];
             block = directive[1] === "file" ? "text" : null;
             edits.push(current);
@@ -130,17 +145,30 @@ export function parseEdits(text, source) {
             throw new Error(`${source}: edit '${edit.name}' has no anchor.`);
         }
     }
-    return edits;
+    return /** @type {ParsedEdit[]} */ (edits);
 }
+
+/**
+ * One edit of an .edits file: a new file (`kind: "file"`), or text put after, before or in place
+ * of an anchor.
+ *
+ * @typedef {{ kind: "edit" | "file", path: string, name: string, mode?: string, anchor?: string, text: string }} ParsedEdit
+ */
 
 /**
  * Applies one parsed edit to a file's text.
  *
+ * @param {string} text the file's text
+ * @param {ParsedEdit} edit an edit of kind "edit"
+ * @param {string} source the .edits file, for messages
+ * @param {string} base the upstream commit, for messages
+ * @returns {string}
  * @throws Error naming the edit and its file when the anchor does not occur exactly once
  */
 export function applyEdit(text, edit, source, base) {
-    const first = text.indexOf(edit.anchor);
-    if (first === -1 || text.indexOf(edit.anchor, first + 1) !== -1) {
+    const anchor = edit.anchor ?? "";
+    const first = text.indexOf(anchor);
+    if (first === -1 || text.indexOf(anchor, first + 1) !== -1) {
         throw new Error(
             `${source}: edit '${edit.name}' expects its anchor exactly once in ${edit.path} at ` +
                 `upstream ${base.slice(0, 9)}, but found ${first === -1 ? "no match" : "more than one"}. ` +
@@ -149,24 +177,38 @@ export function applyEdit(text, edit, source, base) {
     }
     const replacement =
         edit.mode === "after"
-            ? edit.anchor + edit.text
+            ? anchor + edit.text
             : edit.mode === "before"
-              ? edit.text + edit.anchor
+              ? edit.text + anchor
               : edit.text;
-    return text.slice(0, first) + replacement + text.slice(first + edit.anchor.length);
+    return text.slice(0, first) + replacement + text.slice(first + anchor.length);
 }
 
+/**
+ * @param {string} cwd
+ * @param {string[]} args
+ * @param {import("node:child_process").ExecFileSyncOptions} [options]
+ * @returns {string}
+ */
 function git(cwd, args, options = {}) {
-    return execFileSync("git", args, {
-        cwd,
-        encoding: "utf8",
+    return /** @type {string} */ (
+        execFileSync("git", args, {
+            cwd,
+            encoding: "utf8",
         env: { ...process.env, ...IDENTITY },
-        maxBuffer: 64 * 1024 * 1024,
-        ...options,
-    });
+            maxBuffer: 64 * 1024 * 1024,
+            ...options,
+        })
+    );
 }
 
-/** Applies a pull request's edits to a work tree. */
+/**
+ * Applies a pull request's edits to a work tree.
+ *
+ * @param {string} tree
+ * @param {ReturnType<typeof pullRequests>[number]} pull
+ * @param {string} base the upstream commit, for messages
+ */
 export function applyPullRequest(tree, pull, base) {
     for (const file of pull.editFiles) {
         const source = `upstream/${pull.name}/${file}`;
@@ -195,6 +237,7 @@ export function generateUpstreamSeries({ repo, base }) {
     try {
         git(work, ["clone", "--quiet", "--shared", "--no-checkout", repo, "tree"]);
         const tree = join(work, "tree");
+        /** @type {Map<string, string>} */
         const series = new Map();
         for (const pull of pullRequests()) {
             git(tree, ["checkout", "--quiet", "--force", "--detach", base]);
@@ -225,6 +268,7 @@ export function generateUpstreamSeries({ repo, base }) {
 
 /** The committed patch files, by path under patches/upstream/. */
 export function committedSeries() {
+    /** @type {Map<string, string>} */
     const series = new Map();
     if (!existsSync(SERIES)) return series;
     for (const entry of readdirSync(SERIES, { withFileTypes: true })) {
@@ -243,8 +287,12 @@ export function committedSeries() {
 
 /**
  * Compares two series; returns one line per difference (empty when identical).
+ *
+ * @param {Map<string, string>} committed
+ * @param {Map<string, string>} generated
  */
 export function seriesDifferences(committed, generated) {
+    /** @type {string[]} */
     const problems = [];
     for (const name of committed.keys()) {
         if (!generated.has(name)) problems.push(`${name}: committed but no longer generated`);
@@ -265,6 +313,7 @@ export function seriesDifferences(committed, generated) {
     return problems;
 }
 
+/** @param {string | Buffer} text */
 function sha256(text) {
     return createHash("sha256").update(text).digest("hex");
 }
@@ -280,7 +329,12 @@ function sha256(text) {
  * @param {Map<string, string>} series the patches, by path under patches/upstream/
  */
 export function seriesFingerprint(series) {
+    /** @type {string[]} */
     const lines = [];
+    /**
+     * @param {string} dir
+     * @param {string} rel
+     */
     const walk = (dir, rel) => {
         for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
             a.name.localeCompare(b.name, "en")
