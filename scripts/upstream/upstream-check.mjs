@@ -28,6 +28,7 @@
 
 import { spawnSync } from "node:child_process";
 import { checkArguments } from "../lib/cliArguments.mjs";
+import { compareVersions } from "../measure/lib/sdkVersions.mjs";
 import {
     existsSync,
     mkdirSync,
@@ -67,12 +68,21 @@ const tree = join(work, "tree");
 const nodejs = join(tree, "nodejs");
 /** @type {{ language: string, name: string, status: "pass" | "FAIL" | "skip", counts: string, seconds: number, detail: string }[]} */
 const results = [];
-/** Failed tests by name, printed again under the summary. */
+/**
+ * Failed tests by name, printed again under the summary.
+ *
+ * @type {string[]}
+ */
 const failedTests = [];
 let removeTree = () => {};
 let isWorktree = false;
 
+/**
+ * @param {string[]} args
+ * @returns {{ repo: string, keep: boolean, only: Set<string> | undefined }}
+ */
 function parseArguments(args) {
+    /** @type {{ repo: string | undefined, keep: boolean, only: Set<string> | undefined }} */
     const parsed = {
         repo: process.env.COPILOT_SDK_REPO,
         keep: process.env.UPSTREAM_CHECK_KEEP !== undefined,
@@ -80,7 +90,7 @@ function parseArguments(args) {
     };
     let repoGiven = false;
     for (let i = 0; i < args.length; i++) {
-        const arg = args[i];
+        const arg = /** @type {string} */ (args[i]);
         if (arg === "--keep") parsed.keep = true;
         else if (arg === "--only") parsed.only = new Set((args[++i] ?? "").split(","));
         else if (arg === "--help" || arg === "-h") {
@@ -113,7 +123,18 @@ function readBase() {
     return sha;
 }
 
-/** Runs a command; returns its status and output instead of throwing. */
+/**
+ * @typedef {import("node:child_process").SpawnSyncOptions} SpawnOptions
+ */
+
+/**
+ * Runs a command; returns its status and output instead of throwing.
+ *
+ * @param {string} command
+ * @param {string[]} args
+ * @param {SpawnOptions} [spawnOptions]
+ * @returns {{ status: number | null, stdout: string, output: string }}
+ */
 function exec(command, args, spawnOptions = {}) {
     const result = spawnSync(command, args, {
         encoding: "utf8",
@@ -123,12 +144,18 @@ function exec(command, args, spawnOptions = {}) {
     if (result.error) throw result.error;
     return {
         status: result.status,
-        stdout: result.stdout ?? "",
+        stdout: String(result.stdout ?? ""),
         output: `${result.stdout ?? ""}${result.stderr ?? ""}`,
     };
 }
 
-/** Runs a command that must succeed; prints its output and throws when it does not. */
+/**
+ * Runs a command that must succeed; prints its output and throws when it does not.
+ *
+ * @param {string} command
+ * @param {string[]} args
+ * @param {SpawnOptions} [spawnOptions]
+ */
 function run(command, args, spawnOptions = {}) {
     const result = exec(command, args, spawnOptions);
     if (result.status !== 0) {
@@ -138,6 +165,10 @@ function run(command, args, spawnOptions = {}) {
     return result.stdout;
 }
 
+/**
+ * @param {string} text
+ * @param {number} lines
+ */
 function tail(text, lines) {
     const all = text.trimEnd().split("\n");
     const shown = all.slice(-lines).join("\n");
@@ -148,13 +179,16 @@ function tail(text, lines) {
  * Runs one step and records its result and time. The action returns the step's counts (a
  * string) or throws; an error's `counts` property is kept for a failed step.
  *
+ * @param {string} language
+ * @param {string} name
+ * @param {() => unknown} action
  * @returns {Promise<boolean>} whether the step passed (or was skipped from inside)
  */
 async function step(language, name, action) {
     const started = performance.now();
     console.log(`\n== ${language}: ${name}`);
     try {
-        const counts = (await action()) ?? "";
+        const counts = String((await action()) ?? "");
         results.push({
             language,
             name,
@@ -165,8 +199,9 @@ async function step(language, name, action) {
         });
         console.log(`-- pass${counts ? `: ${counts}` : ""}`);
         return true;
-    } catch (error) {
-        const detail = error.message.split("\n")[0];
+    } catch (caught) {
+        const error = /** @type {Error & { skipped?: boolean, counts?: string }} */ (caught);
+        const detail = error.message.split("\n")[0] ?? "";
         const status = error.skipped ? "skip" : "FAIL";
         results.push({
             language,
@@ -181,15 +216,25 @@ async function step(language, name, action) {
     }
 }
 
+/**
+ * @param {string} language
+ * @param {string} name
+ * @param {string} reason
+ */
 function skip(language, name, reason) {
     console.log(`\n== ${language}: ${name}\n-- skipped: ${reason}`);
     results.push({ language, name, status: "skip", counts: "", seconds: 0, detail: reason });
 }
 
+/** @param {number} started */
 function elapsed(started) {
     return (performance.now() - started) / 1000;
 }
 
+/**
+ * @param {string} message
+ * @param {string} [counts]
+ */
 function failure(message, counts) {
     return Object.assign(new Error(message), { counts });
 }
@@ -303,32 +348,14 @@ function node22() {
     return bin;
 }
 
-/** Orders x.y.z[-pre] versions as semver does. */
-function compareVersions(a, b) {
-    const parse = (v) => /^(\d+)\.(\d+)\.(\d+)(?:-([^+]+))?/.exec(v);
-    const [, ...pa] = parse(a);
-    const [, ...pb] = parse(b);
-    for (let i = 0; i < 3; i++) if (Number(pa[i]) !== Number(pb[i])) return pa[i] - pb[i];
-    if (pa[3] === pb[3]) return 0;
-    if (pa[3] === undefined) return 1;
-    if (pb[3] === undefined) return -1;
-    const xa = pa[3].split(".");
-    const xb = pb[3].split(".");
-    for (let i = 0; i < Math.max(xa.length, xb.length); i++) {
-        if (xa[i] === undefined) return -1;
-        if (xb[i] === undefined) return 1;
-        const na = /^\d+$/.test(xa[i]);
-        const nb = /^\d+$/.test(xb[i]);
-        if (na && nb && Number(xa[i]) !== Number(xb[i])) return xa[i] - xb[i];
-        if (na !== nb) return na ? -1 : 1;
-        if (xa[i] !== xb[i]) return xa[i] < xb[i] ? -1 : 1;
-    }
-    return 0;
-}
-
 /**
  * The nearest published stable version above a pin the registry lacks: the lowest one of the
  * same major.minor, else of the same major (for 0.x, the next minor: 0.3.0 -> 0.4.0).
+ */
+/**
+ * @param {string} name
+ * @param {string} wanted
+ * @param {NodeJS.ProcessEnv | undefined} env
  */
 function nearestVersion(name, wanted, env) {
     const published = JSON.parse(
@@ -353,6 +380,7 @@ function nearestVersion(name, wanted, env) {
  * `npm install --save-exact <name>@<nearest>` bumps it in the temporary tree only and keeps
  * every other locked version (upstream's toolchain stays the one upstream checks with).
  *
+ * @param {NodeJS.ProcessEnv | undefined} env
  * @returns {string[]} the bumps, e.g. "@platformatic/vfs 0.3.0 -> 0.4.0"
  */
 function installUpstream(env) {
@@ -362,6 +390,7 @@ function installUpstream(env) {
             Object.keys(manifest[field] ?? {})
         )
     );
+    /** @type {Map<string, { from: string, to: string }>} */
     const bumps = new Map();
     for (let attempt = 0; attempt < 10; attempt++) {
         const specs = [...bumps].map(([name, { to }]) => `${name}@${to}`);
@@ -381,11 +410,12 @@ function installUpstream(env) {
         const missing = /No matching version found for (@?[^@\s]+)@([^\s]+?)\.?\s/.exec(
             result.output
         );
-        if (!missing || bumps.has(missing[1])) {
+        if (!missing || bumps.has(String(missing[1]))) {
             process.stderr.write(tail(result.output, 40));
             throw new Error("npm install failed in nodejs/");
         }
-        const [, name, wanted] = missing;
+        const name = String(missing[1]);
+        const wanted = String(missing[2]);
         if (!direct.has(name)) {
             process.stderr.write(tail(result.output, 40));
             throw new Error(
@@ -401,7 +431,12 @@ function installUpstream(env) {
     throw new Error("npm install in nodejs/ kept failing after bumping pins");
 }
 
-/** Runs one of upstream's package scripts; counts what its output reports. */
+/**
+ * Runs one of upstream's package scripts; counts what its output reports.
+ *
+ * @param {string} script
+ * @param {NodeJS.ProcessEnv | undefined} env
+ */
 function upstreamScript(script, env) {
     const result = exec("npm", ["run", script], { cwd: nodejs, env });
     const out = result.output.replace(/\x1b\[[0-9;]*m/g, "");
@@ -425,6 +460,11 @@ function upstreamScript(script, env) {
 /**
  * Runs vitest with the JSON reporter and reads its report: files, tests passed/failed/skipped,
  * and the failed tests by name (file: full name).
+ *
+ * @param {string} command
+ * @param {string[]} args
+ * @param {SpawnOptions} spawnOptions
+ * @param {string} relativeTo
  */
 function vitest(command, args, spawnOptions, relativeTo) {
     const report = join(work, `vitest-${results.length}.json`);
@@ -438,10 +478,14 @@ function vitest(command, args, spawnOptions, relativeTo) {
         throw new Error(`vitest exited with ${result.status} and wrote no report`);
     }
     const json = JSON.parse(readFileSync(report, "utf8"));
+    /** @type {string[]} */
     const failed = [];
     for (const file of json.testResults) {
         const fileName = file.name.replace(`${relativeTo}/`, "");
-        const tests = file.assertionResults.filter((t) => t.status === "failed");
+        /** @type {{ status: string, fullName: string, failureMessages?: string[] }[]} */
+        const tests = file.assertionResults.filter(
+            (/** @type {{ status: string }} */ t) => t.status === "failed"
+        );
         for (const t of tests) {
             failed.push(`${fileName}: ${t.fullName}`);
             console.log(`FAILED ${fileName}: ${t.fullName}`);
@@ -492,7 +536,14 @@ function golangciLint() {
     return path;
 }
 
-/** Runs a check command; throws with `counts` when it fails. */
+/**
+ * Runs a check command; throws with `counts` when it fails.
+ *
+ * @param {string} command
+ * @param {string[]} args
+ * @param {SpawnOptions} spawnOptions
+ * @param {(out: string, status: number | null) => string} [countOf]
+ */
 function check(command, args, spawnOptions, countOf = () => "") {
     const result = exec(command, args, spawnOptions);
     const out = result.output.replace(/\x1b\[[0-9;]*m/g, "");
@@ -507,17 +558,22 @@ function check(command, args, spawnOptions, countOf = () => "") {
     return counts;
 }
 
-/** Counts what a JUnit XML report (or folder of them) says: passed, failed, skipped. */
+/**
+ * Counts what a JUnit XML report (or folder of them) says: passed, failed, skipped.
+ *
+ * @param {string[]} paths
+ */
 function junitCounts(paths) {
     let tests = 0;
     let failures = 0;
     let skipped = 0;
+    /** @type {string[]} */
     const failed = [];
     for (const path of paths) {
         const xml = readFileSync(path, "utf8");
         for (const suite of xml.matchAll(/<testsuite\b([^>]*)>/g)) {
-            const attr = (name) =>
-                Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite[1])?.[1] ?? 0);
+            const attr = (/** @type {string} */ name) =>
+                Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite[1] ?? "")?.[1] ?? 0);
             tests += attr("tests");
             failures += attr("failures") + attr("errors");
             skipped += attr("skipped");
@@ -531,11 +587,16 @@ function junitCounts(paths) {
     return { tests, failures, skipped, failed };
 }
 
+/** @param {{ tests: number, failures: number, skipped: number }} counts */
 function testCounts({ tests, failures, skipped }) {
     return `${tests - failures - skipped} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`;
 }
 
-/** Counts `go test -json` output. */
+/**
+ * Counts `go test -json` output.
+ *
+ * @param {string} out
+ */
 function goTestCounts(out) {
     let passed = 0;
     let failed = 0;
@@ -570,6 +631,7 @@ function cliPath() {
 
 async function checkNode() {
     const language = "Node";
+    /** @type {NodeJS.ProcessEnv | undefined} */
     let env;
     let ready = await step(language, `Node ${NODE_22.version} from the npm registry`, () => {
         const bin = node22();
@@ -592,9 +654,11 @@ async function checkNode() {
     return env;
 }
 
+/** @param {NodeJS.ProcessEnv | undefined} nodeEnv Node's environment, once it is installed */
 async function checkPython(nodeEnv) {
     const language = "Python";
     const python = join(tree, "python");
+    /** @type {NodeJS.ProcessEnv | undefined} */
     let env;
     const ready = await step(language, "uv sync --all-extras --dev", () => {
         const bin = pythonTools();
@@ -661,6 +725,7 @@ async function checkPython(nodeEnv) {
     });
 }
 
+/** @param {NodeJS.ProcessEnv | undefined} nodeEnv */
 async function checkGo(nodeEnv) {
     const language = "Go";
     const go = join(tree, "go");
@@ -710,10 +775,12 @@ async function checkGo(nodeEnv) {
 }
 
 /** Java test classes that do not start upstream's e2e harness (E2ETestContext / CapiProxy). */
+/** @param {string} java */
 function javaUnitTestClasses(java) {
     const folder = join(java, "sdk", "src", "test", "java", "com", "github", "copilot");
+    /** @type {string[]} */
     const classes = [];
-    const walk = (dir) => {
+    const walk = (/** @type {string} */ dir) => {
         for (const entry of readdirSync(dir, { withFileTypes: true })) {
             const path = join(dir, entry.name);
             if (entry.isDirectory()) walk(path);
@@ -728,6 +795,7 @@ function javaUnitTestClasses(java) {
     return classes.sort();
 }
 
+/** @param {NodeJS.ProcessEnv | undefined} nodeEnv */
 async function checkJava(nodeEnv) {
     const language = "Java";
     const java = join(tree, "java");
@@ -880,6 +948,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 
 /** SDK folders the pull requests change. */
 const touched = new Set();
+/** @type {[string, string][]} */
 const LANGUAGES = [
     ["nodejs", "Node"],
     ["python", "Python"],
@@ -904,7 +973,7 @@ try {
     );
     if (ready) {
         // --only nodejs,python,...: a subset of the touched SDKs (the drift and apply checks always run).
-        const only = (folder) =>
+        const only = (/** @type {string} */ folder) =>
             touched.has(folder) && (options.only === undefined || options.only.has(folder));
         const nodeEnv = await checkNode();
         if (only("python")) await checkPython(nodeEnv);
@@ -930,20 +999,26 @@ try {
         status: "FAIL",
         counts: "",
         seconds: 0,
-        detail: error.message,
+        detail: error instanceof Error ? error.message : String(error),
     });
     console.error(error);
 } finally {
     cleanUp();
 }
 
+/**
+ * @param {string} title
+ * @param {string[][]} rows the header row first
+ */
 function printTable(title, rows) {
-    const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+    const widths = (rows[0] ?? []).map((_, c) =>
+        Math.max(...rows.map((row) => (row[c] ?? "").length))
+    );
     console.log(`\n${title}`);
     for (const [i, row] of rows.entries()) {
         console.log(
             row
-                .map((cell, c) => cell.padEnd(widths[c]))
+                .map((cell, c) => cell.padEnd(widths[c] ?? 0))
                 .join(" | ")
                 .trimEnd()
         );
@@ -983,7 +1058,7 @@ const perLanguage = ["series", ...LANGUAGES.map(([, language]) => language)].map
     const status = own.some((r) => r.status === "FAIL")
         ? "FAIL"
         : own.every((r) => r.status === "skip")
-          ? own[0].detail
+          ? (own[0]?.detail ?? "")
           : "pass";
     return [language, tests.join("; ") || "-", lint.join("; ") || "-", status];
 });
