@@ -63,6 +63,9 @@ if (externalRuntime === undefined && (outFile ?? namesFrom) !== undefined) {
 /**
  * The names the discovery measured for an SDK version's runtime, plus the hidden ones; for a
  * release whose runtime was not measured, every name measured on any runtime.
+ *
+ * @param {string} version
+ * @returns {string[]}
  */
 function namesFor(version) {
     const data = join(DATA, `${version}.json`);
@@ -74,7 +77,11 @@ function namesFor(version) {
     return [...new Set([...measured, ...HIDDEN_BUILT_INS])].sort();
 }
 
-/** The version an external CLI reports (`copilot --version`: "GitHub Copilot CLI 1.0.102."). */
+/**
+ * The version an external CLI reports (`copilot --version`: "GitHub Copilot CLI 1.0.102.").
+ *
+ * @param {string} cliPath
+ */
 function cliVersion(cliPath) {
     const text = execFileSync(cliPath, ["--version"], { encoding: "utf8" });
     const match = /(\d+\.\d+\.\d+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?)/.exec(text);
@@ -85,8 +92,12 @@ function cliVersion(cliPath) {
  * The names to probe on an external runtime, and where they come from: the discovery's output
  * named with --names-from, else the measurements of that runtime version, else every measured
  * name of every version (the probe adds the runtime's tools.list to each).
+ *
+ * @param {string} cliPath
+ * @returns {{ names: string[], source: string }}
  */
 function namesForRuntime(cliPath) {
+    /** @type {{ runtimeVersion: string, builtIns: string[] }[]} */
     const measurements = readdirSync(DATA)
         .filter((file) => file.endsWith(".json"))
         .map((file) => JSON.parse(readFileSync(join(DATA, file), "utf8")));
@@ -105,6 +116,15 @@ function namesForRuntime(cliPath) {
     return { names: [...new Set([...names, ...HIDDEN_BUILT_INS])].sort(), source };
 }
 
+/**
+ * Runs the probe (lib/conformanceProbe.mjs) on one SDK install with `node`.
+ *
+ * @param {string} node
+ * @param {string} sdkDir
+ * @param {string[]} names
+ * @param {string | undefined} cliPath an external runtime, if any
+ * @returns {import("./lib/conformanceProbe.mjs").ProbeResult}
+ */
 function probe(node, sdkDir, names, cliPath) {
     const out = join(
         tmpdir(),
@@ -119,6 +139,7 @@ function probe(node, sdkDir, names, cliPath) {
     return result;
 }
 
+/** @type {Record<string, string>} */
 const LABELS = {
     "custom-runs": "custom handler runs",
     "built-in-answers": "**built-in silently answers**",
@@ -126,38 +147,75 @@ const LABELS = {
     dropped: "**tool dropped**",
     "duplicate-definitions": "**two definitions**",
 };
-const label = (outcome) =>
+const label = (/** @type {string} */ outcome) =>
     outcome.startsWith("refused:") ? `refused: ${outcome.slice(8)}` : (LABELS[outcome] ?? outcome);
-/** Both models' outcomes, once when they agree. */
+/**
+ * Both models' outcomes, once when they agree.
+ *
+ * @param {ProbeResult["names"]} byModel
+ * @param {string} name
+ * @param {"noFlag" | "flag"} key
+ */
 const both = (byModel, name, key) => {
-    const [claude, gpt] = Object.values(byModel).map((names) => names[name]?.[key] ?? "—");
+    const [claude = "—", gpt = "—"] = Object.values(byModel).map(
+        (names) => names[name]?.[key] ?? "—"
+    );
     return claude === gpt ? label(claude) : `${label(claude)} (Claude) / ${label(gpt)} (GPT)`;
 };
 
-/** How many names have an outcome matching `predicate`, on any model, for any of `keys`. */
+/**
+ * @typedef {import("./lib/conformanceProbe.mjs").ProbeResult} ProbeResult
+ * @typedef {"noFlag" | "flag"} ProbeKey
+ */
+
+/**
+ * The names probed on the first model.
+ *
+ * @param {ProbeResult} result
+ */
+const probedNames = (result) => Object.keys(Object.values(result.names)[0] ?? {});
+
+/**
+ * How many names have an outcome matching `predicate`, on any model, for any of `keys`.
+ *
+ * @param {ProbeResult} result
+ * @param {ProbeKey | ProbeKey[]} keys
+ * @param {(outcome: string) => boolean} predicate
+ */
 function count(result, keys, predicate) {
-    const names = Object.keys(Object.values(result.names)[0]);
+    const names = probedNames(result);
     return names.filter((name) =>
         Object.values(result.names).some((byName) =>
-            [keys].flat().some((key) => byName[name] !== undefined && predicate(byName[name][key]))
+            [keys].flat().some((key) => {
+                const outcomes = byName[name];
+                return outcomes !== undefined && predicate(outcomes[key]);
+            })
         )
     ).length;
 }
 
-/** The names a built-in answered (or that were dropped) through the patched SDK, for the text. */
+/**
+ * The names a built-in answered (or that were dropped) through the patched SDK, for the text.
+ *
+ * @param {ProbeResult} patched
+ */
 function silentNames(patched) {
-    const names = Object.keys(Object.values(patched.names)[0]).filter((name) =>
+    const names = probedNames(patched).filter((name) =>
         Object.values(patched.names).some((byName) =>
-            ["noFlag", "flag"].some(
-                (key) =>
-                    byName[name][key] !== "custom-runs" && !byName[name][key].startsWith("refused:")
-            )
+            /** @type {ProbeKey[]} */ (["noFlag", "flag"]).some((key) => {
+                const outcome = /** @type {{ noFlag: string, flag: string }} */ (byName[name])[key];
+                return outcome !== "custom-runs" && !outcome.startsWith("refused:");
+            })
         )
     );
     return names.length === 0 ? "" : ` (${names.map((name) => `\`${name}\``).join(", ")})`;
 }
 
+/** @type {string[]} */
 const sections = [];
+/**
+ * @type {{ version: string, runtime: string, external: boolean, names: number, unpatchedFails: number, unpatchedSilent: number, unpatchedFlagSilent: number, patchedRuns: number, patchedRefused: number, patchedSilent: number }[]}
+ */
 const headlines = [];
 const versions = externalRuntime === undefined ? requestedVersions(args) : sdkForRuntime();
 /** The SDK that drives an external runtime: --sdk <version> (a supported one), else the pinned. */
@@ -179,11 +237,10 @@ for (const version of versions) {
     console.error(`${version}: probing ${names.length} names, patched`);
     const patched = probe(node, patchedDir, names, externalRuntime);
     /** The runtime's tools.list can add names to an external runtime's probe. */
-    const probed = [
-        ...new Set([unpatched, patched].flatMap((r) => Object.keys(Object.values(r.names)[0]))),
-    ].sort();
+    const probed = [...new Set([unpatched, patched].flatMap(probedNames))].sort();
 
-    const silent = (outcome) => outcome === "built-in-answers" || outcome === "dropped";
+    const silent = (/** @type {string} */ outcome) =>
+        outcome === "built-in-answers" || outcome === "dropped";
     const headline = {
         version,
         runtime: unpatched.runtimeVersion,
@@ -206,11 +263,13 @@ for (const version of versions) {
             `| \`${name}\` | ${both(unpatched.names, name, "noFlag")} | ${both(unpatched.names, name, "flag")} | ${both(patched.names, name, "noFlag")} | ${both(patched.names, name, "flag")} |`
     );
     const filterRows = unpatched.filters.map((scenario, index) => {
-        const patchedScenario = patched.filters[index];
-        const seen = (s) =>
-            s.refused
+        const seen = (/** @type {ProbeResult["filters"][number]} */ s) =>
+            "refused" in s
                 ? `refused: ${s.refused}`
                 : s.seen.map((tools) => tools.join(", ") || "(none)").join(" → ");
+        const patchedScenario = /** @type {ProbeResult["filters"][number]} */ (
+            patched.filters[index]
+        );
         return `| ${scenario.label} | ${seen(scenario)} | ${seen(patchedScenario)} |`;
     });
     const heading =
@@ -224,7 +283,7 @@ for (const version of versions) {
             ...(externalRuntime === undefined
                 ? []
                 : [
-                      `Generated by \`npm run conformance -- --runtime <copilot CLI>\`: the SDK's client connected to a copilot CLI ${unpatched.runtimeVersion} with \`connection: RuntimeConnection.forStdio({ path })\` instead of its bundled runtime. Names probed: ${runtimeNames.source}, the six hidden built-ins, and the runtime's \`tools.list\`. ${patched.catalog === "fallback" ? "The patched SDK has no measurements of this runtime: its sessions used the runtime's \`tools.list\` and the newest measurements, refused every name some measured runtime does not honour, and warned \`CATALOG_FALLBACK\`." : `The patched SDK had measurements of this runtime (\`toolResolution.runtime.catalog\`: ${patched.catalog ?? "not reported"}).`}`,
+                      `Generated by \`npm run conformance -- --runtime <copilot CLI>\`: the SDK's client connected to a copilot CLI ${unpatched.runtimeVersion} with \`connection: RuntimeConnection.forStdio({ path })\` instead of its bundled runtime. Names probed: ${runtimeNames?.source}, the six hidden built-ins, and the runtime's \`tools.list\`. ${patched.catalog === "fallback" ? "The patched SDK has no measurements of this runtime: its sessions used the runtime's \`tools.list\` and the newest measurements, refused every name some measured runtime does not honour, and warned \`CATALOG_FALLBACK\`." : `The patched SDK had measurements of this runtime (\`toolResolution.runtime.catalog\`: ${patched.catalog ?? "not reported"}).`}`,
                       "",
                   ]),
             `${headline.names} names probed on claude-sonnet-4.5 and gpt-4o. Unpatched, a custom tool without the flag fails at the first send for ${headline.unpatchedFails} names and is silently answered by the built-in (or dropped) for ${headline.unpatchedSilent}; with \`overridesBuiltInTool: true\` the built-in still answers (or the tool is dropped) for ${headline.unpatchedFlagSilent}. Patched: the custom handler runs for ${headline.patchedRuns}, construction refuses ${headline.patchedRefused}, and a built-in answers for ${headline.patchedSilent}${silentNames(patched)}. A name counts in every column where either model shows that outcome, so the counts can add up to more than the names.`,
@@ -277,12 +336,12 @@ const HEADLINE_HEADER = [
     "| SDK | runtime | names | unpatched: fails at send | unpatched: built-in answers or dropped | unpatched with flag: built-in answers or dropped | patched: custom runs | patched: refused | patched: built-in answers |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
 ];
-const headlineRow = (h) =>
+const headlineRow = (/** @type {(typeof headlines)[number]} */ h) =>
     `| ${h.version} | ${h.runtime}${h.external ? " (external)" : ""} | ${h.names} | ${h.unpatchedFails} | ${h.unpatchedSilent} | ${h.unpatchedFlagSilent} | ${h.patchedRuns} | ${h.patchedRefused} | ${h.patchedSilent} |`;
 
 /** The markers around an external runtime's section in CONFORMANCE.md. */
-const blockStart = (runtime) => `<!-- external runtime ${runtime}: begin -->`;
-const blockEnd = (runtime) => `<!-- external runtime ${runtime}: end -->`;
+const blockStart = (/** @type {string} */ runtime) => `<!-- external runtime ${runtime}: begin -->`;
+const blockEnd = (/** @type {string} */ runtime) => `<!-- external runtime ${runtime}: end -->`;
 const EXTERNAL_BLOCK =
     /<!-- external runtime (\S+): begin -->[\s\S]*?<!-- external runtime \1: end -->\n?/g;
 const existing = existsSync(REPORT) ? readFileSync(REPORT, "utf8") : "";
@@ -294,7 +353,7 @@ if (externalRuntime === undefined) {
     // and sections of external runtimes written earlier stay.
     const kept = existing.match(EXTERNAL_BLOCK) ?? [];
     const bundledPart = existing.replace(EXTERNAL_BLOCK, "");
-    const summary = bundledPart.split(/^## /m)[0];
+    const summary = bundledPart.split(/^## /m)[0] ?? "";
     const earlierRows = new Map(
         [...summary.matchAll(/^\| (\d+\.\d+\.\d+\S*) \| .*$/gm)].map((m) => [m[1], m[0]])
     );
@@ -306,7 +365,7 @@ if (externalRuntime === undefined) {
         ].map((m) => [m[1], m[0].trimEnd()])
     );
     const ran = new Map(headlines.map((h, index) => [h.version, { h, section: sections[index] }]));
-    const notRun = (version) => {
+    const notRun = (/** @type {string} */ version) => {
         const release = sdkRelease(version);
         return `| ${version} | ${release.runtimeVersion} | not run yet: \`npm run conformance -- --sdk ${version}\` (a few minutes) | | | | | | |`;
     };
@@ -318,7 +377,7 @@ if (externalRuntime === undefined) {
         ...HEADLINE_HEADER,
         ...supportedVersions().map((version) =>
             ran.has(version)
-                ? headlineRow(ran.get(version).h)
+                ? headlineRow(/** @type {{ h: (typeof headlines)[number] }} */ (ran.get(version)).h)
                 : (earlierRows.get(version) ?? notRun(version))
         ),
         "",
@@ -331,7 +390,7 @@ if (externalRuntime === undefined) {
     writeFileSync(REPORT, report);
     written = REPORT;
 } else {
-    const runtime = headlines[0].runtime;
+    const runtime = /** @type {(typeof headlines)[number]} */ (headlines[0]).runtime;
     const block = [
         blockStart(runtime),
         "",

@@ -15,16 +15,38 @@ import { pathToFileURL } from "node:url";
 import { connectionTo } from "./externalRuntime.mjs";
 import { startMockChatModel } from "../../lib/mockChatModel.mjs";
 
-const [sdkDir, namesJson, outFile, cliPath] = process.argv.slice(2);
+const [sdkDir = "", namesJson = "[]", outFile = "", cliPath] = process.argv.slice(2);
+/**
+ * The SDK under test, loaded from its install: its types are those of whichever release it is,
+ * so they are not checked here.
+ *
+ * @type {any}
+ */
 const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
 const { CopilotClient, approveAll } = sdk;
 const patched = sdk.TOOL_CUSTOMIZATION_PATCH !== undefined;
-const MODELS = ["claude-sonnet-4.5", "gpt-4o"];
+const MODELS = /** @type {const} */ (["claude-sonnet-4.5", "gpt-4o"]);
 const CUSTOM = "conformance custom definition";
 const TURN_TIMEOUT_MS = 20_000;
 /** Where the patched SDK took its built-in names from (`toolResolution.runtime.catalog`). */
+/** @type {string | undefined} */
 let catalog;
 
+/**
+ * What the probe writes to its output file (JSON), for scripts/measure/conformance.mjs: per
+ * model, per name, the outcome without and with the flag; the tool-search probes; the filter
+ * scenarios; and where the patched SDK took its built-in names from.
+ *
+ * @typedef {object} ProbeResult
+ * @property {boolean} patched
+ * @property {string} runtimeVersion
+ * @property {Record<string, Record<string, { noFlag: string, flag: string }>>} names
+ * @property {({ label: string } & ({ refused: string } | { seen: string[][], enabledTools: string[] | undefined }))[]} filters
+ * @property {{ deferring: string, enabledOnly: string }} toolSearch
+ * @property {string | undefined} catalog
+ */
+
+/** @param {number} count */
 function fillerTools(count) {
     return Array.from({ length: count }, (_, i) => ({
         name: `conformance_filler_${i}`,
@@ -33,8 +55,20 @@ function fillerTools(count) {
     }));
 }
 
+/** @typedef {import("../../lib/mockChatModel.mjs").RecordedTool & { name?: string, description?: string }} OfferedTool */
+/** @typedef {Awaited<ReturnType<typeof startMockChatModel>>} Mock */
+/** @param {OfferedTool} tool */
 const nameOf = (tool) => tool.function?.name ?? tool.custom?.name ?? tool.name;
+/** @param {OfferedTool} tool */
 const descriptionOf = (tool) => tool.function?.description ?? tool.description;
+/**
+ * @param {unknown} error what createSession threw
+ * @returns {string} its code (a `SessionToolError`'s), else the start of its message
+ */
+const refusalOf = (error) => {
+    const { code, message } = /** @type {Error & { code?: string }} */ (error);
+    return code ?? message.slice(0, 120);
+};
 
 /**
  * One custom tool named `name`, called once by the model. Outcome:
@@ -43,6 +77,15 @@ const descriptionOf = (tool) => tool.function?.description ?? tool.description;
  * - `dropped`: the model never saw the custom definition;
  * - `built-in-answers`: the model saw it, but the handler never ran;
  * - `custom-runs`: the model saw exactly one definition, the custom one, and the handler ran.
+ *
+ * @param {any} client the SDK's client
+ * @param {Mock} mock
+ * @param {string} model
+ * @param {string} name
+ * @param {boolean} flag whether the tool sets `overridesBuiltInTool: true`
+ * @param {object} [extra] more session options
+ * @param {number} [fillers] filler tools beside it
+ * @returns {Promise<string>}
  */
 async function probe(client, mock, model, name, flag, extra = {}, fillers = 0) {
     let ran = false;
@@ -67,7 +110,7 @@ async function probe(client, mock, model, name, flag, extra = {}, fillers = 0) {
             ...extra,
         });
     } catch (error) {
-        return `refused:${error.code ?? error.message.slice(0, 120)}`;
+        return `refused:${refusalOf(error)}`;
     }
     catalog ??= session.toolResolution?.runtime?.catalog;
     const first = mock.requests.length;
@@ -86,7 +129,16 @@ async function probe(client, mock, model, name, flag, extra = {}, fillers = 0) {
     return definitions.length === 1 ? "custom-runs" : "duplicate-definitions";
 }
 
-/** Which tools the model is offered under a filter, and what toolResolution says. */
+/**
+ * Which tools the model is offered under a filter, and what toolResolution says.
+ *
+ * @param {any} client the SDK's client
+ * @param {Mock} mock
+ * @param {string} model
+ * @param {object} config the filter options
+ * @param {string | undefined} switchTo a model to switch to for a second turn
+ * @returns {Promise<{ refused: string } | { seen: string[][], enabledTools: string[] | undefined }>}
+ */
 async function filterScenario(client, mock, model, config, switchTo) {
     let session;
     try {
@@ -97,16 +149,19 @@ async function filterScenario(client, mock, model, config, switchTo) {
             ...config,
         });
     } catch (error) {
-        return { refused: error.code ?? error.message.slice(0, 120) };
+        return { refused: refusalOf(error) };
     }
     try {
+        /** @type {string[][]} */
         const seen = [];
         for (const next of [undefined, switchTo]) {
             if (next === undefined && seen.length > 0) break;
             if (next !== undefined) await session.setModel(next);
             const first = mock.requests.length;
             await session.sendAndWait({ prompt: "hello" }, TURN_TIMEOUT_MS).catch(() => {});
-            seen.push((mock.requests[first]?.tools ?? []).map(nameOf).sort());
+            seen.push(
+                /** @type {string[]} */ ((mock.requests[first]?.tools ?? []).map(nameOf)).sort()
+            );
             if (switchTo === undefined) break;
         }
         return { seen, enabledTools: session.toolResolution?.enabledTools };
@@ -115,6 +170,7 @@ async function filterScenario(client, mock, model, config, switchTo) {
     }
 }
 
+/** @type {{ label: string, config: object, switchTo?: string }[]} */
 const FILTERS = [
     { label: "availableTools ['toolset:edit']", config: { availableTools: ["toolset:edit"] } },
     {
@@ -139,6 +195,7 @@ const client = new CopilotClient({
 });
 try {
     await client.start();
+    /** @type {Omit<ProbeResult, "catalog" | "toolSearch"> & Partial<ProbeResult>} */
     const result = {
         patched,
         runtimeVersion: (await client.getStatus()).version,
@@ -150,9 +207,11 @@ try {
         for (const tool of (await client.rpc.tools.list({})).tools) names.add(tool.name);
     }
     for (const model of MODELS) {
-        result.names[model] = {};
+        /** @type {Record<string, { noFlag: string, flag: string }>} */
+        const byName = {};
+        result.names[model] = byName;
         for (const name of [...names].sort()) {
-            result.names[model][name] = {
+            byName[name] = {
                 noFlag: await probe(client, mock, model, name, false),
                 flag: await probe(client, mock, model, name, true),
             };
@@ -189,6 +248,8 @@ try {
     try {
         rmSync(base, { recursive: true, force: true, maxRetries: 50, retryDelay: 200 });
     } catch (error) {
-        console.error(`could not remove the probe's base directory ${base}: ${error.message}`);
+        console.error(
+            `could not remove the probe's base directory ${base}: ${error instanceof Error ? error.message : error}`
+        );
     }
 }
