@@ -21,28 +21,55 @@ export const MEASURED_DATA = join(ROOT, "scripts", "data", "measured-built-in-to
 const OUT = join(ROOT, "src", "safetyNet", "measuredBuiltInTools.generated.ts");
 
 /**
+ * What the discovery measures of one runtime (scripts/measure/lib/discovery.mjs,
+ * `measurementOf`), with `offeredByModel` by model id. Fields are kept in this order.
+ *
+ * @typedef {object} Measurement
+ * @property {string} runtimeVersion
+ * @property {string} sdkVersion
+ * @property {string[]} builtIns
+ * @property {string[]} unsupportedOverrides
+ * @property {string[]} keptOnlyWithToolSearch
+ * @property {Record<string, string[]>} offeredByModel
+ * @property {Record<string, string[]>} offeredByCondition
+ * @property {{ excludedWith: Record<string, string[]>, includedWith: Record<string, string[]> }} filterAliases
+ */
+
+/**
+ * The stored form of a measurement (a data file): `offeredByFamily` and `familyOfModel` in the
+ * place of `offeredByModel`.
+ *
+ * @typedef {Record<string, unknown> & { sdkVersion?: string, offeredByFamily?: Record<string, string[]>, familyOfModel?: Record<string, string> }} StoredMeasurement
+ */
+
+/**
  * The stored form of a measurement: `offeredByModel` becomes `offeredByFamily` and
  * `familyOfModel`, in its place; the other fields are kept as they are, in their order.
- * @param {object} measured a measurement with `offeredByModel`
- * @returns {object}
+ * @param {Measurement} measured a measurement with `offeredByModel`
+ * @returns {StoredMeasurement}
  */
 export function compactMeasurement(measured) {
+    /** @type {StoredMeasurement} */
     const stored = {};
     for (const [key, value] of Object.entries(measured)) {
         if (key !== "offeredByModel") {
             stored[key] = value;
             continue;
         }
+        const byModel = /** @type {Record<string, string[]>} */ (value);
+        /** @type {Map<string, string>} */
         const families = new Map(); // the list, as JSON -> its family name
+        /** @type {Record<string, string[]>} */
         const offeredByFamily = {};
+        /** @type {Record<string, string>} */
         const familyOfModel = {};
-        for (const model of Object.keys(value).sort()) {
-            const list = JSON.stringify(value[model]);
+        for (const model of Object.keys(byModel).sort()) {
+            const list = JSON.stringify(byModel[model]);
             if (!families.has(list)) {
                 families.set(list, model);
-                offeredByFamily[model] = value[model];
+                offeredByFamily[model] = /** @type {string[]} */ (byModel[model]);
             }
-            familyOfModel[model] = families.get(list);
+            familyOfModel[model] = /** @type {string} */ (families.get(list));
         }
         stored.offeredByFamily = offeredByFamily;
         stored.familyOfModel = familyOfModel;
@@ -54,11 +81,13 @@ export function compactMeasurement(measured) {
  * The measurement a data file stores, with `offeredByModel` rebuilt (sorted by model id) in the
  * place of `offeredByFamily` and `familyOfModel`. A file in the earlier form, with
  * `offeredByModel` itself, is returned as it is.
- * @param {object} stored the parsed data file
- * @returns {object}
+ * @param {StoredMeasurement} stored the parsed data file
+ * @returns {Measurement}
  */
 export function expandMeasurement(stored) {
-    if (stored.offeredByFamily === undefined) return stored;
+    if (stored.offeredByFamily === undefined) return /** @type {Measurement} */ (stored);
+    const familyOfModel = stored.familyOfModel ?? {};
+    /** @type {Record<string, unknown>} */
     const measured = {};
     for (const [key, value] of Object.entries(stored)) {
         if (key === "familyOfModel") continue;
@@ -66,12 +95,12 @@ export function expandMeasurement(stored) {
             measured[key] = value;
             continue;
         }
-        const families = new Map(Object.entries(value));
+        const families = new Map(Object.entries(/** @type {Record<string, string[]>} */ (value)));
         measured.offeredByModel = Object.fromEntries(
-            Object.keys(stored.familyOfModel)
+            Object.keys(familyOfModel)
                 .sort()
                 .map((model) => {
-                    const family = stored.familyOfModel[model];
+                    const family = /** @type {string} */ (familyOfModel[model]);
                     if (!families.has(family)) {
                         throw new Error(
                             `${stored.sdkVersion}: model '${model}' belongs to family '${family}', which offeredByFamily lacks.`
@@ -81,18 +110,18 @@ export function expandMeasurement(stored) {
                 })
         );
     }
-    return measured;
+    return /** @type {Measurement} */ (/** @type {unknown} */ (measured));
 }
 
 /**
- * @param {object} measured a measurement with `offeredByModel`
+ * @param {Measurement} measured a measurement with `offeredByModel`
  * @returns {string} the text of its data file
  */
 export function measurementFileText(measured) {
     return `${JSON.stringify(compactMeasurement(measured), null, 4)}\n`;
 }
 
-/** @returns {object[]} every data file's measurement, expanded */
+/** @returns {Measurement[]} every data file's measurement, expanded */
 export function readMeasurements() {
     return readdirSync(MEASURED_DATA)
         .filter((name) => name.endsWith(".json"))
@@ -101,35 +130,42 @@ export function readMeasurements() {
         );
 }
 
-/** Orders versions like 1.0.13 < 1.0.14 < 1.0.15-preview.4 (numeric parts, then the rest). */
+/**
+ * Orders versions like 1.0.13 < 1.0.14 < 1.0.15-preview.4 (numeric parts, then the rest).
+ *
+ * @param {string} a
+ * @param {string} b
+ */
 function compareVersions(a, b) {
-    const parts = (v) => v.split(/[.-]/).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+    const parts = (/** @type {string} */ v) =>
+        v.split(/[.-]/).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
     const [x, y] = [parts(a), parts(b)];
     for (let i = 0; i < Math.max(x.length, y.length); i++) {
-        if (x[i] === y[i]) continue;
-        if (x[i] === undefined) return 1; // a release sorts after its pre-releases
-        if (y[i] === undefined) return -1;
-        return typeof x[i] === typeof y[i]
-            ? x[i] < y[i]
-                ? -1
-                : 1
-            : typeof x[i] === "number"
-              ? -1
-              : 1;
+        const [p, q] = [x[i], y[i]];
+        if (p === q) continue;
+        if (p === undefined) return 1; // a release sorts after its pre-releases
+        if (q === undefined) return -1;
+        return typeof p === typeof q ? (p < q ? -1 : 1) : typeof p === "number" ? -1 : 1;
     }
     return 0;
 }
 
 /**
- * @param {object[]} entries measurements, one per SDK version (with `offeredByModel`)
+ * @param {Measurement[]} entries measurements, one per SDK version (with `offeredByModel`)
  * @returns {string} the TypeScript module (unformatted): every name list that occurs more than
  *   once is a `const` the entries refer to, so the exported value keeps its shape
  */
 export function renderMeasuredModule(entries) {
     const ordered = [...entries].sort((a, b) => compareVersions(a.sdkVersion, b.sdkVersion));
-    const isNameList = (value) =>
+    /** @returns {value is string[]} */
+    const isNameList = (/** @type {unknown} */ value) =>
         Array.isArray(value) && value.every((item) => typeof item === "string");
+    /** @type {Map<string, number>} */
     const counts = new Map();
+    /**
+     * @param {unknown} value
+     * @param {(list: string[]) => void} each
+     */
     const visit = (value, each) => {
         if (isNameList(value)) each(value);
         else if (value !== null && typeof value === "object") {
@@ -140,10 +176,11 @@ export function renderMeasuredModule(entries) {
         const key = JSON.stringify(list);
         counts.set(key, (counts.get(key) ?? 0) + 1);
     });
+    /** @type {Map<string, string>} */
     const shared = new Map(); // list as JSON -> const name, in order of first occurrence
     visit(ordered, (list) => {
         const key = JSON.stringify(list);
-        if (list.length > 0 && counts.get(key) > 1 && !shared.has(key)) {
+        if (list.length > 0 && (counts.get(key) ?? 0) > 1 && !shared.has(key)) {
             shared.set(key, `NAMES_${shared.size + 1}`);
         }
     });
