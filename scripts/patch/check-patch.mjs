@@ -52,6 +52,8 @@ checkArguments(process.argv.slice(2), {
 
 const failures = [];
 const pnpmChecks = [];
+/** @typedef {Awaited<ReturnType<typeof buildPatchedFiles>>["files"]} PatchedFiles */
+/** @type {PatchedFiles | undefined} */
 let pinnedFiles;
 for (const version of supportedVersions()) {
     const { files } = await buildPatchedFiles(version);
@@ -63,7 +65,12 @@ for (const version of supportedVersions()) {
 }
 await Promise.all(pnpmChecks);
 
-/** 1. Drift between src/ and a committed patch. */
+/**
+ * 1. Drift between src/ and a committed patch.
+ *
+ * @param {string} patchPath
+ * @param {string} expected
+ */
 function checkDrift(patchPath, expected) {
     if (!existsSync(patchPath)) {
         failures.push(
@@ -86,7 +93,22 @@ function checkDrift(patchPath, expected) {
     }
 }
 
-/** 2. The committed pnpm patch, applied by pnpm itself to a clean install of its version. */
+/**
+ * What a failed command throws: its output, when it ran.
+ *
+ * @param {unknown} caught
+ */
+function commandOutput(caught) {
+    const error = /** @type {Error & { stdout?: string, stderr?: string }} */ (caught);
+    return `${error.stdout ?? ""}${error.stderr ?? error.message}`;
+}
+
+/**
+ * 2. The committed pnpm patch, applied by pnpm itself to a clean install of its version.
+ *
+ * @param {string} version
+ * @param {PatchedFiles} files
+ */
 async function checkPnpm(version, files) {
     let app;
     try {
@@ -103,13 +125,17 @@ async function checkPnpm(version, files) {
         }
     } catch (error) {
         failures.push(
-            `pnpm does not apply ${relative(ROOT, pnpmPatchFilePath(version))} to a clean ${PACKAGE_NAME}@${version}:\n${error.stdout ?? ""}${error.stderr ?? error.message}`
+            `pnpm does not apply ${relative(ROOT, pnpmPatchFilePath(version))} to a clean ${PACKAGE_NAME}@${version}:\n${commandOutput(error)}`
         );
     } finally {
         if (app !== undefined) rmSync(app, { recursive: true, force: true });
     }
 }
 
+/**
+ * @param {string} version
+ * @param {PatchedFiles} files
+ */
 function checkVersion(version, files) {
     const patchPath = patchFilePath(version);
 
@@ -141,7 +167,7 @@ function checkVersion(version, files) {
                 }
             } catch (error) {
                 failures.push(
-                    `The committed patch does not apply to a clean ${PACKAGE_NAME}@${version}:\n${error.stdout ?? ""}${error.stderr ?? error.message}`
+                    `The committed patch does not apply to a clean ${PACKAGE_NAME}@${version}:\n${commandOutput(error)}`
                 );
             }
         }
@@ -152,13 +178,14 @@ function checkVersion(version, files) {
 
 // 3. The project's own node_modules runs the patched SDK.
 const installed = join(ROOT, "node_modules", ...PACKAGE_NAME.split("/"));
+if (pinnedFiles === undefined) throw new Error(`The pinned ${PACKAGE_NAME} was not checked.`);
 const stale = [...pinnedFiles].filter(([packagePath, { after }]) => {
     const path = join(installed, packagePath);
     return !existsSync(path) || readFileSync(path, "utf8") !== after;
 });
 if (stale.length > 0) {
     failures.push(
-        `node_modules/${PACKAGE_NAME} is not patched with the current build (${stale[0][0]} and ${stale.length - 1} more differ): ` +
+        `node_modules/${PACKAGE_NAME} is not patched with the current build (${stale[0]?.[0]} and ${stale.length - 1} more differ): ` +
             "run 'npm run patch:build' (or 'npm install', whose postinstall applies the committed patch)."
     );
 }
@@ -189,7 +216,7 @@ if (measuredDrift !== undefined) failures.push(measuredDrift);
 const tableDrift = await updateReadmeTable(
     ROOT,
     supportedVersions(),
-    (version) => releaseCapabilities(pristineDir(version)),
+    (/** @type {string} */ version) => releaseCapabilities(pristineDir(version)),
     true
 );
 if (tableDrift !== undefined) failures.push(tableDrift);

@@ -58,7 +58,7 @@ export function parseVersion(version) {
  */
 export function compareVersions(a, b) {
     const [x, y] = [parseVersion(a), parseVersion(b)];
-    for (const key of ["major", "minor", "patch"]) {
+    for (const key of /** @type {const} */ (["major", "minor", "patch"])) {
         if (x[key] !== y[key]) return x[key] - y[key];
     }
     if (x.pre.length === 0 || y.pre.length === 0) return y.pre.length - x.pre.length;
@@ -120,7 +120,7 @@ export function pinnedRuntimeVersion(range, published) {
     if (matching.length === 0) {
         throw new Error(`No published @github/copilot version satisfies '${range}'.`);
     }
-    return matching[0];
+    return /** @type {string} */ (matching[0]);
 }
 
 /**
@@ -204,7 +204,13 @@ export function npmErrorCause(output) {
     return lines.length > 0 ? lines.join("\n") : "npm printed no error (see its output above).";
 }
 
-/** Runs npm install in `prefix`; throws with npm's own error lines when it fails. */
+/**
+ * Runs npm install in `prefix`; throws with npm's own error lines when it fails.
+ *
+ * @param {string} prefix
+ * @param {string} what what is installed, for the message
+ * @param {string[]} [specs]
+ */
 function npmInstall(prefix, what, specs = []) {
     const result = spawnSync(
         "npm",
@@ -223,7 +229,12 @@ function npmInstall(prefix, what, specs = []) {
     }
 }
 
-/** Empties `prefix` and gives it a package.json, which keeps npm from walking up to ours. */
+/**
+ * Empties `prefix` and gives it a package.json, which keeps npm from walking up to ours.
+ *
+ * @param {string} prefix
+ * @param {Record<string, string>} dependencies
+ */
 function freshPrefix(prefix, dependencies) {
     rmSync(prefix, { recursive: true, force: true });
     mkdirSync(prefix, { recursive: true });
@@ -256,9 +267,10 @@ export async function installSdkVersion(version) {
     const prefix = sdkCacheDir(version);
     const sdkDir = join(prefix, "node_modules", "@github", "copilot-sdk");
     if (isComplete(prefix, release)) return sdkDir;
+    /** @type {Record<string, string>} */
     const dependencies = { "@github/copilot-sdk": version };
     if (release.runtime === "dependency") {
-        dependencies["@github/copilot"] = release.runtimeVersion;
+        dependencies["@github/copilot"] = /** @type {string} */ (release.runtimeVersion);
     }
     freshPrefix(prefix, dependencies);
     const what = Object.entries(dependencies)
@@ -384,7 +396,7 @@ export function installNode22() {
  * @returns {string}
  */
 export function runtimeStartCause(message) {
-    const [first, ...rest] = message.split(/\r?\n/).map((line) => line.trim());
+    const [first = "", ...rest] = message.split(/\r?\n/).map((line) => line.trim());
     // `TypeError: ...`, `Error [ERR_...]: ...`; not the (minified) source line Node prints above
     const errorLine = rest.find((line) => /^(?:[A-Z]\w*)?Error(?: \[[A-Z_]+\])?: \S/.test(line));
     return errorLine === undefined ? first : `${first}: ${errorLine}`;

@@ -41,7 +41,9 @@ const DECLARES_CLIENT = /^class CopilotClient \{$/m;
 export function sdkEdits(runtimeExportNames, variant = "full") {
     const wrap = variant === "full" ? "wrapCopilotClient" : "wrapCopilotClientWithChecks";
     const install = variant === "full" ? "installToolCustomization" : "installBuiltInToolGroups";
-    const installArguments = (sdk, manifest) => (variant === "full" ? `${sdk}, ${manifest}` : sdk);
+    const installArguments = (/** @type {string} */ sdk, /** @type {string} */ manifest) =>
+        variant === "full" ? `${sdk}, ${manifest}` : sdk;
+    /** @type {SdkEdit[]} */
     const edits = [
         {
             name: "client.js rebinds CopilotClient to the wrapped class",
@@ -142,6 +144,10 @@ export function editsFor(edits, version) {
 export function applyEdits(text, edits, version = "this version") {
     let result = text;
     for (const edit of edits) {
+        /**
+         * @param {string} what
+         * @param {number | string} count
+         */
         const fail = (what, count) => {
             throw new Error(
                 `Patch edit '${edit.name}' expects ${what} exactly once in ${edit.file} of @github/copilot-sdk ${version}, but found ${count}. ` +
@@ -157,14 +163,15 @@ export function applyEdits(text, edits, version = "this version") {
             result += (result.endsWith("\n") ? "" : "\n") + edit.text;
             continue;
         }
-        const first = result.indexOf(edit.anchor);
-        if (first === -1 || result.indexOf(edit.anchor, first + 1) !== -1) {
+        const anchor = edit.anchor ?? "";
+        const first = result.indexOf(anchor);
+        if (first === -1 || result.indexOf(anchor, first + 1) !== -1) {
             fail(
                 `its anchor ${JSON.stringify(edit.anchor)}`,
                 first === -1 ? "no match" : "more than one"
             );
         }
-        result = result.slice(0, first) + edit.text + result.slice(first + edit.anchor.length);
+        result = result.slice(0, first) + edit.text + result.slice(first + anchor.length);
     }
     return result;
 }

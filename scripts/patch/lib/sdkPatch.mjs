@@ -51,7 +51,7 @@ const CAPABILITIES_PLACEHOLDER = "capabilities: UNBUILT_CAPABILITIES";
  * @returns {{ builtInOverride: boolean, validateTools: boolean, setTools: boolean, disconnectHook: boolean, extensionResume: boolean, bundledRuntimeVersion?: string }}
  */
 export function releaseCapabilities(sdkDir) {
-    const read = (path) =>
+    const read = (/** @type {string} */ path) =>
         existsSync(join(sdkDir, path)) ? readFileSync(join(sdkDir, path), "utf8") : "";
     const bundled = /COPILOT_CLI_VERSION = "([^"]+)"/.exec(read("dist/cliVersion.js"))?.[1];
     const rpc = read("dist/generated/rpc.js");
@@ -136,6 +136,7 @@ export function pristineDir(version = pinnedVersion()) {
     return pristineSdkDir(ROOT, PACKAGE_NAME, PRISTINE_ALIAS, version);
 }
 
+/** @param {string} project a tsconfig file, from the project root */
 function runTsc(project) {
     const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
     execFileSync(process.execPath, [tsc, "-p", join(ROOT, project)], {
@@ -144,7 +145,13 @@ function runTsc(project) {
     });
 }
 
+/**
+ * @param {string} dir
+ * @param {string} [base]
+ * @returns {string[]} every file under `dir`, relative to `base`, sorted
+ */
 function listFiles(dir, base = dir) {
+    /** @type {string[]} */
     const out = [];
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const full = join(dir, entry.name);
@@ -154,6 +161,7 @@ function listFiles(dir, base = dir) {
     return out.sort();
 }
 
+/** @type {{ esm: string[], cjs: string[] } | undefined} */
 let compiled;
 
 /**
@@ -177,6 +185,9 @@ export function compileSources() {
  * src/ types itself against the SDK's own types (`import type ... from "@github/copilot-sdk"`);
  * inside the SDK those imports point at its own dist/index.d.ts. Type imports leave nothing in
  * the JavaScript, which must not import the package by name.
+ *
+ * @param {string} file
+ * @param {string} text
  */
 function withinPackage(file, text) {
     if (!file.endsWith(".d.ts")) {
@@ -198,7 +209,11 @@ function withinPackage(file, text) {
         .replace(/^declare module "@github\/copilot-sdk" \{$/gm, `declare module "${index}" {`);
 }
 
-/** Where a compiled src file lands inside the SDK's dist folder. */
+/**
+ * Where a compiled src file lands inside the SDK's dist folder.
+ *
+ * @param {string} compiled
+ */
 function targetName(compiled) {
     return compiled.replace(/^index\./, `${EXPORTS_MODULE}.`);
 }
@@ -228,13 +243,17 @@ export async function buildPatchedFiles(version = pinnedVersion()) {
         buildHash: buildHash(compiled, edits),
         capabilities,
     };
+    /**
+     * @param {string} file
+     * @param {string} text
+     */
     const withVersion = (file, text) => {
         if (file !== MARKER_FILE) return text;
         let result = text;
-        for (const [field, placeholder] of [
+        for (const [field, placeholder] of /** @type {[string, string][]} */ ([
             ...Object.entries(MARKER_PLACEHOLDERS),
             ["capabilities", CAPABILITIES_PLACEHOLDER],
-        ]) {
+        ])) {
             if (result.split(placeholder).length !== 2) {
                 throw new Error(
                     `${file} must hold ${placeholder} (the ${field} placeholder) exactly once: keep it in src/patchMarker.ts.`
@@ -243,12 +262,17 @@ export async function buildPatchedFiles(version = pinnedVersion()) {
             const value =
                 field === "capabilities"
                     ? `capabilities: Object.freeze(${JSON.stringify(capabilities)})`
-                    : JSON.stringify(marker[field]);
+                    : JSON.stringify(marker[/** @type {keyof typeof marker} */ (field)]);
             result = result.replace(placeholder, value);
         }
         return result;
     };
+    /** @type {Map<string, { before: string | null, after: string }>} */
     const files = new Map();
+    /**
+     * @param {string} packagePath
+     * @param {string} text
+     */
     const addNew = (packagePath, text) => {
         if (existsSync(join(pristine, packagePath))) {
             throw new Error(
@@ -293,7 +317,7 @@ export async function buildPatchedFiles(version = pinnedVersion()) {
  */
 function buildHash(compiled, edits) {
     const hash = createHash("sha256");
-    for (const flavour of ["esm", "cjs"]) {
+    for (const flavour of /** @type {const} */ (["esm", "cjs"])) {
         for (const file of compiled[flavour]) {
             if (file === MARKER_FILE) continue;
             hash.update(`${flavour}/${file}\0`);
@@ -329,10 +353,10 @@ export function constructionChecksSdkDir(version = pinnedVersion()) {
     rmSync(target, { recursive: true, force: true });
     mkdirSync(dirname(target), { recursive: true });
     cpSync(pristine, target, { recursive: true });
-    for (const [flavour, dist] of [
+    for (const [flavour, dist] of /** @type {const} */ ([
         ["esm", "dist"],
         ["cjs", join("dist", "cjs")],
-    ]) {
+    ])) {
         for (const file of compiled[flavour]) {
             writeText(
                 join(target, dist, targetName(file)),
@@ -385,8 +409,9 @@ export function renderPatch(files, layout = "patch-package") {
                 ],
                 { cwd: work, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }
             );
-        } catch (error) {
+        } catch (caught) {
             // git diff --no-index exits 1 when the trees differ, which they always do here.
+            const error = /** @type {Error & { status?: number, stdout: string }} */ (caught);
             if (error.status !== 1) throw error;
             diff = error.stdout;
         }
@@ -394,19 +419,29 @@ export function renderPatch(files, layout = "patch-package") {
         // both tools expect a/<path> and b/<path> in the header lines.
         return diff.replace(
             /^(diff --git |--- |\+\+\+ )(.*)$/gm,
-            (_line, head, paths) => head + paths.replace(/(^| )([ab])\/[ab]\//g, "$1$2/")
+            (_line, /** @type {string} */ head, /** @type {string} */ paths) =>
+                head + paths.replace(/(^| )([ab])\/[ab]\//g, "$1$2/")
         );
     } finally {
         rmSync(work, { recursive: true, force: true });
     }
 }
 
+/**
+ * @param {string} path
+ * @param {string} text
+ */
 function writeText(path, text) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
 }
 
-/** Copies a directory tree (used to lay a clean SDK into a scratch project). */
+/**
+ * Copies a directory tree (used to lay a clean SDK into a scratch project).
+ *
+ * @param {string} from
+ * @param {string} to
+ */
 export function copyTree(from, to) {
     cpSync(from, to, { recursive: true });
 }
