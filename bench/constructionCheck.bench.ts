@@ -44,7 +44,7 @@ interface SdkModule {
 
 const load = (path: string): Promise<SdkModule> => import(pathToFileURL(path).href);
 const { constructionChecksSdkDir } = (await import(
-    pathToFileURL(join(ROOT, "scripts", "lib", "sdkPatch.mjs")).href
+    pathToFileURL(join(ROOT, "scripts", "patch", "lib", "sdkPatch.mjs")).href
 )) as { constructionChecksSdkDir(): string };
 const { startMockChatModel } = (await import(
     pathToFileURL(join(ROOT, "scripts", "lib", "mockChatModel.mjs")).href

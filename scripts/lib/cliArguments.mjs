@@ -9,13 +9,14 @@
  * @returns {string[]} the same arguments
  */
 export function checkArguments(args, { usage, flags = {}, positionals = 0 }) {
+    /** @param {string} problem @returns {never} */
     const fail = (problem) => {
         console.error(`${problem}\n\n${usage}`);
         process.exit(2);
     };
     let words = 0;
     for (let at = 0; at < args.length; at++) {
-        const arg = args[at];
+        const arg = /** @type {string} */ (args[at]);
         if (arg === "--help" || arg === "-h") {
             console.log(usage);
             process.exit(0);

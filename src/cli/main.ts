@@ -95,7 +95,7 @@ function refuseLeftovers(args: readonly string[], command: string): void {
 }
 
 /**
- * The repository's conformance suite (scripts/conformance.mjs, shipped in this package) against a
+ * The repository's conformance suite (scripts/measure/conformance.mjs, shipped in this package) against a
  * runtime the user names. Its SDK installs and patched copies go to a cache outside this package
  * (`$XDG_CACHE_HOME` or `~/.cache`); the report to `--out` (default `./copilot-conformance.md`).
  */
@@ -111,7 +111,7 @@ function conformance(args: string[]): number {
         join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "copilot-sdk-tool-override");
     const result = spawnSync(
         process.execPath,
-        [join(PACKAGE_ROOT, "scripts", "conformance.mjs"), ...args],
+        [join(PACKAGE_ROOT, "scripts", "measure", "conformance.mjs"), ...args],
         { stdio: "inherit", env: { ...process.env, COPILOT_SDK_TOOL_OVERRIDE_CACHE: cache } }
     );
     return result.status ?? 1;

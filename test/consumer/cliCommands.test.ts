@@ -185,7 +185,7 @@ describe("the packed package", () => {
             expect(files).toContain(`package/patches/@github+copilot-sdk+${version}.patch`);
             expect(files).toContain(`package/patches/pnpm/@github__copilot-sdk@${version}.patch`);
         }
-        expect(files).toContain("package/scripts/conformance.mjs");
+        expect(files).toContain("package/scripts/measure/conformance.mjs");
         expect(files.filter((file) => /\/(test|src|bench|demo)\//.test(file))).toEqual([]);
         const manifest = JSON.parse(
             execFileSync("tar", ["xzOf", tarball, "package/package.json"], { encoding: "utf8" })

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const REPRO = join(import.meta.dirname, "..", "..", "scripts", "repro.mjs");
+const REPRO = join(import.meta.dirname, "..", "..", "scripts", "repro", "repro.mjs");
 
 interface ReproRun {
     readonly exitCode: number;
@@ -19,7 +19,7 @@ interface ReproRun {
     readonly stderr: string;
 }
 
-/** Runs `node scripts/repro.mjs ...args` and resolves with its exit code and output. */
+/** Runs `node scripts/repro/repro.mjs ...args` and resolves with its exit code and output. */
 function repro(...args: string[]): Promise<ReproRun> {
     return new Promise((resolve) => {
         execFile(process.execPath, [REPRO, ...args], { timeout: 60_000 }, (error, stdout, stderr) =>

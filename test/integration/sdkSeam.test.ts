@@ -18,7 +18,7 @@ import { startFakeRuntime } from "../support/fakeRuntime.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const { pristineDir, releaseCapabilities, supportedVersions } = (await import(
-    join(ROOT, "scripts", "lib", "sdkPatch.mjs")
+    join(ROOT, "scripts", "patch", "lib", "sdkPatch.mjs")
 )) as {
     pristineDir(version: string): string;
     releaseCapabilities(dir: string): Record<string, unknown>;

@@ -27,7 +27,7 @@ interface MeasuredCatalog {
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const lib = (await import(
-    pathToFileURL(join(ROOT, "scripts", "lib", "measuredCatalog.mjs")).href
+    pathToFileURL(join(ROOT, "scripts", "measure", "lib", "measuredCatalog.mjs")).href
 )) as MeasuredCatalog;
 
 const GPT = ["apply_patch", "bash", "view"];

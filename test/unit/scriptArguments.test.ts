@@ -1,25 +1,23 @@
 /**
- * Every script behind an npm script checks its command line first: an unknown option (or a typo
- * of a known one) stops it with its usage and exit code 2 before it does any work, and --help
- * prints the usage.
+ * Every script checks its command line first: an unknown option (or a typo of a known one) stops
+ * it with its usage and exit code 2 before it does any work, and --help prints the usage. The
+ * scripts are found, not listed: every `.mjs` of `scripts/<job>/` is an entry script (the modules
+ * they share sit in a `lib/` folder), so a new script cannot skip the check.
  */
 import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const SCRIPTS = join(import.meta.dirname, "..", "..", "scripts");
-const NAMES = [
-    "build-patch",
-    "check-patch",
-    "conformance",
-    "conformance-chat-open",
-    "discover-reserved-tool-names",
-    "repro",
-    "repro-vscode",
-    "build-upstream-series",
-    "upstream-check",
-    "measure-validate-tools",
-];
+const NAMES = readdirSync(SCRIPTS, { withFileTypes: true })
+    .filter((job) => job.isDirectory() && job.name !== "lib" && job.name !== "data")
+    .flatMap((job) =>
+        readdirSync(join(SCRIPTS, job.name))
+            .filter((file) => file.endsWith(".mjs"))
+            .map((file) => `${job.name}/${file.replace(/\.mjs$/, "")}`)
+    )
+    .sort();
 
 function run(name: string, args: string[]) {
     return spawnSync(process.execPath, [join(SCRIPTS, `${name}.mjs`), ...args], {
@@ -27,6 +25,28 @@ function run(name: string, args: string[]) {
         timeout: 30_000,
     });
 }
+
+describe("the entry scripts", () => {
+    it("are found in every job folder", () => {
+        // The layout CONTRIBUTING describes; a folder or script that moves away fails here.
+        expect(NAMES).toEqual(
+            expect.arrayContaining([
+                "patch/build-patch",
+                "patch/check-patch",
+                "patch/apply-sdk-patch",
+                "measure/conformance",
+                "measure/discover-reserved-tool-names",
+                "repro/repro",
+                "upstream/upstream-check",
+            ])
+        );
+    });
+
+    it("keep no script outside a job folder", () => {
+        const loose = readdirSync(SCRIPTS).filter((file) => file.endsWith(".mjs"));
+        expect(loose).toEqual([]);
+    });
+});
 
 describe("script command lines", () => {
     for (const name of NAMES) {
@@ -42,13 +62,13 @@ describe("script command lines", () => {
     }
 
     it("refuses a misspelt option of patch:build instead of rebuilding every version", () => {
-        const refused = run("build-patch", ["--skd", "1.0.14"]);
+        const refused = run("patch/build-patch", ["--skd", "1.0.14"]);
         expect(refused.status).toBe(2);
         expect(refused.stderr).toMatch(/^Unknown option '--skd'\./);
     });
 
     it("refuses an option without its value", () => {
-        const refused = run("conformance", ["--runtime"]);
+        const refused = run("measure/conformance", ["--runtime"]);
         expect(refused.status).toBe(2);
         expect(refused.stderr).toMatch(/^--runtime needs a value\./);
     });

@@ -36,7 +36,7 @@ interface SdkVersions {
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const lib = (await import(
-    pathToFileURL(join(ROOT, "scripts", "lib", "sdkVersions.mjs")).href
+    pathToFileURL(join(ROOT, "scripts", "measure", "lib", "sdkVersions.mjs")).href
 )) as SdkVersions;
 
 /** The 1.0.x releases and previews published from 1.0.0 on (issue 19), oldest first. */

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const SCRIPT = join(ROOT, "scripts", "conformance-chat-open.mjs");
+const SCRIPT = join(ROOT, "scripts", "repro", "conformance-chat-open.mjs");
 const PINNED = "37.6.1";
 const PINNED_VSCODE = "1.138.0";
 

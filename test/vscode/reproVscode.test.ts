@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const REPRO = join(import.meta.dirname, "..", "..", "scripts", "repro-vscode.mjs");
+const REPRO = join(import.meta.dirname, "..", "..", "scripts", "repro", "repro-vscode.mjs");
 
 interface ReproRun {
     readonly exitCode: number;

@@ -1,0 +1,255 @@
+// The scenarios of the collision conformance suite, run against one installed SDK (patched or
+// not) and its real bundled runtime, with a mock OpenAI-style model on 127.0.0.1.
+//
+// Usage (a child process per SDK, so each imports its own copy):
+//   node conformanceProbe.mjs <sdk dir> <json list of tool names> <out.json> [<copilot CLI>]
+// Writes { runtimeVersion, names: { [model]: { [name]: { noFlag, flag } } }, filters: [...] }.
+// With a CLI path, the SDK drives that runtime (`RuntimeConnection.forStdio`) instead of its
+// bundled one, and the names the runtime lists (`tools.list`) are probed too, so that a built-in
+// newer than every measurement is not missed.
+
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { connectionTo } from "./externalRuntime.mjs";
+import { startMockChatModel } from "../../lib/mockChatModel.mjs";
+
+const [sdkDir = "", namesJson = "[]", outFile = "", cliPath] = process.argv.slice(2);
+/**
+ * The SDK under test, loaded from its install: its types are those of whichever release it is,
+ * so they are not checked here.
+ *
+ * @type {any}
+ */
+const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
+const { CopilotClient, approveAll } = sdk;
+const patched = sdk.TOOL_CUSTOMIZATION_PATCH !== undefined;
+const MODELS = /** @type {const} */ (["claude-sonnet-4.5", "gpt-4o"]);
+const CUSTOM = "conformance custom definition";
+const TURN_TIMEOUT_MS = 20_000;
+/** Where the patched SDK took its built-in names from (`toolResolution.runtime.catalog`). */
+/** @type {string | undefined} */
+let catalog;
+
+/**
+ * What the probe writes to its output file (JSON), for scripts/measure/conformance.mjs: per
+ * model, per name, the outcome without and with the flag; the tool-search probes; the filter
+ * scenarios; and where the patched SDK took its built-in names from.
+ *
+ * @typedef {object} ProbeResult
+ * @property {boolean} patched
+ * @property {string} runtimeVersion
+ * @property {Record<string, Record<string, { noFlag: string, flag: string }>>} names
+ * @property {({ label: string } & ({ refused: string } | { seen: string[][], enabledTools: string[] | undefined }))[]} filters
+ * @property {{ deferring: string, enabledOnly: string }} toolSearch
+ * @property {string | undefined} catalog
+ */
+
+/** @param {number} count */
+function fillerTools(count) {
+    return Array.from({ length: count }, (_, i) => ({
+        name: `conformance_filler_${i}`,
+        description: "filler",
+        handler: async () => "filler",
+    }));
+}
+
+/** @typedef {import("../../lib/mockChatModel.mjs").RecordedTool & { name?: string, description?: string }} OfferedTool */
+/** @typedef {Awaited<ReturnType<typeof startMockChatModel>>} Mock */
+/** @param {OfferedTool} tool */
+const nameOf = (tool) => tool.function?.name ?? tool.custom?.name ?? tool.name;
+/** @param {OfferedTool} tool */
+const descriptionOf = (tool) => tool.function?.description ?? tool.description;
+/**
+ * @param {unknown} error what createSession threw
+ * @returns {string} its code (a `SessionToolError`'s), else the start of its message
+ */
+const refusalOf = (error) => {
+    const { code, message } = /** @type {Error & { code?: string }} */ (error);
+    return code ?? message.slice(0, 120);
+};
+
+/**
+ * One custom tool named `name`, called once by the model. Outcome:
+ * - `refused:<code or message>`: createSession threw;
+ * - `fails-at-send`: the turn failed (the runtime's conflict error, ...);
+ * - `dropped`: the model never saw the custom definition;
+ * - `built-in-answers`: the model saw it, but the handler never ran;
+ * - `custom-runs`: the model saw exactly one definition, the custom one, and the handler ran.
+ *
+ * @param {any} client the SDK's client
+ * @param {Mock} mock
+ * @param {string} model
+ * @param {string} name
+ * @param {boolean} flag whether the tool sets `overridesBuiltInTool: true`
+ * @param {object} [extra] more session options
+ * @param {number} [fillers] filler tools beside it
+ * @returns {Promise<string>}
+ */
+async function probe(client, mock, model, name, flag, extra = {}, fillers = 0) {
+    let ran = false;
+    const tool = {
+        name,
+        description: CUSTOM,
+        parameters: { type: "object", properties: {} },
+        skipPermission: true,
+        handler: async () => {
+            ran = true;
+            return "custom handler ran";
+        },
+        ...(flag ? { overridesBuiltInTool: true } : {}),
+    };
+    let session;
+    try {
+        session = await client.createSession({
+            model,
+            provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: "conformance-key-5d1" },
+            onPermissionRequest: approveAll,
+            tools: [tool, ...fillerTools(fillers)],
+            ...extra,
+        });
+    } catch (error) {
+        return `refused:${refusalOf(error)}`;
+    }
+    catalog ??= session.toolResolution?.runtime?.catalog;
+    const first = mock.requests.length;
+    mock.toolCalls = [name];
+    try {
+        await session.sendAndWait({ prompt: "call the tool" }, TURN_TIMEOUT_MS);
+    } catch {
+        if (mock.requests.length === first) return "fails-at-send";
+    } finally {
+        mock.toolCalls = undefined;
+        await session.disconnect().catch(() => {});
+    }
+    const definitions = (mock.requests[first]?.tools ?? []).filter((t) => nameOf(t) === name);
+    if (!definitions.some((t) => descriptionOf(t) === CUSTOM)) return "dropped";
+    if (!ran) return "built-in-answers";
+    return definitions.length === 1 ? "custom-runs" : "duplicate-definitions";
+}
+
+/**
+ * Which tools the model is offered under a filter, and what toolResolution says.
+ *
+ * @param {any} client the SDK's client
+ * @param {Mock} mock
+ * @param {string} model
+ * @param {object} config the filter options
+ * @param {string | undefined} switchTo a model to switch to for a second turn
+ * @returns {Promise<{ refused: string } | { seen: string[][], enabledTools: string[] | undefined }>}
+ */
+async function filterScenario(client, mock, model, config, switchTo) {
+    let session;
+    try {
+        session = await client.createSession({
+            model,
+            provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: "conformance-key-5d1" },
+            onPermissionRequest: approveAll,
+            ...config,
+        });
+    } catch (error) {
+        return { refused: refusalOf(error) };
+    }
+    try {
+        /** @type {string[][]} */
+        const seen = [];
+        for (const next of [undefined, switchTo]) {
+            if (next === undefined && seen.length > 0) break;
+            if (next !== undefined) await session.setModel(next);
+            const first = mock.requests.length;
+            await session.sendAndWait({ prompt: "hello" }, TURN_TIMEOUT_MS).catch(() => {});
+            seen.push(
+                /** @type {string[]} */ ((mock.requests[first]?.tools ?? []).map(nameOf)).sort()
+            );
+            if (switchTo === undefined) break;
+        }
+        return { seen, enabledTools: session.toolResolution?.enabledTools };
+    } finally {
+        await session.disconnect().catch(() => {});
+    }
+}
+
+/** @type {{ label: string, config: object, switchTo?: string }[]} */
+const FILTERS = [
+    { label: "availableTools ['toolset:edit']", config: { availableTools: ["toolset:edit"] } },
+    {
+        label: "availableTools ['toolset:edit'], then setModel('gpt-4o')",
+        config: { availableTools: ["toolset:edit"] },
+        switchTo: "gpt-4o",
+    },
+    { label: "excludedTools ['toolset:execute']", config: { excludedTools: ["toolset:execute"] } },
+    {
+        label: "availableTools ['toolset:read', 'toolset:search'], excludedTools ['grep']",
+        config: { availableTools: ["toolset:read", "toolset:search"], excludedTools: ["grep"] },
+    },
+    { label: "availableTools []", config: { availableTools: [] } },
+];
+
+const base = mkdtempSync(join(tmpdir(), "conformance-"));
+const mock = await startMockChatModel();
+const client = new CopilotClient({
+    ...(cliPath === undefined ? {} : connectionTo(sdk, cliPath)),
+    baseDirectory: base,
+    onToolWarning: () => {},
+});
+try {
+    await client.start();
+    /** @type {Omit<ProbeResult, "catalog" | "toolSearch"> & Partial<ProbeResult>} */
+    const result = {
+        patched,
+        runtimeVersion: (await client.getStatus()).version,
+        names: {},
+        filters: [],
+    };
+    const names = new Set(JSON.parse(namesJson));
+    if (cliPath !== undefined) {
+        for (const tool of (await client.rpc.tools.list({})).tools) names.add(tool.name);
+    }
+    for (const model of MODELS) {
+        /** @type {Record<string, { noFlag: string, flag: string }>} */
+        const byName = {};
+        result.names[model] = byName;
+        for (const name of [...names].sort()) {
+            byName[name] = {
+                noFlag: await probe(client, mock, model, name, false),
+                flag: await probe(client, mock, model, name, true),
+            };
+        }
+    }
+    // The runtime keeps a custom tool-search tool only while tool search defers tools.
+    result.toolSearch = {
+        deferring: await probe(
+            client,
+            mock,
+            MODELS[0],
+            "tool_search_tool",
+            true,
+            { toolSearch: { enabled: true, deferThreshold: 1 } },
+            2
+        ),
+        enabledOnly: await probe(client, mock, MODELS[0], "tool_search_tool", true, {
+            toolSearch: { enabled: true },
+        }),
+    };
+    for (const scenario of FILTERS) {
+        result.filters.push({
+            label: scenario.label,
+            ...(await filterScenario(client, mock, MODELS[0], scenario.config, scenario.switchTo)),
+        });
+    }
+    writeFileSync(outFile, JSON.stringify({ ...result, catalog }, null, 2));
+} finally {
+    await client.stop().catch(() => {});
+    await mock.close();
+    // An external CLI runs its binary as a child of a loader; the binary may still be writing
+    // into the base directory for a moment after the client stopped the loader.
+    // If it is still writing after 10 s, the probe's result stands; the folder is left, and said.
+    try {
+        rmSync(base, { recursive: true, force: true, maxRetries: 50, retryDelay: 200 });
+    } catch (error) {
+        console.error(
+            `could not remove the probe's base directory ${base}: ${error instanceof Error ? error.message : error}`
+        );
+    }
+}

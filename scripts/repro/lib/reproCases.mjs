@@ -1,0 +1,402 @@
+// The reproductions behind the bug reports in patches/upstream/issues/, one per report. Each
+// case runs the same scenario on one SDK (see reproRig.mjs) and says whether that SDK shows the
+// reported defect. scripts/repro/repro.mjs runs a case on the unpatched SDK and, for contrast, on the
+// patched one.
+
+import { CLAUDE, GPT, shortError, taggedTool } from "./reproRig.mjs";
+
+const CONFLICT = /conflicts with a built-in tool/;
+
+/**
+ * What happened to one call of a custom tool `tool` in a turn: the handler ran, the runtime's
+ * built-in answered in its place, the send failed, or the model never saw the tool.
+ *
+ * @param {import("./reproRig.mjs").TurnOutcome} turn
+ * @param {ReturnType<typeof taggedTool>} tool
+ */
+function callOutcome(turn, tool) {
+    if (!turn.reachedModel) {
+        return turn.error === undefined
+            ? "send resolved with no reply; the model was never asked"
+            : `send failed: ${shortError(turn.error)}`;
+    }
+    if (tool.calls > 0) return "custom handler ran";
+    const offered = turn.definitionsOf(tool.name).some((t) => t.description === tool.description);
+    if (!offered) return "the model was never offered the custom tool";
+    const answer = turn.results.find((result) => !result.startsWith("custom handler"));
+    return `built-in answered: '${shortError(answer ?? "(no result)")}'`;
+}
+
+/**
+ * `createSession` with one custom tool, then a turn in which the model calls it.
+ *
+ * @param {import("./reproRig.mjs").ReproRig} rig
+ * @param {string} modelId
+ * @param {ReturnType<typeof taggedTool>} tool
+ */
+async function callOnce(rig, modelId, tool) {
+    const { session, error } = await rig.createSession(modelId, { tools: [tool] });
+    if (error) return `createSession rejected it: ${error.code ?? ""} ${shortError(error)}`.trim();
+    return callOutcome(await rig.turn(session, [tool.name]), tool);
+}
+
+/**
+ * @typedef {object} ReproOutcome
+ * @property {string[]} steps - what the scenario saw, one line each
+ * @property {boolean} defect - whether this SDK shows the reported defect
+ * @property {string} actual - one line: what happened
+ */
+
+/**
+ * @typedef {object} ReproCase
+ * @property {string} name - `npm run repro -- <name>`
+ * @property {string} title - the report's title
+ * @property {string} report - the report file under patches/upstream/issues/
+ * @property {string} repository - where it is filed
+ * @property {string} expected - what should happen
+ * @property {(rig: import("./reproRig.mjs").ReproRig) => Promise<ReproOutcome>} run - the
+ *   scenario on one SDK
+ */
+
+/** @type {readonly ReproCase[]} */
+export const REPRO_CASES = [
+    {
+        name: "builtin-name-collision",
+        title: "A custom tool named like a built-in passes createSession, then every send fails",
+        report: "01-builtin-name-collision.md",
+        repository: "github/copilot-sdk",
+        expected:
+            "createSession rejects the tool `view` (the README says the SDK throws), or the custom handler answers",
+        async run(rig) {
+            const tool = taggedTool("view", "view");
+            // The series makes the early check opt-in; the unpatched SDK ignores the option.
+            const { session, error } = await rig.createSession(CLAUDE, {
+                tools: [tool],
+                validateTools: true,
+            });
+            if (error) {
+                const left = rig.sessionsOnDisk();
+                return {
+                    steps: [
+                        `createSession rejected it: ${error.code ?? ""} ${shortError(error)}`,
+                        `sessions the runtime keeps on disk: ${left}`,
+                    ],
+                    defect: left > 0,
+                    actual:
+                        left > 0
+                            ? `refused at createSession, but ${left} session(s) left behind`
+                            : "refused at createSession, nothing left behind",
+                };
+            }
+            const steps = ["createSession resolved"];
+            const turns = [];
+            for (const attempt of [1, 2, 3]) {
+                const turn = await rig.turn(session, ["view"]);
+                turns.push(turn);
+                steps.push(`send ${attempt}: ${callOutcome(turn, tool)}`);
+            }
+            const defect =
+                turns.every((turn) => !turn.reachedModel) &&
+                turns.some((turn) => CONFLICT.test(turn.error?.message ?? ""));
+            return {
+                steps,
+                defect,
+                actual: defect
+                    ? "createSession accepted the tool; no send reached the model (the runtime's conflict error)"
+                    : `the tool works: ${steps.at(-1)}`,
+            };
+        },
+    },
+    {
+        name: "builtin-name-collision-after-set-model",
+        title: "A custom tool that clashes only with the other model family's built-in passes createSession; after setModel every send fails",
+        report: "01-builtin-name-collision.md",
+        repository: "github/copilot-sdk",
+        expected:
+            "a custom `apply_patch` created on a Claude model is refused up front, or keeps working after setModel to a GPT model",
+        async run(rig) {
+            // apply_patch is a built-in on GPT models only (Claude models edit with edit/create).
+            const tool = taggedTool("apply_patch", "apply_patch");
+            const { session, error } = await rig.createSession(CLAUDE, { tools: [tool] });
+            if (error) {
+                return {
+                    steps: [`createSession rejected it: ${error.code ?? ""} ${shortError(error)}`],
+                    defect: false,
+                    actual: "refused at createSession",
+                };
+            }
+            const before = await rig.turn(session, ["apply_patch"]);
+            const steps = [
+                "createSession resolved",
+                `send on ${CLAUDE}: ${callOutcome(before, tool)}`,
+            ];
+            await session.setModel(GPT);
+            steps.push(`setModel('${GPT}') resolved`);
+            const after = await rig.turn(session, ["apply_patch"]);
+            steps.push(`send on ${GPT}: ${callOutcome(after, tool)}`);
+            const defect =
+                before.reachedModel &&
+                !after.reachedModel &&
+                CONFLICT.test(after.error?.message ?? "");
+            return {
+                steps,
+                defect,
+                actual: defect
+                    ? `accepted, and sends reach the model on ${CLAUDE} (${callOutcome(before, tool)}); after setModel('${GPT}') every send fails with the conflict error`
+                    : `after setModel: ${callOutcome(after, tool)}`,
+            };
+        },
+    },
+    {
+        name: "stale-session-idle",
+        title: "sendAndWait resolves on the session.idle left over from the previous failed turn",
+        report: "05-send-and-wait-stale-idle.md",
+        repository: "github/copilot-sdk",
+        expected:
+            "each sendAndWait after a failed turn waits for its own turn: it rejects or resolves with that turn's reply",
+        async run(rig) {
+            // Any turn that fails before the model is asked will do: a custom `view` without
+            // overridesBuiltInTool fails at the first send with the runtime's conflict error.
+            const tool = taggedTool("view", "view");
+            const { session, error } = await rig.createSession(CLAUDE, { tools: [tool] });
+            if (error) {
+                return {
+                    steps: [`createSession rejected it: ${shortError(error)}`],
+                    defect: false,
+                    actual: "could not set up a failing turn: createSession refused the tool",
+                };
+            }
+            /** @type {string[]} */
+            const events = [];
+            session.on((/** @type {{ type: string }} */ event) => {
+                if (/^session\.(idle|error)$|^user\.message$/.test(event.type)) {
+                    events.push(event.type);
+                }
+            });
+            const steps = [];
+            let defect = false;
+            // Back to back, as an app retrying a failed message would: the next send starts as
+            // soon as the previous sendAndWait settled.
+            for (let attempt = 1; attempt <= 10; attempt++) {
+                const mark = events.length;
+                const started = performance.now();
+                const turn = await rig.turn(session, ["view"]);
+                const ms = Math.round(performance.now() - started);
+                const outcome =
+                    turn.error === undefined
+                        ? `resolved in ${ms} ms`
+                        : `rejected in ${ms} ms: ${shortError(turn.error).slice(0, 90)}...`;
+                steps.push(
+                    `sendAndWait ${attempt}: ${outcome}; model asked: ${turn.reachedModel ? "yes" : "no"}; events while it waited: ${events.slice(mark).join(", ") || "none"}`
+                );
+                if (turn.error === undefined && !turn.reachedModel) defect = true;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            steps.push(`all events, in order: ${events.join(", ")}`);
+            return {
+                steps,
+                defect,
+                actual: defect
+                    ? "after a failed turn, the next sendAndWait resolved without its turn having run (no reply, model never asked)"
+                    : "every sendAndWait waited for its own turn",
+            };
+        },
+    },
+    {
+        name: "duplicate-tool-names",
+        title: "Two custom tools with the same name are accepted; the model sees one, the other's handler runs",
+        report: "02-duplicate-tool-names.md",
+        repository: "github/copilot-sdk",
+        expected: "createSession rejects two custom tools named `lint`",
+        async run(rig) {
+            const first = taggedTool("lint", "lint #1");
+            const second = taggedTool("lint", "lint #2");
+            const { session, error } = await rig.createSession(CLAUDE, { tools: [first, second] });
+            if (error) {
+                return {
+                    steps: [
+                        `createSession rejected them: ${error.code ?? ""} ${shortError(error)}`,
+                    ],
+                    defect: false,
+                    actual: "refused at createSession",
+                };
+            }
+            const turn = await rig.turn(session, ["lint"]);
+            const tagOf = (/** @type {string | undefined} */ description) =>
+                description === first.description ? "#1" : "#2";
+            const seen = turn.definitionsOf("lint").map((t) => tagOf(t.description));
+            const ranTags = [first, second]
+                .filter((t) => t.calls > 0)
+                .map((t) => tagOf(t.description));
+            return {
+                steps: [
+                    "createSession resolved, no error and no warning",
+                    `the model was offered ${seen.length} definition(s) of lint: ${seen.join(", ") || "none"}`,
+                    `the model called lint once; handler(s) that ran: ${ranTags.join(", ") || "none"}`,
+                ],
+                defect: true,
+                actual: `both accepted silently; the model saw ${seen.join(", ") || "no definition"}, handler ${ranTags.join(", ") || "none"} ran`,
+            };
+        },
+    },
+    {
+        name: "hidden-built-in-answers",
+        title: "A custom tool named like a hidden built-in (read_file, update_todo) is answered by the built-in",
+        report: "runtime-hidden-built-ins.md",
+        repository: "github/copilot-sdk",
+        expected:
+            "the custom handler answers (or createSession rejects the tool, as for `view`), with or without overridesBuiltInTool",
+        async run(rig) {
+            const steps = [];
+            let defect = false;
+            for (const name of ["read_file", "update_todo"]) {
+                for (const flag of [false, true]) {
+                    const extra = flag ? { overridesBuiltInTool: true } : {};
+                    const tool = taggedTool(name, `${name}${flag ? " (flag)" : ""}`, extra);
+                    const outcome = await callOnce(rig, CLAUDE, tool);
+                    if (!flag && outcome.startsWith("built-in answered")) defect = true;
+                    const label = flag ? "overridesBuiltInTool: true" : "no flag";
+                    steps.push(`${name}, ${label}: ${outcome}`);
+                }
+            }
+            return {
+                steps,
+                defect,
+                actual: defect
+                    ? "without the flag the built-in silently answers; nothing failed or warned"
+                    : "the custom handler answers",
+            };
+        },
+    },
+    {
+        name: "available-tools-custom",
+        title: "availableTools does not restrict custom tools",
+        report: "SECURITY-PRIVATE-not-for-a-public-issue.md",
+        repository: "opensource-security@github.com, privately (SECURITY.md)",
+        expected:
+            "with availableTools ['custom:lint'], the model is offered `lint` and nothing else; `other` cannot run",
+        async run(rig) {
+            const lint = taggedTool("lint", "lint");
+            const other = taggedTool("other", "other");
+            const { session, error } = await rig.createSession(CLAUDE, {
+                tools: [lint, other],
+                availableTools: ["custom:lint"],
+            });
+            if (error) {
+                return {
+                    steps: [`createSession rejected it: ${error.code ?? ""} ${shortError(error)}`],
+                    defect: false,
+                    actual: "refused at createSession",
+                };
+            }
+            const turn = await rig.turn(session, ["lint", "other"]);
+            const offered = turn.offered.map((t) => t.name).sort();
+            const defect = offered.includes("other") || other.calls > 0;
+            return {
+                steps: [
+                    `the model was offered: ${offered.join(", ") || "(none)"}`,
+                    `lint: ${callOutcome(turn, lint)}`,
+                    `other: ${other.calls > 0 ? "custom handler ran" : "did not run"}`,
+                ],
+                defect,
+                actual: defect
+                    ? "`other` is not in availableTools, yet it is offered and its handler runs"
+                    : "only `lint` is offered; `lint` stays (the filter does not drop listed custom tools)",
+            };
+        },
+    },
+    {
+        name: "override-ignored",
+        title: "[runtime] overridesBuiltInTool: true is ignored for some built-ins (store_memory, powershell)",
+        report: "SECURITY-PRIVATE-not-for-a-public-issue.md",
+        repository: "opensource-security@github.com, privately (SECURITY.md)",
+        expected:
+            "a custom tool with overridesBuiltInTool: true replaces the built-in: its handler answers",
+        async run(rig) {
+            const steps = [];
+            let defect = false;
+            for (const name of ["store_memory", "powershell"]) {
+                const tool = taggedTool(name, name, { overridesBuiltInTool: true });
+                const outcome = await callOnce(rig, CLAUDE, tool);
+                if (outcome.startsWith("built-in answered")) defect = true;
+                steps.push(`${name}, overridesBuiltInTool: true: ${outcome}`);
+            }
+            return {
+                steps,
+                defect,
+                actual: defect
+                    ? "the model sees the custom definition, the runtime's built-in answers"
+                    : "no built-in answered a flagged custom tool",
+            };
+        },
+    },
+    {
+        name: "hidden-built-in-clash",
+        title: "[runtime] Hidden built-ins escape clash detection and answer calls meant for a custom tool",
+        report: "runtime-hidden-built-ins.md",
+        repository: "github/copilot-sdk, label runtime triage",
+        expected:
+            "`read_file` is either a built-in (listed by tools.list, a custom `read_file` without the flag gets the conflict error, as `view` does) or free for the custom tool",
+        async run(rig) {
+            const listed = (await rig.client.rpc.tools.list({})).tools.map(
+                (/** @type {{ name: string }} */ t) => t.name
+            );
+            const steps = [
+                `tools.list: view ${listed.includes("view") ? "listed" : "not listed"}, read_file ${listed.includes("read_file") ? "listed" : "not listed"}`,
+            ];
+            const bare = await rig.createSession(CLAUDE, {});
+            const bareTurn = await rig.turn(bare.session, ["read_file"]);
+            steps.push(
+                `no custom tool, the model calls read_file: '${shortError(bareTurn.results[0] ?? "(no result)")}'`
+            );
+            const view = await callOnce(rig, CLAUDE, taggedTool("view", "view"));
+            steps.push(`custom view, no flag: ${view}`);
+            const readFile = await callOnce(rig, CLAUDE, taggedTool("read_file", "read_file"));
+            steps.push(`custom read_file, no flag: ${readFile}`);
+            const defect =
+                !listed.includes("read_file") && readFile.startsWith("built-in answered");
+            return {
+                steps,
+                defect,
+                actual: defect
+                    ? "read_file is not listed and not callable on its own, yet it answers a custom read_file, with no conflict error"
+                    : `custom read_file: ${readFile}`,
+            };
+        },
+    },
+    {
+        name: "grep-rg-alias",
+        title: "[runtime] The tool filter treats grep and rg as one name",
+        report: "runtime-grep-rg-filter-alias.md",
+        repository: "github/copilot-sdk, label runtime triage",
+        expected:
+            "excludedTools ['rg'] leaves `grep` alone on a Claude model, and availableTools ['rg'] offers no `grep`",
+        async run(rig) {
+            const steps = [];
+            let defect = false;
+            /** @type {[string, { excludedTools: string[] } | { availableTools: string[] }, string][]} */
+            const scenarios = [
+                [CLAUDE, { excludedTools: ["rg"] }, "grep"],
+                [CLAUDE, { availableTools: ["rg"] }, "grep"],
+                [GPT, { excludedTools: ["grep"] }, "rg"],
+            ];
+            for (const [modelId, filter, watched] of scenarios) {
+                const { session } = await rig.createSession(modelId, filter);
+                const turn = await rig.turn(session);
+                const offered = turn.offered.some((t) => t.name === watched);
+                const affected = "excludedTools" in filter ? !offered : offered;
+                if (affected) defect = true;
+                steps.push(
+                    `${modelId}, ${JSON.stringify(filter)}: ${watched} ${offered ? "offered" : "not offered"}`
+                );
+            }
+            return {
+                steps,
+                defect,
+                actual: defect
+                    ? "filtering rg filters grep and the other way round"
+                    : "grep and rg are filtered by their own names",
+            };
+        },
+    },
+];
