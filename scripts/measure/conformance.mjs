@@ -23,6 +23,7 @@ import { optionValue, runtimeOption } from "./lib/externalRuntime.mjs";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { HIDDEN_BUILT_INS } from "./lib/hiddenBuiltIns.mjs";
 import { patchedCopy } from "../patch/lib/patchedInstall.mjs";
 import { installSdkVersion, nodeFor, sdkRelease } from "./lib/sdkVersions.mjs";
 import {
@@ -37,15 +38,6 @@ checkArguments(process.argv.slice(2), {
     positionals: 0,
 });
 
-/** Built-ins the runtime hides and the name discovery once missed; always probed. */
-const HIDDEN_BUILT_INS = [
-    "semantic_search",
-    "grep_search",
-    "search_code_subagent",
-    "lexical_code_search",
-    "semantic_code_search",
-    "extensions_manage",
-];
 const PROBE = join(ROOT, "scripts", "measure", "lib", "conformanceProbe.mjs");
 const DATA = join(ROOT, "scripts", "data", "measured-built-in-tools");
 const REPORT = join(ROOT, "CONFORMANCE.md");

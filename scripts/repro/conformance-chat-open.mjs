@@ -15,6 +15,7 @@ import { checkArguments } from "../lib/cliArguments.mjs";
 import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compareVersions } from "../measure/lib/sdkVersions.mjs";
 import { loadChatOpenAdapter } from "./lib/chatOpenAdapter.mjs";
 import {
     CASES,
@@ -79,14 +80,3 @@ if (json !== undefined) {
     writeFileSync(json, JSON.stringify({ cases, runs }, null, 2) + "\n");
 }
 console.log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-/**
- * @param {string} a a package version, `major.minor.patch`
- * @param {string} b
- */
-function compareVersions(a, b) {
-    const x = a.split(".").map(Number);
-    const y = b.split(".").map(Number);
-    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
-    return 0;
-}

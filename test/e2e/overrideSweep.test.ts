@@ -37,16 +37,9 @@ import {
 } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
 import { RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
+import { HIDDEN_BUILT_INS } from "../../scripts/measure/lib/hiddenBuiltIns.mjs";
 
 /** Built-ins the runtime hides from its tool list, which an earlier discovery missed. */
-const HIDDEN_BUILT_INS = [
-    "semantic_search",
-    "grep_search",
-    "search_code_subagent",
-    "lexical_code_search",
-    "semantic_code_search",
-    "extensions_manage",
-];
 const CALL_PROMPT = "Call every tool now.";
 const MODELS = [CLAUDE_MODEL, GPT_MODEL];
 

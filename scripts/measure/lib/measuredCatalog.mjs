@@ -15,6 +15,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compareVersions } from "./sdkVersions.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const MEASURED_DATA = join(ROOT, "scripts", "data", "measured-built-in-tools");
@@ -128,26 +129,6 @@ export function readMeasurements() {
         .map((name) =>
             expandMeasurement(JSON.parse(readFileSync(join(MEASURED_DATA, name), "utf8")))
         );
-}
-
-/**
- * Orders versions like 1.0.13 < 1.0.14 < 1.0.15-preview.4 (numeric parts, then the rest).
- *
- * @param {string} a
- * @param {string} b
- */
-function compareVersions(a, b) {
-    const parts = (/** @type {string} */ v) =>
-        v.split(/[.-]/).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-    const [x, y] = [parts(a), parts(b)];
-    for (let i = 0; i < Math.max(x.length, y.length); i++) {
-        const [p, q] = [x[i], y[i]];
-        if (p === q) continue;
-        if (p === undefined) return 1; // a release sorts after its pre-releases
-        if (q === undefined) return -1;
-        return typeof p === typeof q ? (p < q ? -1 : 1) : typeof p === "number" ? -1 : 1;
-    }
-    return 0;
 }
 
 /**
