@@ -259,7 +259,8 @@ export function sessionToolStateOf(client: SessionToolHost): SessionToolState {
  * (each bounded by its timeout), so the resumed session's tools and filter are its own.
  *
  * @param client - the `CopilotClient`
- * @param config - the session config with the SDK's mode defaults (not modified)
+ * @param config - the session config as the caller passed it (not modified); the SDK merges its
+ *   mode defaults later, inside its own method, and none of them switches a built-in on
  * @param normalise - the SDK's own normalisation of the filter lists
  * @param resumedSessionId - the id `resumeSession` resumes; undefined for `createSession`
  * @returns the config to send and the resolution to expose

@@ -42,6 +42,12 @@ export const INTERNAL_MEMBERS: readonly InternalMember[] = Object.freeze([
     },
     {
         owner: "CopilotClient",
+        name: "connection",
+        kind: "field",
+        why: "whether the client is connected yet: createSession starts it first only then, as the SDK's own method does",
+    },
+    {
+        owner: "CopilotClient",
         name: "isExternalServer",
         kind: "field",
         why: "whether the client talks to a runtime it did not start (cliUrl, a URI connection): its version is then asked, not assumed",
@@ -75,7 +81,7 @@ export const INTERNAL_MEMBERS: readonly InternalMember[] = Object.freeze([
         owner: "CopilotSession",
         name: "_markDisconnected",
         kind: "method",
-        why: "the one step every way of disconnecting runs: setTools settles and per-session state is released there",
+        why: "the one step every way of disconnecting runs: setTools settles and per-session state is released there, and a session the runtime's validation refused is released through it as the SDK releases a failed one",
         capability: "disconnectHook",
     },
     {
@@ -91,6 +97,7 @@ export interface ClientInternals {
     resolveToolFilterOptions(config: object): { availableTools?: unknown; excludedTools?: unknown };
     readonly sessions?: Map<string, unknown>;
     readonly isExternalServer?: boolean;
+    readonly connection?: unknown;
     readonly resolvedCliPath?: string;
 }
 
@@ -172,6 +179,21 @@ export function onDisconnected(session: object, callback: () => void): boolean {
 export function runsShippedRuntime(client: object): boolean {
     const { isExternalServer, resolvedCliPath } = client as ClientInternals;
     return isExternalServer !== true && resolvedCliPath === undefined;
+}
+
+/** Whether the client has a connection to its runtime (started, or being started). */
+export function hasConnection(client: object): boolean {
+    const { connection } = client as ClientInternals;
+    return connection !== undefined && connection !== null;
+}
+
+/**
+ * Marks a session disconnected as the SDK's own failure paths do (its handlers and its GitHub
+ * token provider registration are dropped); nothing on a release without that step.
+ */
+export function markDisconnected(session: object): void {
+    const step = (session as SessionInternals)._markDisconnected;
+    if (typeof step === "function") step.call(session);
 }
 
 /** Whether the client starts its runtime itself (stdio, in-process), not a server at a URL. */

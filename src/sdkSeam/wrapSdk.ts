@@ -31,6 +31,8 @@ import { attachSessionTools } from "../safetyNet/sessionToolUpdate.js";
 import {
     addToolSetItem,
     forgetSession,
+    hasConnection,
+    markDisconnected,
     normaliseToolFilters,
     runsShippedRuntime,
     startsItsRuntime,
@@ -69,7 +71,11 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
     return wrapClient(
         Published,
         async (client, config, { resumedSessionId, construct, discard }) => {
-            await client.start();
+            // The SDK's own first check refuses such a config before anything else: it answers.
+            if (refusedBySdkFirst(config)) return construct(config as never);
+            refuseMissingCapabilities(config);
+            // As the SDK's own method does: start only a client that has no connection yet.
+            if (!hasConnection(client)) await client.start();
             const prepared = await prepareSessionConfig(
                 client as CopilotClient & SessionToolHost,
                 config as ToolSessionConfig,
@@ -95,8 +101,24 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
  */
 export function wrapCopilotClientWithChecks<T extends ClientClass>(Published: T): T {
     return wrapClient(Published, (_client, config, { construct, discard }) =>
-        checkedConstruction(config as ToolSessionConfig, construct, discard)
+        refusedBySdkFirst(config)
+            ? construct(config as never)
+            : checkedConstruction(config as ToolSessionConfig, construct, discard)
     );
+}
+
+/**
+ * Whether the SDK's own method refuses `config` before it does anything (both `gitHubToken` and
+ * `gitHubTokenProvider`): the wrapper then hands it on untouched, so that the SDK's error comes
+ * first, as without the patch.
+ */
+function refusedBySdkFirst(config: SessionConfig | ResumeSessionConfig): boolean {
+    if (config === null || typeof config !== "object") return false;
+    const { gitHubToken, gitHubTokenProvider } = config as {
+        gitHubToken?: unknown;
+        gitHubTokenProvider?: unknown;
+    };
+    return gitHubToken !== undefined && gitHubTokenProvider !== undefined;
 }
 
 /**
@@ -148,7 +170,7 @@ function wrapClient<T extends ClientClass>(Published: T, wrap: Wrap): T {
         override createSession(config: SessionConfig): Promise<CopilotSession> {
             return wrap(this, config, {
                 construct: (sent: SessionConfig) => super.createSession(sent),
-                discard: (session) => this.deleteSession(session.sessionId),
+                discard: (session) => discardCreated(this, session),
             });
         }
 
@@ -189,11 +211,32 @@ function wrapClient<T extends ClientClass>(Published: T, wrap: Wrap): T {
     return WrappedClient as unknown as T;
 }
 
-/** Releases a resumed session (never deleting it) and drops it from the client's routing. */
+/**
+ * Removes a created session whose tools the runtime refused (`validateTools`). The SDK returned
+ * it committed; whatever the deletion does, what the SDK's own failure path releases is released
+ * here too: the session is marked disconnected (which drops its handlers and its GitHub token
+ * provider registration) and no longer routed.
+ */
+async function discardCreated(client: CopilotClient, session: CopilotSession): Promise<void> {
+    try {
+        await client.deleteSession(session.sessionId);
+    } finally {
+        markDisconnected(session);
+        forgetSession(client, session.sessionId, session);
+    }
+}
+
+/**
+ * Releases a resumed session whose tools the runtime refused (never deleting it), as the SDK's
+ * own failure path does: marked disconnected, no longer routed. (The resume had already taken
+ * the id's GitHub token provider registration over; the objects that held the id before were
+ * retired when the resume began.)
+ */
 async function releaseResumed(client: CopilotClient, session: CopilotSession): Promise<void> {
     try {
         await session.disconnect();
     } finally {
+        markDisconnected(session);
         forgetSession(client, session.sessionId, session);
     }
 }
@@ -206,13 +249,12 @@ export interface SdkExports {
 
 /**
  * Installs the construction checks' part of the SDK's exports: the `BuiltInTools` groups
- * (`Read`, `Edit`, `Search`, `Execute`, ...), each only where the release does not have it.
+ * (`Read`, `Edit`, `Search`, `Execute`, ...). A group of the same name that a release ships is
+ * replaced: the patch's groups hold every measured name of their kind, so that excluding one
+ * fails closed, and the patch's typings describe them.
  */
 export function installBuiltInToolGroups(sdk: SdkExports): void {
-    const target = sdk.BuiltInTools as Record<string, unknown>;
-    for (const [group, names] of Object.entries(builtInToolGroups)) {
-        if (!Object.hasOwn(target, group)) target[group] = names;
-    }
+    Object.assign(sdk.BuiltInTools, builtInToolGroups);
 }
 
 /**

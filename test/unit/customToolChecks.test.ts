@@ -113,6 +113,39 @@ describe("CopilotClient custom tool checks", () => {
         return {};
     };
 
+    it("releases a created session the runtime refused, also when deleting it fails", async () => {
+        const { client, sendRequest } = await startWithMockConnection(refusingRuntime);
+        const original = sendRequest.getMockImplementation()!;
+        sendRequest.mockImplementation(async (method: string, params: any) =>
+            method === "session.delete"
+                ? { success: false, error: "the runtime is busy" }
+                : original(method, params)
+        );
+        await expect(
+            client.createSession({
+                onPermissionRequest: approveAll,
+                tools: [{ name: "view", handler }],
+                validateTools: true,
+            })
+        ).rejects.toThrow(`The runtime refused the session's custom tools: ${conflict}`);
+        // As the SDK's own failure path leaves it: not routed, marked disconnected.
+        expect((client as any).sessions.size).toBe(0);
+    });
+
+    it("lets the SDK refuse gitHubToken with gitHubTokenProvider first, as without the patch", async () => {
+        const { client, sent } = await startWithMockConnection();
+        await expect(
+            client.createSession({
+                onPermissionRequest: approveAll,
+                gitHubToken: "token",
+                gitHubTokenProvider: async () => ({ token: "token" }),
+                // Also a tool mistake, which the session step would refuse otherwise.
+                tools: [{ name: "not a name", handler }],
+            } as never)
+        ).rejects.toThrow("gitHubToken and gitHubTokenProvider are mutually exclusive");
+        expect(sent("session.create")).toEqual([]);
+    });
+
     it("refuses duplicate tool names before session.create or session.resume is sent", async () => {
         // In the patched SDK the safety net's stricter check (case ignored) answers first; the
         // core's own check is tested alone below, on the build that has only the core.

@@ -4,8 +4,8 @@
 // modules beside the SDK's, and only appends to the SDK's own files, except for one type
 // declaration. Each append states what it relies on (`requires`: a declaration of the file,
 // never prose, a bundler-generated name or data), checked on every release it is built for; a
-// release that differs gets its own text through `byRelease`. The ESM and CJS builds of one file
-// come from one entry.
+// release that differs gets its own text through `byRelease`. The ESM and CJS builds of a file
+// are written side by side, from the same names.
 
 /** Compiled form of src/index.ts inside the SDK's dist folder (re-exported from the root). */
 export const EXPORTS_MODULE = "toolCustomization";
@@ -21,13 +21,23 @@ const WRAP_MODULE = "./sdkSeam/wrapSdk.js";
  *   swaps `anchor` (which must occur exactly once) for `text`
  * @property {string} text the text to add
  * @property {string} [anchor] for `replace`: the declaration replaced
- * @property {RegExp} [requires] a declaration of the file the text relies on, which must occur
- *   exactly once
+ * @property {RegExp[]} [requires] what the text relies on in the file, each of which must occur
+ *   exactly once: a declaration, or the one route a request takes
  * @property {Record<string, Partial<SdkEdit>>} [byRelease] per-release alternatives
  */
 
-/** The class binding the client appends rebind: the SDK's public class name, in both builds. */
-const DECLARES_CLIENT = /^class CopilotClient \{$/m;
+/**
+ * What the client appends rely on: the class binding they rebind (the SDK's public class name, in
+ * both builds), and that `session.create` and `session.resume` are each sent from one place, so
+ * that the wrapped `createSession` / `resumeSession` / `resumeSessionForExtension` are the only
+ * ways to them. A release with another route fails the build instead of letting custom tools
+ * past the session step.
+ */
+const CLIENT_REQUIRES = [
+    /^class CopilotClient \{$/m,
+    /sendRequest\("session\.create"/,
+    /sendRequest\("session\.resume"/,
+];
 
 /**
  * The edits of a patch.
@@ -41,25 +51,31 @@ const DECLARES_CLIENT = /^class CopilotClient \{$/m;
 export function sdkEdits(runtimeExportNames, variant = "full") {
     const wrap = variant === "full" ? "wrapCopilotClient" : "wrapCopilotClientWithChecks";
     const install = variant === "full" ? "installToolCustomization" : "installBuiltInToolGroups";
-    const installArguments = (/** @type {string} */ sdk, /** @type {string} */ manifest) =>
-        variant === "full" ? `${sdk}, ${manifest}` : sdk;
+    const installArguments = (/** @type {string} */ toolSet, /** @type {string} */ manifest) =>
+        variant === "full" ? `${toolSet}, ${manifest}` : toolSet;
+    // client.js is what every entry point (the root, `./extension`) loads: the rebinding and the
+    // install on the toolSet module's exports happen there.
     /** @type {SdkEdit[]} */
     const edits = [
         {
-            name: "client.js rebinds CopilotClient to the wrapped class",
+            name: "client.js rebinds CopilotClient to the wrapped class and installs the patch",
             file: "dist/client.js",
             kind: "append",
-            requires: DECLARES_CLIENT,
+            requires: CLIENT_REQUIRES,
             text:
-                `import { ${wrap} as wrapForToolCustomization } from "${WRAP_MODULE}";\n` +
-                "CopilotClient = wrapForToolCustomization(CopilotClient);\n",
+                `import { ${wrap} as wrapForToolCustomization, ${install} as installForToolCustomization } from "${WRAP_MODULE}";\n` +
+                `import * as toolSetForToolCustomization from "./toolSet.js";\n` +
+                "CopilotClient = wrapForToolCustomization(CopilotClient);\n" +
+                `installForToolCustomization(${installArguments("toolSetForToolCustomization", 'new URL("../package.json", import.meta.url)')});\n`,
         },
         {
-            name: "cjs client.js rebinds CopilotClient to the wrapped class",
+            name: "cjs client.js rebinds CopilotClient to the wrapped class and installs the patch",
             file: "dist/cjs/client.js",
             kind: "append",
-            requires: DECLARES_CLIENT,
-            text: `CopilotClient = require("${WRAP_MODULE}").${wrap}(CopilotClient);\n`,
+            requires: CLIENT_REQUIRES,
+            text:
+                `CopilotClient = require("${WRAP_MODULE}").${wrap}(CopilotClient);\n` +
+                `require("${WRAP_MODULE}").${install}(${installArguments('require("./toolSet.js")', 'require("node:path").join(__dirname, "..", "..", "package.json")')});\n`,
         },
         {
             name: "toolSet.d.ts types the built-in tool groups",
@@ -69,54 +85,36 @@ export function sdkEdits(runtimeExportNames, variant = "full") {
             text: 'export declare const BuiltInTools: typeof import("./safetyNet/builtInToolGroups.js").builtInToolGroups & {\n',
         },
     ];
-    if (variant === "checks") {
-        edits.push(
-            {
-                name: "index.js installs the built-in tool groups",
-                file: "dist/index.js",
-                kind: "append",
-                text:
-                    `import * as sdkForToolCustomization from "./index.js";\n` +
-                    `import { ${install} } from "${WRAP_MODULE}";\n` +
-                    `${install}(sdkForToolCustomization);\n`,
-            },
-            {
-                name: "cjs index.js installs the built-in tool groups",
-                file: "dist/cjs/index.js",
-                kind: "append",
-                text: `require("${WRAP_MODULE}").${install}(module.exports);\n`,
-            }
-        );
-        return edits;
-    }
+    if (variant === "checks") return edits;
     const cjsExports = runtimeExportNames
         .map((name) => `module.exports.${name} = import_${EXPORTS_MODULE}.${name};\n`)
         .join("");
     edits.push(
         {
-            name: "index.js re-exports the tool customization API and installs the patch",
+            name: "index.js re-exports the tool customization API",
             file: "dist/index.js",
             kind: "append",
-            text:
-                `export * from "./${EXPORTS_MODULE}.js";\n` +
-                `import * as sdkForToolCustomization from "./index.js";\n` +
-                `import { ${install} } from "${WRAP_MODULE}";\n` +
-                `${install}(${installArguments("sdkForToolCustomization", 'new URL("../package.json", import.meta.url)')});\n`,
+            text: `export * from "./${EXPORTS_MODULE}.js";\n`,
         },
         {
-            name: "cjs index.js re-exports the tool customization API and installs the patch",
+            name: "cjs index.js re-exports the tool customization API",
             file: "dist/cjs/index.js",
             kind: "append",
             text:
-                `var import_${EXPORTS_MODULE} = require("./${EXPORTS_MODULE}.js");\n` +
-                cjsExports +
-                `require("${WRAP_MODULE}").${install}(${installArguments("module.exports", 'require("node:path").join(__dirname, "..", "..", "package.json")')});\n`,
+                `var import_${EXPORTS_MODULE} = require("./${EXPORTS_MODULE}.js");\n` + cjsExports,
         },
         {
             name: "index.d.ts re-exports the tool customization API",
             file: "dist/index.d.ts",
             kind: "append",
             text: `export * from "./${EXPORTS_MODULE}.js";\n`,
+        },
+        {
+            // types.d.ts is what every entry point's typings load (the root and `./extension`).
+            name: "types.d.ts loads the fork's members of the SDK's types",
+            file: "dist/types.d.ts",
+            kind: "append",
+            text: 'import "./sdkSeam/sdkTypes.js";\n',
         }
     );
     return edits;
@@ -154,10 +152,10 @@ export function applyEdits(text, edits, version = "this version") {
                     "The SDK changed here: give the edit an alternative for this release (byRelease) in scripts/patch/lib/sdkEdits.mjs (see CONTRIBUTING.md)."
             );
         };
-        if (edit.requires !== undefined) {
-            const global = new RegExp(edit.requires.source, `${edit.requires.flags}g`);
+        for (const required of edit.requires ?? []) {
+            const global = new RegExp(required.source, `${required.flags}g`);
             const count = [...result.matchAll(global)].length;
-            if (count !== 1) fail(`the declaration ${edit.requires}`, count === 0 ? "none" : count);
+            if (count !== 1) fail(`${required}`, count === 0 ? "none" : count);
         }
         if (edit.kind === "append") {
             result += (result.endsWith("\n") ? "" : "\n") + edit.text;

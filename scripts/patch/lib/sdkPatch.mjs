@@ -51,14 +51,28 @@ const CAPABILITIES_PLACEHOLDER = "capabilities: UNBUILT_CAPABILITIES";
  * @returns {{ builtInOverride: boolean, validateTools: boolean, setTools: boolean, disconnectHook: boolean, extensionResume: boolean, bundledRuntimeVersion?: string }}
  */
 export function releaseCapabilities(sdkDir) {
-    const read = (/** @type {string} */ path) =>
+    /** @param {string} path */
+    const read = (path) =>
         existsSync(join(sdkDir, path)) ? readFileSync(join(sdkDir, path), "utf8") : "";
-    const bundled = /COPILOT_CLI_VERSION = "([^"]+)"/.exec(read("dist/cliVersion.js"))?.[1];
-    const rpc = read("dist/generated/rpc.js");
+    const rpcFile = "dist/generated/rpc.js";
+    if (!existsSync(join(sdkDir, rpcFile))) {
+        throw new Error(
+            `${sdkDir} has no ${rpcFile}, where the build reads which runtime requests the release has: read how it names them now and adapt releaseCapabilities in scripts/patch/lib/sdkPatch.mjs.`
+        );
+    }
+    const rpc = read(rpcFile);
+    const cliVersion = read("dist/cliVersion.js");
+    // With COPILOT_CLI_USE_NPM_PACKAGE the release runs whichever @github/copilot package
+    // resolves, so its version is asked, not assumed.
+    const bundled = /COPILOT_CLI_USE_NPM_PACKAGE = true/.test(cliVersion)
+        ? undefined
+        : /COPILOT_CLI_VERSION = "([^"]+)"/.exec(cliVersion)?.[1];
+    // Both builds send the flag from both createSession and resumeSession.
+    const sendsFlag = (/** @type {string} */ path) =>
+        (read(path).match(/^ {10}overridesBuiltInTool: tool\.overridesBuiltInTool,$/gm) ?? [])
+            .length >= 2;
     return {
-        builtInOverride: /^ {10}overridesBuiltInTool: tool\.overridesBuiltInTool,$/m.test(
-            read("dist/client.js")
-        ),
+        builtInOverride: sendsFlag("dist/client.js") && sendsFlag("dist/cjs/client.js"),
         validateTools: rpc.includes('"session.tools.initializeAndValidate"'),
         setTools: rpc.includes('"session.tools.set"'),
         disconnectHook: /^ {2}_markDisconnected\(\) \{$/m.test(read("dist/session.js")),
