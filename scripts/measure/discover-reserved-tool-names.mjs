@@ -268,7 +268,14 @@ try {
     );
 
     // 4. shadowed names: no conflict, yet executing runs a built-in
-    const shadowed = await scanShadowed(rig, { candidateList, sets, conflicting, full, only });
+    const shadowed = await scanShadowed(rig, {
+        candidateList,
+        sets,
+        conflicting,
+        full,
+        only,
+        measuredElsewhere: [...(sources["built-ins measured on other runtimes"] ?? [])],
+    });
     log(`phase 4 done at ${at()}`);
     log(`shadowed: ${sorted(shadowed.keys()).join(" ")}`);
 

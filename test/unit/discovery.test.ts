@@ -258,6 +258,25 @@ describe("the model-path scan's narrowing", () => {
         expect(aloneA).toBe(3);
     });
 
+    it("probes the likely built-ins alone first, and the other names in batches", async () => {
+        const batches: string[][] = [];
+        const found = await narrowFailures(
+            ["a", "view", "b", "c"],
+            10,
+            async (batch) => {
+                batches.push(batch);
+                return new Map(batch.map((name) => [name, { ran: name !== "view", why: "" }]));
+            },
+            undefined,
+            undefined,
+            1,
+            undefined,
+            new Set(["view"])
+        );
+        expect(batches).toEqual([["view"], ["a", "b", "c"]]);
+        expect([...found]).toEqual(["view"]);
+    });
+
     it("starts from batches of the given size", async () => {
         expect(chunksOf(["a", "b", "c", "d", "e"], 2)).toEqual([["a", "b"], ["c", "d"], ["e"]]);
         expect(chunksOf([], 2)).toEqual([]);

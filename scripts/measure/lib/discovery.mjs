@@ -293,6 +293,9 @@ export async function batchSearch(batch, tryBatch, record, retried = false) {
  * @param {number} [tries] probes of a name alone before it counts
  * @param {(size: number, failed: number, why: string) => void} [onBatchFailed] called for each
  *   batch of several names in which some did not run, with the first reason
+ * @param {ReadonlySet<string>} [likely] names probed alone first (the likely built-ins: on
+ *   runtimes from 1.0.64 on one built-in in a batch stops the whole batch's turn, and bisecting
+ *   every batch down to it is slow); the others go in batches that then rarely fail
  * @returns {Promise<Set<string>>} the names whose handler does not run
  */
 export async function narrowFailures(
@@ -302,12 +305,19 @@ export async function narrowFailures(
     progress,
     onFailed,
     tries = 1,
-    onBatchFailed
+    onBatchFailed,
+    likely = new Set()
 ) {
     /** @type {Set<string>} */
     const notRun = new Set();
     /** @type {{ batch: string[], tried: number }[]} */
-    const queue = chunksOf(names, size).map((batch) => ({ batch, tried: 0 }));
+    const queue = [
+        ...names.filter((n) => likely.has(n)).map((n) => ({ batch: [n], tried: 0 })),
+        ...chunksOf(
+            names.filter((n) => !likely.has(n)),
+            size
+        ).map((batch) => ({ batch, tried: 0 })),
+    ];
     let sessions = 0;
     while (queue.length > 0) {
         const { batch, tried } = /** @type {{ batch: string[], tried: number }} */ (queue.shift());
@@ -956,8 +966,9 @@ async function executeBatch(rig, config, batch, on, ran, notRun) {
  * @param {Rig} rig
  * @param {ProbeConfig} config
  * @param {string[]} names
+ * @param {ReadonlySet<string>} [likely] the likely built-ins, probed alone first
  */
-function modelScanAll(rig, config, names) {
+function modelScanAll(rig, config, names, likely) {
     return narrowFailures(
         names,
         MODEL_SCAN_BATCH,
@@ -966,7 +977,8 @@ function modelScanAll(rig, config, names) {
             rig.log(`  model-path scan: ${sessions} sessions, ${left} batches to go`),
         (name, why) => rig.log(`  ${name} (${config.label} ${config.model}): ${why}`),
         MODEL_SCAN_TRIES,
-        (size, failed, why) => rig.log(`  a batch of ${size}: ${failed} did not run (${why}, ...)`)
+        (size, failed, why) => rig.log(`  a batch of ${size}: ${failed} did not run (${why}, ...)`),
+        likely
     );
 }
 
@@ -977,10 +989,11 @@ function modelScanAll(rig, config, names) {
  * @param {OfferedSets} sets
  * @param {ProbeConfig} config
  * @param {string[]} names
+ * @param {ReadonlySet<string>} [likely] the likely built-ins, probed alone first on the model path
  * @returns {Promise<Set<string>>}
  */
-async function executeAll(rig, sets, config, names) {
-    if (!sets.canExecute) return modelScanAll(rig, config, names);
+async function executeAll(rig, sets, config, names, likely) {
+    if (!sets.canExecute) return modelScanAll(rig, config, names, likely);
     /** @type {Set<string>} */
     const ran = new Set();
     /** @type {Set<string>} */
@@ -1006,11 +1019,21 @@ const configOffering = (rig, sets, name) =>
  * without `tools.execute`, calling them through the model does not run the custom handler).
  *
  * @param {Rig} rig
- * @param {{ candidateList: string[], sets: OfferedSets, conflicting: Map<string, string[]>, full: boolean, only?: string[] }} found
- *   `only`: the names --only restricts the run to (the offered names too)
+ * @param {{ candidateList: string[], sets: OfferedSets, conflicting: Map<string, string[]>, full: boolean, only?: string[], measuredElsewhere?: string[] }} found
+ *   `only`: the names --only restricts the run to (the offered names too);
+ *   `measuredElsewhere`: built-ins of other runtimes, probed alone first on the model path
  * @returns {Promise<Map<string, string[]>>} name -> the models it is shadowed on
  */
-export async function scanShadowed(rig, { candidateList, sets, conflicting, full, only }) {
+export async function scanShadowed(
+    rig,
+    { candidateList, sets, conflicting, full, only, measuredElsewhere = [] }
+) {
+    // The likely built-ins: offered, listed, or measured on another runtime.
+    const likely = new Set([
+        ...[...sets.offered.values()].flat(),
+        ...sets.listed,
+        ...measuredElsewhere,
+    ]);
     /** @type {Map<string, string[]>} */
     const shadowed = new Map();
     for (const config of rig.configs.filter((c) => c.label === "default")) {
@@ -1025,7 +1048,7 @@ export async function scanShadowed(rig, { candidateList, sets, conflicting, full
                 : free.filter(
                       (n) => conflicting.has(n) || shadowed.has(n) || sets.listed.includes(n)
                   );
-        for (const name of await executeAll(rig, sets, config, names)) {
+        for (const name of await executeAll(rig, sets, config, names, likely)) {
             shadowed.set(name, [...(shadowed.get(name) ?? []), config.model]);
         }
     }
@@ -1040,7 +1063,7 @@ export async function scanShadowed(rig, { candidateList, sets, conflicting, full
                     !rig.forbidden.has(n) &&
                     (only === undefined || only.includes(n))
             );
-            for (const name of await modelScanAll(rig, config, names)) {
+            for (const name of await modelScanAll(rig, config, names, likely)) {
                 shadowed.set(name, [...(shadowed.get(name) ?? []), config.model]);
             }
         }
