@@ -742,9 +742,18 @@ try {
      */
     async function modelScanAll(config, names) {
         const notRun = new Set();
-        const queue = [];
-        for (let i = 0; i < names.length; i += MODEL_SCAN_BATCH) {
-            queue.push({ batch: names.slice(i, i + MODEL_SCAN_BATCH), tries: 0 });
+        // A built-in in a batch stops the whole turn on runtimes from 1.0.64 on (the model gets
+        // no request), so the likely built-ins (offered, listed, or measured on another runtime)
+        // are probed alone first and the other names in batches that then rarely fail.
+        const likely = new Set([
+            ...[...offered.values()].flat(),
+            ...listed,
+            ...sources["built-ins measured on other runtimes"],
+        ]);
+        const queue = names.filter((n) => likely.has(n)).map((n) => ({ batch: [n], tries: 0 }));
+        const rest = names.filter((n) => !likely.has(n));
+        for (let i = 0; i < rest.length; i += MODEL_SCAN_BATCH) {
+            queue.push({ batch: rest.slice(i, i + MODEL_SCAN_BATCH), tries: 0 });
         }
         let sessions = 0;
         while (queue.length > 0) {
