@@ -7,6 +7,7 @@
  */
 import {
     cpSync,
+    existsSync,
     mkdirSync,
     mkdtempSync,
     readdirSync,
@@ -31,18 +32,18 @@ const INSTALLED = join(ROOT, "node_modules", "@github", "copilot-sdk");
 const PROJECT_VERSION: string = JSON.parse(
     readFileSync(join(ROOT, "package.json"), "utf8")
 ).version;
-/** The runtime versions the discovery measured, from its raw data files (oldest runtime first). */
-const MEASURED_RUNTIMES: string[] = readdirSync(
-    join(ROOT, "scripts", "data", "measured-built-in-tools")
-)
-    .filter((file) => file.endsWith(".json"))
-    .map(
-        (file) =>
-            JSON.parse(
-                readFileSync(join(ROOT, "scripts", "data", "measured-built-in-tools", file), "utf8")
-            ).runtimeVersion as string
-    )
-    .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+/**
+ * The runtime versions the discovery measured, from its raw data files (named by SDK release), in
+ * the order of the releases in package.json.
+ */
+const MEASURED_RUNTIMES: string[] = (
+    JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+        toolCustomization: { sdkVersions: string[] };
+    }
+).toolCustomization.sdkVersions
+    .map((sdk) => join(ROOT, "scripts", "data", "measured-built-in-tools", `${sdk}.json`))
+    .filter((file) => existsSync(file))
+    .map((file) => JSON.parse(readFileSync(file, "utf8")).runtimeVersion as string);
 
 interface Marker {
     sdkVersion: string;
