@@ -145,6 +145,32 @@ const NAMES_11: readonly string[] = [
 const NAMES_12: readonly string[] = ["session_store_sql"];
 const NAMES_13: readonly string[] = ["tool_search_tool"];
 const NAMES_14: readonly string[] = [
+    "apply_patch",
+    "ask_user",
+    "bash",
+    "create",
+    "edit",
+    "exit_plan_mode",
+    "glob",
+    "grep",
+    "list_agents",
+    "list_bash",
+    "manage_schedule",
+    "read_agent",
+    "read_bash",
+    "rg",
+    "session_store_sql",
+    "skill",
+    "sql",
+    "stop_bash",
+    "task",
+    "task_complete",
+    "tool_search_tool",
+    "view",
+    "web_fetch",
+    "write_agent",
+];
+const NAMES_15: readonly string[] = [
     "bash",
     "create",
     "edit",
@@ -162,7 +188,7 @@ const NAMES_14: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_15: readonly string[] = [
+const NAMES_16: readonly string[] = [
     "apply_patch",
     "bash",
     "glob",
@@ -179,7 +205,7 @@ const NAMES_15: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_16: readonly string[] = [
+const NAMES_17: readonly string[] = [
     "apply_patch",
     "ask_user",
     "bash",
@@ -240,7 +266,7 @@ const NAMES_16: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_17: readonly string[] = [
+const NAMES_18: readonly string[] = [
     "bash",
     "create",
     "edit",
@@ -257,7 +283,7 @@ const NAMES_17: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_18: readonly string[] = [
+const NAMES_19: readonly string[] = [
     "apply_patch",
     "bash",
     "glob",
@@ -273,9 +299,9 @@ const NAMES_18: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_19: readonly string[] = ["skill"];
-const NAMES_20: readonly string[] = ["rg"];
-const NAMES_21: readonly string[] = ["grep"];
+const NAMES_20: readonly string[] = ["skill"];
+const NAMES_21: readonly string[] = ["rg"];
+const NAMES_22: readonly string[] = ["grep"];
 
 /** What each measured runtime does with tool names, oldest SDK version first. */
 export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
@@ -705,45 +731,50 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
         },
     },
     {
+        runtimeVersion: "1.0.73",
+        sdkVersion: "1.0.8",
+        builtIns: NAMES_14,
+        unsupportedOverrides: [],
+        keptOnlyWithToolSearch: ["session_store_sql", "tool_search_tool"],
+        offeredByModel: {
+            "*": NAMES_15,
+            "claude-sonnet-4.5": NAMES_15,
+            "gemini-2.5-pro": NAMES_15,
+            "gpt-4.1": NAMES_15,
+            "gpt-4o": NAMES_16,
+            "gpt-5": NAMES_15,
+            "gpt-5-codex": NAMES_16,
+            o3: NAMES_15,
+        },
+        offeredByCondition: {
+            autopilotMode: NAMES_3,
+            enableSessionStore: NAMES_12,
+            manageScheduleEnabled: NAMES_4,
+            onUserInputRequest: NAMES_5,
+            planMode: NAMES_6,
+            skillDirectories: [],
+            toolSearch: NAMES_13,
+        },
+        filterAliases: {
+            excludedWith: {},
+            includedWith: {},
+        },
+    },
+    {
         runtimeVersion: "1.0.79",
         sdkVersion: "1.0.11",
-        builtIns: [
-            "apply_patch",
-            "ask_user",
-            "bash",
-            "create",
-            "edit",
-            "exit_plan_mode",
-            "glob",
-            "grep",
-            "list_agents",
-            "list_bash",
-            "manage_schedule",
-            "read_agent",
-            "read_bash",
-            "rg",
-            "session_store_sql",
-            "skill",
-            "sql",
-            "stop_bash",
-            "task",
-            "task_complete",
-            "tool_search_tool",
-            "view",
-            "web_fetch",
-            "write_agent",
-        ],
+        builtIns: NAMES_14,
         unsupportedOverrides: NAMES_13,
         keptOnlyWithToolSearch: [],
         offeredByModel: {
-            "*": NAMES_14,
-            "claude-sonnet-4.5": NAMES_14,
-            "gemini-2.5-pro": NAMES_14,
-            "gpt-4.1": NAMES_14,
-            "gpt-4o": NAMES_15,
-            "gpt-5": NAMES_14,
-            "gpt-5-codex": NAMES_15,
-            o3: NAMES_14,
+            "*": NAMES_15,
+            "claude-sonnet-4.5": NAMES_15,
+            "gemini-2.5-pro": NAMES_15,
+            "gpt-4.1": NAMES_15,
+            "gpt-4o": NAMES_16,
+            "gpt-5": NAMES_15,
+            "gpt-5-codex": NAMES_16,
+            o3: NAMES_15,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -762,7 +793,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.83-2",
         sdkVersion: "1.0.13-preview.4",
-        builtIns: NAMES_16,
+        builtIns: NAMES_17,
         unsupportedOverrides: [
             "catalog_search",
             "extensions_manage",
@@ -783,14 +814,14 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
         ],
         keptOnlyWithToolSearch: [],
         offeredByModel: {
-            "*": NAMES_17,
-            "claude-sonnet-4.5": NAMES_17,
-            "gemini-2.5-pro": NAMES_17,
-            "gpt-4.1": NAMES_17,
-            "gpt-4o": NAMES_18,
-            "gpt-5": NAMES_17,
-            "gpt-5-codex": NAMES_18,
-            o3: NAMES_17,
+            "*": NAMES_18,
+            "claude-sonnet-4.5": NAMES_18,
+            "gemini-2.5-pro": NAMES_18,
+            "gpt-4.1": NAMES_18,
+            "gpt-4o": NAMES_19,
+            "gpt-5": NAMES_18,
+            "gpt-5-codex": NAMES_19,
+            o3: NAMES_18,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -798,24 +829,24 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             manageScheduleEnabled: NAMES_4,
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
-            skillDirectories: NAMES_19,
+            skillDirectories: NAMES_20,
             toolSearch: [],
         },
         filterAliases: {
             excludedWith: {
-                grep: NAMES_20,
-                rg: NAMES_21,
+                grep: NAMES_21,
+                rg: NAMES_22,
             },
             includedWith: {
-                grep: NAMES_20,
-                rg: NAMES_21,
+                grep: NAMES_21,
+                rg: NAMES_22,
             },
         },
     },
     {
         runtimeVersion: "1.0.83",
         sdkVersion: "1.0.13",
-        builtIns: NAMES_16,
+        builtIns: NAMES_17,
         unsupportedOverrides: [
             "catalog_search",
             "extensions_manage",
@@ -835,14 +866,14 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
         ],
         keptOnlyWithToolSearch: NAMES_13,
         offeredByModel: {
-            "*": NAMES_17,
-            "claude-sonnet-4.5": NAMES_17,
-            "gemini-2.5-pro": NAMES_17,
-            "gpt-4.1": NAMES_17,
-            "gpt-4o": NAMES_18,
-            "gpt-5": NAMES_17,
-            "gpt-5-codex": NAMES_18,
-            o3: NAMES_17,
+            "*": NAMES_18,
+            "claude-sonnet-4.5": NAMES_18,
+            "gemini-2.5-pro": NAMES_18,
+            "gpt-4.1": NAMES_18,
+            "gpt-4o": NAMES_19,
+            "gpt-5": NAMES_18,
+            "gpt-5-codex": NAMES_19,
+            o3: NAMES_18,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -850,17 +881,17 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             manageScheduleEnabled: NAMES_4,
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
-            skillDirectories: NAMES_19,
+            skillDirectories: NAMES_20,
             toolSearch: NAMES_13,
         },
         filterAliases: {
             excludedWith: {
-                grep: NAMES_20,
-                rg: NAMES_21,
+                grep: NAMES_21,
+                rg: NAMES_22,
             },
             includedWith: {
-                grep: NAMES_20,
-                rg: NAMES_21,
+                grep: NAMES_21,
+                rg: NAMES_22,
             },
         },
     },
@@ -955,14 +986,14 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
         ],
         keptOnlyWithToolSearch: NAMES_13,
         offeredByModel: {
-            "*": NAMES_17,
-            "claude-sonnet-4.5": NAMES_17,
-            "gemini-2.5-pro": NAMES_17,
-            "gpt-4.1": NAMES_17,
-            "gpt-4o": NAMES_18,
-            "gpt-5": NAMES_17,
-            "gpt-5-codex": NAMES_18,
-            o3: NAMES_17,
+            "*": NAMES_18,
+            "claude-sonnet-4.5": NAMES_18,
+            "gemini-2.5-pro": NAMES_18,
+            "gpt-4.1": NAMES_18,
+            "gpt-4o": NAMES_19,
+            "gpt-5": NAMES_18,
+            "gpt-5-codex": NAMES_19,
+            o3: NAMES_18,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -970,17 +1001,17 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             manageScheduleEnabled: NAMES_4,
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
-            skillDirectories: NAMES_19,
+            skillDirectories: NAMES_20,
             toolSearch: NAMES_13,
         },
         filterAliases: {
             excludedWith: {
-                grep: NAMES_20,
-                rg: NAMES_21,
+                grep: NAMES_21,
+                rg: NAMES_22,
             },
             includedWith: {
-                grep: NAMES_20,
-                rg: NAMES_21,
+                grep: NAMES_21,
+                rg: NAMES_22,
             },
         },
     },
@@ -1077,14 +1108,14 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
         ],
         keptOnlyWithToolSearch: NAMES_13,
         offeredByModel: {
-            "*": NAMES_17,
-            "claude-sonnet-4.5": NAMES_17,
-            "gemini-2.5-pro": NAMES_17,
-            "gpt-4.1": NAMES_17,
-            "gpt-4o": NAMES_18,
-            "gpt-5": NAMES_17,
-            "gpt-5-codex": NAMES_18,
-            o3: NAMES_17,
+            "*": NAMES_18,
+            "claude-sonnet-4.5": NAMES_18,
+            "gemini-2.5-pro": NAMES_18,
+            "gpt-4.1": NAMES_18,
+            "gpt-4o": NAMES_19,
+            "gpt-5": NAMES_18,
+            "gpt-5-codex": NAMES_19,
+            o3: NAMES_18,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -1092,17 +1123,17 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             manageScheduleEnabled: NAMES_4,
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
-            skillDirectories: NAMES_19,
+            skillDirectories: NAMES_20,
             toolSearch: NAMES_13,
         },
         filterAliases: {
             excludedWith: {
-                grep: NAMES_20,
-                rg: NAMES_21,
+                grep: NAMES_21,
+                rg: NAMES_22,
             },
             includedWith: {
-                grep: NAMES_20,
-                rg: NAMES_21,
+                grep: NAMES_21,
+                rg: NAMES_22,
             },
         },
     },
@@ -1194,14 +1225,14 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
         ],
         keptOnlyWithToolSearch: NAMES_13,
         offeredByModel: {
-            "*": NAMES_17,
-            "claude-sonnet-4.5": NAMES_17,
-            "gemini-2.5-pro": NAMES_17,
-            "gpt-4.1": NAMES_17,
-            "gpt-4o": NAMES_18,
-            "gpt-5": NAMES_17,
-            "gpt-5-codex": NAMES_18,
-            o3: NAMES_17,
+            "*": NAMES_18,
+            "claude-sonnet-4.5": NAMES_18,
+            "gemini-2.5-pro": NAMES_18,
+            "gpt-4.1": NAMES_18,
+            "gpt-4o": NAMES_19,
+            "gpt-5": NAMES_18,
+            "gpt-5-codex": NAMES_19,
+            o3: NAMES_18,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -1209,17 +1240,17 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             manageScheduleEnabled: NAMES_4,
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
-            skillDirectories: NAMES_19,
+            skillDirectories: NAMES_20,
             toolSearch: NAMES_13,
         },
         filterAliases: {
             excludedWith: {
-                grep: NAMES_20,
-                rg: NAMES_21,
+                grep: NAMES_21,
+                rg: NAMES_22,
             },
             includedWith: {
-                grep: NAMES_20,
-                rg: NAMES_21,
+                grep: NAMES_21,
+                rg: NAMES_22,
             },
         },
     },
