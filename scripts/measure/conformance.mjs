@@ -20,10 +20,11 @@
 import { checkArguments } from "../lib/cliArguments.mjs";
 import { execFileSync } from "node:child_process";
 import { optionValue, runtimeOption } from "./lib/externalRuntime.mjs";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { HIDDEN_BUILT_INS } from "./lib/hiddenBuiltIns.mjs";
+import { readMeasurements } from "./lib/measuredCatalog.mjs";
 import { patchedCopy } from "../patch/lib/patchedInstall.mjs";
 import { installSdkVersion, nodeFor, sdkRelease } from "./lib/sdkVersions.mjs";
 import {
@@ -39,7 +40,6 @@ checkArguments(process.argv.slice(2), {
 });
 
 const PROBE = join(ROOT, "scripts", "measure", "lib", "conformanceProbe.mjs");
-const DATA = join(ROOT, "scripts", "data", "measured-built-in-tools");
 const REPORT = join(ROOT, "CONFORMANCE.md");
 const started = performance.now();
 
@@ -60,12 +60,9 @@ if (externalRuntime === undefined && (outFile ?? namesFrom) !== undefined) {
  * @returns {string[]}
  */
 function namesFor(version) {
-    const data = join(DATA, `${version}.json`);
-    const measured = existsSync(data)
-        ? JSON.parse(readFileSync(data, "utf8")).builtIns
-        : readdirSync(DATA)
-              .filter((file) => file.endsWith(".json"))
-              .flatMap((file) => JSON.parse(readFileSync(join(DATA, file), "utf8")).builtIns);
+    const measurements = readMeasurements();
+    const own = measurements.find((m) => m.sdkVersion === version);
+    const measured = (own === undefined ? measurements : [own]).flatMap((m) => m.builtIns);
     return [...new Set([...measured, ...HIDDEN_BUILT_INS])].sort();
 }
 
@@ -89,10 +86,7 @@ function cliVersion(cliPath) {
  * @returns {{ names: string[], source: string }}
  */
 function namesForRuntime(cliPath) {
-    /** @type {{ runtimeVersion: string, builtIns: string[] }[]} */
-    const measurements = readdirSync(DATA)
-        .filter((file) => file.endsWith(".json"))
-        .map((file) => JSON.parse(readFileSync(join(DATA, file), "utf8")));
+    const measurements = readMeasurements();
     const version = cliVersion(cliPath);
     const own =
         namesFrom !== undefined
