@@ -74,7 +74,11 @@ export interface CatalogCache {
     catalog?: Promise<BuiltInToolCatalog>;
     /** The version of the runtime the SDK bundles, when this client runs it. */
     readonly bundledRuntimeVersion: string | undefined;
-    /** Whether a session with nothing to check asks too (a local runtime of unknown version). */
+    /**
+     * Whether the client starts its runtime itself (not a server at a URL) without knowing its
+     * version (a release whose runtime is the `@github/copilot` dependency, or a `cliPath`): then
+     * even a session with nothing to check asks it, so that `toolResolution` describes it.
+     */
     readonly asksLocalRuntime: boolean;
     /** Receives the warning that the catalog is a stand-in. */
     readonly onWarning: (warning: { code: "CATALOG_FALLBACK"; message: string }) => void;

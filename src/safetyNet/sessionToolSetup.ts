@@ -7,6 +7,7 @@ import {
     toolSearchDefers,
     isDeferrable,
     type BuiltInToolCatalog,
+    type CatalogCache,
     type RuntimeToolHost,
 } from "./builtInToolCatalog.js";
 import {
@@ -129,23 +130,13 @@ export interface SessionToolResolution {
 }
 
 /** Per-client state of the tool setup, made by the `CopilotClient` constructor. */
-export interface SessionToolState {
+export interface SessionToolState extends CatalogCache {
     readonly policy: BuiltInToolCollisionPolicy;
     /** Whether filter warnings that name nothing refuse the session (`strictToolFilters`). */
     readonly strictToolFilters: boolean;
     readonly onWarning: (warning: SessionToolWarning) => void;
-    /** The version of the runtime the SDK bundles, when this client runs it. */
-    readonly bundledRuntimeVersion: string | undefined;
-    /**
-     * Whether the client starts its runtime itself (not a server at a URL) without knowing its
-     * version (a release whose runtime is the `@github/copilot` dependency, or a `cliPath`): then
-     * even a session with nothing to check asks it, so that `toolResolution` describes it.
-     */
-    readonly asksLocalRuntime: boolean;
     /** Names whose automatic override this client has reported already. */
     readonly reportedOverrides: Set<string>;
-    /** The runtime's catalog, kept once the runtime answered usefully (see `askAgain`). */
-    catalog?: Promise<BuiltInToolCatalog>;
     /** By session id, the `setTools` calls still running or queued; `resumeSession` waits. */
     readonly updates: Map<string, Promise<unknown>>;
     /**

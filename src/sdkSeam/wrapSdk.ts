@@ -170,7 +170,8 @@ function wrapClient<T extends ClientClass>(Published: T, wrap: Wrap): T {
         override createSession(config: SessionConfig): Promise<CopilotSession> {
             return wrap(this, config, {
                 construct: (sent: SessionConfig) => super.createSession(sent),
-                discard: (session) => discardCreated(this, session),
+                discard: (session) =>
+                    releaseRefused(this, session, () => this.deleteSession(session.sessionId)),
             });
         }
 
@@ -181,7 +182,7 @@ function wrapClient<T extends ClientClass>(Published: T, wrap: Wrap): T {
             return wrap(this, config, {
                 resumedSessionId: sessionId,
                 construct: (sent: ResumeSessionConfig) => super.resumeSession(sessionId, sent),
-                discard: (session) => releaseResumed(this, session),
+                discard: (session) => releaseRefused(this, session, () => session.disconnect()),
             });
         }
     }
@@ -199,7 +200,7 @@ function wrapClient<T extends ClientClass>(Published: T, wrap: Wrap): T {
                     resumedSessionId: sessionId,
                     construct: (sent: ResumeSessionConfig) =>
                         extensionResume.call(this, sessionId, sent, ...rest),
-                    discard: (session) => releaseResumed(this, session),
+                    discard: (session) => releaseRefused(this, session, () => session.disconnect()),
                 });
             },
             writable: true,
@@ -212,29 +213,20 @@ function wrapClient<T extends ClientClass>(Published: T, wrap: Wrap): T {
 }
 
 /**
- * Removes a created session whose tools the runtime refused (`validateTools`). The SDK returned
- * it committed; whatever the deletion does, what the SDK's own failure path releases is released
- * here too: the session is marked disconnected (which drops its handlers and its GitHub token
- * provider registration) and no longer routed.
+ * Removes a session whose tools the runtime refused (`validateTools`) with `remove`: a created one
+ * is deleted, a resumed one released (never deleted). The SDK returned it committed; whatever
+ * `remove` does, what the SDK's own failure path releases is released here too: the session is
+ * marked disconnected (which drops its handlers and its GitHub token provider registration) and
+ * no longer routed. (A resume had already taken the id's GitHub token provider registration
+ * over; the objects that held the id before were retired when the resume began.)
  */
-async function discardCreated(client: CopilotClient, session: CopilotSession): Promise<void> {
+async function releaseRefused(
+    client: CopilotClient,
+    session: CopilotSession,
+    remove: () => Promise<unknown>
+): Promise<void> {
     try {
-        await client.deleteSession(session.sessionId);
-    } finally {
-        markDisconnected(session);
-        forgetSession(client, session.sessionId, session);
-    }
-}
-
-/**
- * Releases a resumed session whose tools the runtime refused (never deleting it), as the SDK's
- * own failure path does: marked disconnected, no longer routed. (The resume had already taken
- * the id's GitHub token provider registration over; the objects that held the id before were
- * retired when the resume began.)
- */
-async function releaseResumed(client: CopilotClient, session: CopilotSession): Promise<void> {
-    try {
-        await session.disconnect();
+        await remove();
     } finally {
         markDisconnected(session);
         forgetSession(client, session.sessionId, session);
