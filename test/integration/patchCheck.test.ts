@@ -7,7 +7,6 @@
  */
 import {
     cpSync,
-    existsSync,
     mkdirSync,
     mkdtempSync,
     readdirSync,
@@ -19,6 +18,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const require = createRequire(import.meta.url);
@@ -33,17 +33,16 @@ const PROJECT_VERSION: string = JSON.parse(
     readFileSync(join(ROOT, "package.json"), "utf8")
 ).version;
 /**
- * The runtime versions the discovery measured, from its raw data files (named by SDK release), in
- * the order of the releases in package.json.
+ * The runtime versions the discovery measured, from its raw data files, in the order of the
+ * releases in package.json.
  */
 const MEASURED_RUNTIMES: string[] = (
     JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
         toolCustomization: { sdkVersions: string[] };
     }
-).toolCustomization.sdkVersions
-    .map((sdk) => join(ROOT, "scripts", "data", "measured-built-in-tools", `${sdk}.json`))
-    .filter((file) => existsSync(file))
-    .map((file) => JSON.parse(readFileSync(file, "utf8")).runtimeVersion as string);
+).toolCustomization.sdkVersions.flatMap((sdk) =>
+    RAW_MEASUREMENTS.filter((m) => m.sdkVersion === sdk).map((m) => m.runtimeVersion)
+);
 
 interface Marker {
     sdkVersion: string;

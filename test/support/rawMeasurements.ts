@@ -11,6 +11,8 @@ export interface RawMeasurement {
     readonly sdkVersion: string;
     readonly builtIns: readonly string[];
     readonly unsupportedOverrides: readonly string[];
+    readonly offeredByFamily: Readonly<Record<string, readonly string[]>>;
+    readonly familyOfModel: Readonly<Record<string, string>>;
 }
 
 const DATA_DIR = new URL("../../scripts/data/measured-built-in-tools/", import.meta.url);
@@ -41,14 +43,14 @@ export const RELEASE_UNDER_TEST: string =
     ).devDependencies["@github/copilot-sdk"]!;
 
 /** The raw measurement of the release under test's runtime (the discovery's file of it). */
-interface ReleaseMeasurement extends RawMeasurement {
-    readonly offeredByFamily: Readonly<Record<string, readonly string[]>>;
-    readonly familyOfModel: Readonly<Record<string, string>>;
-}
-
-function releaseMeasurement(): ReleaseMeasurement {
-    const file = new URL(`${RELEASE_UNDER_TEST}.json`, DATA_DIR);
-    return JSON.parse(readFileSync(file, "utf8")) as ReleaseMeasurement;
+function releaseMeasurement(): RawMeasurement {
+    const measurement = RAW_MEASUREMENTS.find((m) => m.sdkVersion === RELEASE_UNDER_TEST);
+    if (measurement === undefined) {
+        throw new Error(
+            `scripts/data/measured-built-in-tools/ has no measurement of @github/copilot-sdk ${RELEASE_UNDER_TEST}: run npm run discover:tool-names -- --sdk ${RELEASE_UNDER_TEST}.`
+        );
+    }
+    return measurement;
 }
 
 /** The built-ins the release under test's runtime offers `model` in a session without options. */
