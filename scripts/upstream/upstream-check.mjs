@@ -635,7 +635,9 @@ async function checkNode() {
     let env;
     let ready = await step(language, `Node ${NODE_22.version} from the npm registry`, () => {
         const bin = node22();
-        env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+        // `npm run -s` exports npm_config_loglevel=silent to everything it starts: the nested
+        // npm would then print nothing, not even the error the install step reads.
+        env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, npm_config_loglevel: "notice" };
         return run(join(bin, "node"), ["--version"], { env }).trim();
     });
     ready &&= await step(language, "npm install in nodejs/", () => {
