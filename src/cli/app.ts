@@ -196,10 +196,43 @@ export function findRunner(manager: PackageManager, app: string): Runner | undef
             : { command: execPath, prefix: [], how: `npm_execpath ${execPath}` };
         if (answers(runner.command, runner.prefix, app)) return runner;
     }
-    if (answers(manager, [], app))
+    const parent = manager === "pnpm" ? startingPnpm() : undefined;
+    if (parent !== undefined && answers(parent.command, parent.prefix, app)) return parent;
+    if (answers(manager, [], app)) {
         return { command: manager, prefix: [], how: `${manager} on PATH` };
+    }
     if (manager === "pnpm" && answers("corepack", ["pnpm"], app)) {
         return { command: "corepack", prefix: ["pnpm"], how: "corepack pnpm" };
+    }
+    return undefined;
+}
+
+/**
+ * The pnpm that started this command through `pnpm exec` or `pnpm dlx` (which, unlike `pnpm
+ * run`, set no npm_execpath): read from the parent processes' command lines where the system
+ * shows them (Linux's /proc).
+ */
+function startingPnpm(): Runner | undefined {
+    let pid = process.ppid;
+    for (let depth = 0; depth < 3 && pid > 1; depth++) {
+        let argv: string[];
+        let parentPid: number;
+        try {
+            argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+            const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+            parentPid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        } catch {
+            return undefined;
+        }
+        const [first, second] = argv;
+        const how = `the pnpm that started this command (${second ?? first})`;
+        if (first !== undefined && /(^|\/)node$/.test(first) && /pnpm\.c?js$/.test(second ?? "")) {
+            return { command: first, prefix: [second!], how };
+        }
+        if (first !== undefined && /(^|\/)pnpm$/.test(first)) {
+            return { command: first, prefix: [], how };
+        }
+        pid = parentPid;
     }
     return undefined;
 }
