@@ -2,14 +2,17 @@
 // @github/copilot-sdk release (default: the release this repository pins) from the release's own
 // files, as `init` and `upgrade` render it in an app. With a version it prints the patch (or
 // writes it to --out); with no version it writes the pinned release's patch-package patch to
-// patches/, which this repository's own install applies (scripts/patch/apply-sdk-patch.mjs).
-// Run `npm run build` first: the patch is rendered by the compiled CLI code.
+// patches/, which this repository's own install applies (scripts/patch/apply-sdk-patch.mjs),
+// runs every release of the compatibility table in both forms and writes the README's table
+// from those runs. Run `npm run build` first: the patch is rendered by the compiled CLI code.
 
 import { writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { checkArguments } from "../lib/cliArguments.mjs";
 import { patchFilePath, pinnedVersion, ROOT } from "./lib/sdkPatch.mjs";
 import { renderThinPatchFor } from "./lib/thinPatch.mjs";
+import { runReleaseMatrix } from "./lib/releaseMatrix.mjs";
+import { updateReadmeTable } from "./lib/compatibilityTable.mjs";
 
 const args = checkArguments(process.argv.slice(2), {
     usage: "Usage: npm run patch:build [-- <version>] [--pnpm] [--out <file>]",
@@ -37,4 +40,9 @@ if (target === undefined) {
     console.error(
         `wrote ${relative(ROOT, target) || target} (${text.split("\n").length - 1} lines)`
     );
+}
+if (version === undefined && out === undefined && layout === "patch-package") {
+    const runs = await runReleaseMatrix();
+    await updateReadmeTable(ROOT, runs);
+    console.error(`README.md: compatibility table of ${runs.map((run) => run.version).join(", ")}`);
 }
