@@ -33,6 +33,11 @@ export function assertToolCustomizationPatch(): ToolCustomizationPatch {
                 "Run `npx copilot-sdk-tool-override init` (pnpm: `pnpm exec copilot-sdk-tool-override init`), or import CopilotClient from 'copilot-sdk-tool-override' instead of '@github/copilot-sdk'."
         );
     }
+    if (!/^1\./.test(marker.sdkVersion)) {
+        throw new Error(
+            `@github/copilot-sdk ${marker.sdkVersion} cannot be served (${describePatch(marker)}): copilot-sdk-tool-override serves the 1.x releases. Move to a 1.x release of the SDK.`
+        );
+    }
     if (!marker.capabilities.builtInOverride) {
         throw new Error(
             `@github/copilot-sdk ${marker.sdkVersion} cannot be served (${describePatch(marker)}): its createSession does not send 'overridesBuiltInTool'. Move to a 1.0 release of the SDK.`

@@ -19,7 +19,9 @@ export function libraryApp(sdkDir, purpose, version) {
     const app = join(CACHE, purpose, version);
     rmSync(app, { recursive: true, force: true });
     const realSdk = realpathSync(sdkDir);
-    const modules = dirname(dirname(realSdk));
+    // The node_modules folder that holds the SDK (scoped, or an alias such as copilot-sdk-unpatched).
+    let modules = dirname(realSdk);
+    while (!modules.endsWith("node_modules")) modules = dirname(modules);
     const target = join(app, "node_modules");
     mkdirSync(join(target, "@github"), { recursive: true });
     for (const entry of readdirSync(modules)) {

@@ -5,11 +5,11 @@
 import { execFileSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkArguments } from "./lib/cliArguments.mjs";
+import { checkArguments } from "../lib/cliArguments.mjs";
 
 checkArguments(process.argv.slice(2), { usage: "Usage: npm run pack:size" });
 const LIMIT = 300 * 1024;
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const output = execFileSync(
     "npm",
     ["pack", "--dry-run", "--json", "--ignore-scripts", "--loglevel=error"],

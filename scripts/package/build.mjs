@@ -5,10 +5,10 @@ import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkArguments } from "./lib/cliArguments.mjs";
+import { checkArguments } from "../lib/cliArguments.mjs";
 
 checkArguments(process.argv.slice(2), { usage: "Usage: npm run build" });
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 for (const folder of ["esm", "cjs", "cli"])
     rmSync(join(root, "build", folder), { recursive: true, force: true });
