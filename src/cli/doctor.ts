@@ -172,8 +172,14 @@ export function diagnose(
 
 /** The start failure of a release's runtime, with the fix this package measured for it. */
 function runtimeFailure(installed: string, detail: string, identity: PackageIdentity): string {
-    const cause =
-        detail.split("\n").find((line) => /Error\b.*:/.test(line)) ?? detail.split("\n")[0];
+    // The error line (`TypeError: ...`, `Error [ERR_...]: ...`), not the minified source Node prints above it.
+    const lines = detail.split(/\r?\n/).map((line) => line.trim());
+    const errorLine = lines.find((line) => /^(?:[A-Z]\w*)?Error(?: \[[A-Z_]+\])?: \S/.test(line));
+    const first = lines[0] ?? "";
+    const cause = (errorLine === undefined ? first : `${first.slice(0, 200)}: ${errorLine}`).slice(
+        0,
+        400
+    );
     const release = recordedReleases(identity.root).get(installed);
     const nodeMajor = Number(process.versions.node.split(".")[0]);
     const fixes: string[] = [];
