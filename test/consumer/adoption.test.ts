@@ -238,6 +238,20 @@ describe("the patch form, adopted from the packed package", () => {
             "the old self-contained patch. Fix: `npx copilot-sdk-tool-override upgrade`"
         );
 
+        // The library entry over 0.3.0's patch: one wrap (the SDK's), and a warning saying how to move.
+        ok("npm", ["install", "--no-save", "--no-audit", "--no-fund", tarball], app);
+        writeFileSync(
+            join(app, "library.mjs"),
+            'import * as sdk from "@github/copilot-sdk";\nimport { CopilotClient } from "copilot-sdk-tool-override";\nconsole.log(CopilotClient === sdk.CopilotClient);\n'
+        );
+        const library = run(process.execPath, ["library.mjs"], app);
+        expect(library.status).toBe(0);
+        expect(library.output).toContain("true\n");
+        expect(library.output).toContain(
+            "carries the self-contained tool-customization patch of copilot-sdk-tool-override 0.3.0 or earlier"
+        );
+        rmSync(join(app, "library.mjs"));
+
         ok(process.execPath, [cli, "upgrade", "--package", `file:${tarball}`], app);
         const patch = readFileSync(
             join(app, "patches", `@github+copilot-sdk+${SDK}.patch`),
