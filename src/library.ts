@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import * as sdk from "@github/copilot-sdk";
 import type { CopilotClient as PublishedClient } from "@github/copilot-sdk";
 import { MODULE_URL } from "./moduleLocation.js";
+import type { builtInToolGroups } from "./safetyNet/builtInToolGroups.js";
 import { adoptSdk, type SdkRoot } from "./sdkSeam/wrapSdk.js";
 
 export * from "@github/copilot-sdk";
@@ -29,3 +30,10 @@ export const CopilotClient: typeof PublishedClient = adoptSdk(
 ) as unknown as typeof PublishedClient;
 /** An instance of {@link CopilotClient}. */
 export type CopilotClient = PublishedClient;
+
+/**
+ * The SDK's `BuiltInTools`, with the groups this package installs on it (`Read`, `Edit`, `Search`,
+ * `Execute`, ...: every measured built-in of their kind, so that excluding one fails closed).
+ */
+export const BuiltInTools: typeof sdk.BuiltInTools & typeof builtInToolGroups =
+    sdk.BuiltInTools as typeof sdk.BuiltInTools & typeof builtInToolGroups;

@@ -43,6 +43,10 @@ export function libraryApp(sdkDir, purpose, version) {
     return {
         app,
         entry: join(own, "build", "esm", "library.js"),
-        remove: () => rmSync(app, { recursive: true, force: true }),
+        remove: () => {
+            rmSync(app, { recursive: true, force: true });
+            // The purpose folder too, once no other release's app is in it.
+            if (readdirSync(dirname(app)).length === 0) rmSync(dirname(app), { recursive: true });
+        },
     };
 }
