@@ -8,7 +8,7 @@
  * `patches/` and for a Dockerfile that installs before copying `patches/`. `upgrade` moves the
  * npm app to another release; `init` refuses a release without a patch, yarn, another
  * postinstall and an uncommitted package.json. Expected values come from the repository's
- * committed patches, its package.json and the README, never from the CLI. Needs the npm registry
+ * committed patches, its package.json and docs/patch-form.md, never from the CLI. Needs the npm registry
  * (npm's cache and the project's pnpm store make it fast).
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -37,11 +37,11 @@ const PATCHED_RELEASES = PROJECT.toolCustomization.sdkVersions;
 const SDK_VERSION = "1.0.14";
 const UPGRADE_TO = "1.0.13";
 const BIN = "copilot-sdk-tool-override";
-const README = readFileSync(join(ROOT, "README.md"), "utf8");
-/** The README's start-up checks, which `init` prints. */
-const README_CHECK = {
-    esm: /```javascript\n(\/\/ ESM\n(?:(?!```)[\s\S])*)```/.exec(README)![1]!.trimEnd(),
-    cjs: /```javascript\n(\/\/ CommonJS\n(?:(?!```)[\s\S])*)```/.exec(README)![1]!.trimEnd(),
+const GUIDE = readFileSync(join(ROOT, "docs", "patch-form.md"), "utf8");
+/** The start-up checks, which `init` prints. */
+const GUIDE_CHECK = {
+    esm: /```javascript\n(\/\/ ESM\n(?:(?!```)[\s\S])*)```/.exec(GUIDE)![1]!.trimEnd(),
+    cjs: /```javascript\n(\/\/ CommonJS\n(?:(?!```)[\s\S])*)```/.exec(GUIDE)![1]!.trimEnd(),
 };
 /** The build hash the repository's committed patches carry (written there by the patch build). */
 function committedBuildHash(version: string): string {
@@ -219,13 +219,13 @@ describe("an npm app", () => {
         expect(doctor.stdout).toContain(`Fix: \`npx ${BIN} init\``);
     }, 300_000);
 
-    it("init wires patch-package, installs, verifies the build and prints the README's start-up check", () => {
+    it("init wires patch-package, installs, verifies the build and prints docs/patch-form.md's start-up check", () => {
         const init = npx("init");
         expect(init.status, init.output).toBe(0);
         expect(init.stdout).toContain(
             `verified: patch ${PROJECT.version} (build ${committedBuildHash(SDK_VERSION)}) for @github/copilot-sdk ${SDK_VERSION}`
         );
-        expect(init.stdout).toContain(README_CHECK.esm);
+        expect(init.stdout).toContain(GUIDE_CHECK.esm);
         const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
         expect(manifest.dependencies).toEqual({
             "@github/copilot-sdk": SDK_VERSION,
@@ -243,7 +243,7 @@ describe("an npm app", () => {
     }, 300_000);
 
     it("runs a real session in which the custom view's handler answers", () => {
-        writeFileSync(join(app, "start.mjs"), `${README_CHECK.esm}\n`);
+        writeFileSync(join(app, "start.mjs"), `${GUIDE_CHECK.esm}\n`);
         writeFileSync(join(app, "session.mjs"), sessionScript("esm"));
         expectCustomHandlerAnswered(run(process.execPath, ["session.mjs"], app));
     }, 120_000);
@@ -472,7 +472,7 @@ describe("a pnpm app", () => {
         expect(init.stdout).toContain(
             `verified: patch ${PROJECT.version} (build ${committedBuildHash(SDK_VERSION)}) for @github/copilot-sdk ${SDK_VERSION}`
         );
-        expect(init.stdout).toContain(README_CHECK.cjs);
+        expect(init.stdout).toContain(GUIDE_CHECK.cjs);
         const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
         expect(manifest.pnpm).toEqual({
             patchedDependencies: {
@@ -489,7 +489,7 @@ describe("a pnpm app", () => {
     }, 300_000);
 
     it("runs a real session in which the custom view's handler answers, and doctor passes", () => {
-        writeFileSync(join(app, "start.cjs"), `${README_CHECK.cjs}\n`);
+        writeFileSync(join(app, "start.cjs"), `${GUIDE_CHECK.cjs}\n`);
         writeFileSync(join(app, "session.cjs"), sessionScript("cjs"));
         expectCustomHandlerAnswered(run(process.execPath, ["session.cjs"], app, env()));
         const doctor = pnpm("exec", BIN, "doctor");

@@ -1,10 +1,10 @@
 /**
- * The README's npm recipe, followed as an app would: a fresh app pins
+ * The npm recipe, followed as an app would: a fresh app pins
  * @github/copilot-sdk 1.0.15-preview.4, copies that version's patch, installs for production
- * (`--omit=dev`) and runs the README's start-up check, in its ESM and its CommonJS form. Then the
+ * (`--omit=dev`) and runs docs/patch-form.md's start-up check, in its ESM and its CommonJS form. Then the
  * SDK is reinstalled without the app's postinstall, as npm does when another package is installed
  * after the SDK folder went away, and both checks must refuse to start, naming the installed
- * version. The commands and the checks are read from the README, so the README cannot drift from
+ * version. The commands and the checks are read from docs/patch-form.md, so docs/patch-form.md cannot drift from
  * what works. Needs the npm registry.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -15,17 +15,17 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const VERSION = "1.0.15-preview.4";
 const ROOT = join(import.meta.dirname, "..", "..");
-const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const GUIDE = readFileSync(join(ROOT, "docs", "patch-form.md"), "utf8");
 
 function fromReadme(pattern: RegExp, what: string): string {
-    const match = pattern.exec(README);
-    if (match?.[1] === undefined) throw new Error(`README.md no longer shows ${what}`);
+    const match = pattern.exec(GUIDE);
+    if (match?.[1] === undefined) throw new Error(`docs/patch-form.md no longer shows ${what}`);
     return match[1];
 }
 
 const postinstall = fromReadme(/npm pkg set scripts\.postinstall="([^"]+)"/, "the postinstall");
 const patchPackage = fromReadme(/npm install --save-exact (patch-package@[\d.]+)/, "patch-package");
-/** The README's start-up checks: the code blocks that start with "// ESM" and "// CommonJS". */
+/** The start-up checks: the code blocks that start with "// ESM" and "// CommonJS". */
 const startUpCheck = {
     "start.mjs": fromReadme(/```javascript\n(\/\/ ESM\n(?:(?!```)[\s\S])*)```/, "the ESM check"),
     "start.cjs": fromReadme(
@@ -50,7 +50,7 @@ function startApp(file: string): { status: number | null; stdout: string; stderr
     return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-describe(`an app that follows the README with @github/copilot-sdk ${VERSION}`, () => {
+describe(`an app that follows docs/patch-form.md with @github/copilot-sdk ${VERSION}`, () => {
     it("gets its patch applied by a production install and passes the start-up check", () => {
         writeFileSync(
             join(app, "package.json"),

@@ -1,8 +1,8 @@
 /**
- * Why the README says not to use patch-package with pnpm, measured: two apps share one pnpm store
+ * Why docs/patch-form.md says not to use patch-package with pnpm, measured: two apps share one pnpm store
  * (a store of this test's own, so that no other test's store is touched). App A applies the
  * patch-package patch in its postinstall, as an npm app does; app B installs the same SDK version
- * afterwards, without any patch. Then the README's three statements must hold: A kept its patch,
+ * afterwards, without any patch. Then docs/patch-form.md's three statements must hold: A kept its patch,
  * B got an unpatched copy, and `pnpm store status` reports the store's copy as modified
  * (ERR_PNPM_MODIFIED_DEPENDENCY). The platform runtime is left out (`--no-optional`): only the
  * SDK's JavaScript is patched. Needs the npm registry.
@@ -19,7 +19,7 @@ const PNPM = join(ROOT, "node_modules", "pnpm", "bin", "pnpm.cjs");
 const PNPM_VERSION = JSON.parse(
     readFileSync(join(ROOT, "node_modules", "pnpm", "package.json"), "utf8")
 ).version as string;
-const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const GUIDE = readFileSync(join(ROOT, "docs", "patch-form.md"), "utf8");
 
 const work = mkdtempSync(join(tmpdir(), "pnpm-patch-package-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -87,8 +87,8 @@ describe(`patch-package in a pnpm app (pnpm ${PNPM_VERSION})`, () => {
         expect(status.output).toContain("ERR_PNPM_MODIFIED_DEPENDENCY");
     }, 300_000);
 
-    it("is what the README says, for this pnpm version", () => {
-        expect(README).toContain(`Measured with pnpm ${PNPM_VERSION}`);
-        expect(README).toContain("ERR_PNPM_MODIFIED_DEPENDENCY");
+    it("is what docs/patch-form.md says, for this pnpm version", () => {
+        expect(GUIDE).toContain(`Measured with pnpm ${PNPM_VERSION}`);
+        expect(GUIDE).toContain("ERR_PNPM_MODIFIED_DEPENDENCY");
     });
 });

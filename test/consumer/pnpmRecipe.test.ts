@@ -1,11 +1,11 @@
 /**
- * The README's pnpm recipe, followed as an app would, with pnpm from the npm registry (this
+ * The pnpm recipe, followed as an app would, with pnpm from the npm registry (this
  * project's pinned devDependency): a fresh app copies the pnpm patch of @github/copilot-sdk
- * 1.0.14, adds the README's package.json fragment and runs the README's install command; the SDK
- * must carry the patch marker and pass the README's start-up check. Changing the SDK version
+ * 1.0.14, adds docs/patch-form.md's package.json fragment and runs docs/patch-form.md's install command; the SDK
+ * must carry the patch marker and pass docs/patch-form.md's start-up check. Changing the SDK version
  * without changing the patch must fail the install; reinstalling the SDK without the patch must
  * make the start-up check refuse to start with its documented message. The fragment, the command
- * and the check are read from the README. pnpm's store and metadata cache are the project's
+ * and the check are read from docs/patch-form.md. pnpm's store and metadata cache are the project's
  * (.cache/), a location only, not part of the recipe. Needs the npm registry.
  */
 import { spawnSync } from "node:child_process";
@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from "vitest";
 const VERSION = "1.0.14";
 const OTHER_VERSION = "1.0.13";
 const ROOT = join(import.meta.dirname, "..", "..");
-const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const GUIDE = readFileSync(join(ROOT, "docs", "patch-form.md"), "utf8");
 const PNPM = join(ROOT, "node_modules", "pnpm", "bin", "pnpm.cjs");
 const STORE = [
     `--config.store-dir=${join(ROOT, ".cache", "pnpm-store")}`,
@@ -25,8 +25,8 @@ const STORE = [
 ];
 
 function fromReadme(pattern: RegExp, what: string): string {
-    const match = pattern.exec(README);
-    if (match?.[1] === undefined) throw new Error(`README.md no longer shows ${what}`);
+    const match = pattern.exec(GUIDE);
+    if (match?.[1] === undefined) throw new Error(`docs/patch-form.md no longer shows ${what}`);
     return match[1];
 }
 
@@ -72,7 +72,7 @@ function run(file: string): { status: number | null; stdout: string; stderr: str
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe(`an app that follows the README's pnpm recipe with @github/copilot-sdk ${VERSION}`, () => {
+describe(`an app that follows docs/patch-form.md's pnpm recipe with @github/copilot-sdk ${VERSION}`, () => {
     it("gets a patched SDK that carries the marker and passes the start-up check", () => {
         expect(installCommand).toEqual(["pnpm", "install"]);
         expect(fragment.dependencies["@github/copilot-sdk"]).toBe(VERSION);
