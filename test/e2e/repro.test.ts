@@ -70,6 +70,23 @@ describe("npm run repro", () => {
         expect(exitCode).toBe(0);
     });
 
+    it("security-poc: the private report's PoC prints HIJACKED for every call on the published SDK and not hijacked on the patched one", async () => {
+        const { exitCode, stdout } = await repro("security-poc");
+
+        expect(stdout).toMatch(/HIJACKED: 1 custom read_file: built-in answered/);
+        expect(stdout).toMatch(/HIJACKED: 2 custom powershell, overridesBuiltInTool: true/);
+        expect(stdout).toContain(
+            "HIJACKED: 3 refundOrder, not in availableTools: the app's handler ran"
+        );
+        expect(stdout).toContain(
+            "unpatched: DEFECT: hijacked: 4 of 4 calls did not stay within the app's configuration"
+        );
+        expect(stdout).toContain(
+            "patched: OK: not hijacked: all 4 calls stayed within the app's configuration"
+        );
+        expect(exitCode).toBe(0);
+    });
+
     it("rejects an unknown name with a usage error", async () => {
         const { exitCode, stderr } = await repro("no-such-repro");
 

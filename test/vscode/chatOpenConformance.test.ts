@@ -54,6 +54,7 @@ const DIFFERING = [
     "tool-id-and-reference-name",
     "shared-toolset-reference-name",
     "member-not-listed",
+    "unlisted-members-only",
 ];
 
 let scratch: string;

@@ -553,6 +553,26 @@ export const CASES = [
         design: null,
         note: "The design does not say; VS Code's tool list and a toolset's members are filtered separately (model, `when` clauses).",
     },
+    {
+        id: "unlisted-members-only",
+        group: "Catalog shapes",
+        rule: "A filter whose only enabled tools are toolset members missing from the tool list leaves no tool",
+        catalog: {
+            ...copilot({
+                toolSets: [
+                    {
+                        id: "toolset:GitHub.copilot-chat/browser",
+                        referenceName: "browser",
+                        tools: ["copilot_openSimpleBrowser"],
+                    },
+                ],
+            }),
+            unlisted: [tool("copilot_openSimpleBrowser", "openSimpleBrowser")],
+        },
+        include: ["browser"],
+        design: { error: "NO_TOOLS_ENABLED" },
+        note: "VS Code counts every tool its map enables toward its 'at least one tool' check, also the members missing from `getTools(model)`.",
+    },
 ];
 
 // --- running ----------------------------------------------------------------------------------------

@@ -191,7 +191,13 @@ export const REPRO_CASES = [
                 );
                 if (turn.error === undefined && !turn.reachedModel) defect = true;
             }
-            await new Promise((resolve) => setTimeout(resolve, 300));
+            // The last message's own outcome: with one stale idle consumed above, it arrives
+            // after the last call settled, when no call waits for it.
+            const settled = events.length;
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+            steps.push(
+                `after the last sendAndWait settled: ${events.slice(settled).join(", ") || "none"}`
+            );
             steps.push(`all events, in order: ${events.join(", ")}`);
             return {
                 steps,
@@ -327,6 +333,57 @@ export const REPRO_CASES = [
                 actual: defect
                     ? "the model sees the custom definition, the runtime's built-in answers"
                     : "no built-in answered a flagged custom tool",
+            };
+        },
+    },
+    {
+        name: "security-poc",
+        title: "Proof of concept of the private report: a custom tool's call is hijacked by the runtime (three findings)",
+        report: "SECURITY-PRIVATE-not-for-a-public-issue.md",
+        repository: "opensource-security@github.com, privately (SECURITY.md)",
+        expected:
+            "every call reaches the app's handler, or the tool is refused before the session starts; `refundOrder`, outside availableTools, never runs",
+        async run(rig) {
+            /** @type {[string, boolean][]} finding, hijacked */
+            const findings = [];
+            // 1: a hidden built-in answers a custom tool of its name (no flag)
+            const readFile = await callOnce(rig, CLAUDE, taggedTool("read_file", "read_file"));
+            findings.push([`1 custom read_file: ${readFile}`, readFile.startsWith("built-in")]);
+            // 2: the flag is ignored; the runtime's own tool answers
+            for (const name of ["powershell", "store_memory"]) {
+                const tool = taggedTool(name, name, { overridesBuiltInTool: true });
+                const outcome = await callOnce(rig, CLAUDE, tool);
+                findings.push([
+                    `2 custom ${name}, overridesBuiltInTool: true: ${outcome}`,
+                    outcome.startsWith("built-in"),
+                ]);
+            }
+            // 3: a custom tool outside availableTools runs
+            const lookup = taggedTool("lookupOrder", "lookupOrder");
+            const refund = taggedTool("refundOrder", "refundOrder");
+            const { session, error } = await rig.createSession(CLAUDE, {
+                tools: [lookup, refund],
+                availableTools: ["custom:lookupOrder"],
+            });
+            if (error) {
+                findings.push([`3 createSession rejected it: ${shortError(error)}`, false]);
+            } else {
+                await rig.turn(session, ["refundOrder"]);
+                findings.push([
+                    `3 refundOrder, not in availableTools: ${refund.calls > 0 ? "the app's handler ran" : "did not run"}`,
+                    refund.calls > 0,
+                ]);
+            }
+            const hijacked = findings.filter(([, yes]) => yes).length;
+            return {
+                steps: findings.map(
+                    ([line, yes]) => `${yes ? "HIJACKED" : "not hijacked"}: ${line}`
+                ),
+                defect: hijacked > 0,
+                actual:
+                    hijacked > 0
+                        ? `hijacked: ${hijacked} of ${findings.length} calls did not stay within the app's configuration`
+                        : `not hijacked: all ${findings.length} calls stayed within the app's configuration`,
             };
         },
     },
