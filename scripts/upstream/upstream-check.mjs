@@ -996,15 +996,18 @@ const E2E_TARGETS = [
             );
             /** @type {E2eTestResult[]} */
             const tests = [];
+            /** @type {string[]} */
+            const failures = [];
             if (existsSync(report)) {
                 for (const file of JSON.parse(readFileSync(report, "utf8")).testResults) {
                     for (const t of file.assertionResults) {
                         const status = t.status === "passed" ? "pass" : t.status === "failed" ? "fail" : "skip";
                         tests.push({ name: t.title, status });
+                        failures.push(...(t.failureMessages ?? []));
                     }
                 }
             }
-            return { tests, output: result.output };
+            return { tests, output: `${failures.join("\n")}\n${result.output}` };
         },
     },
     {
@@ -1174,6 +1177,26 @@ function junitTests(xml) {
     });
 }
 
+/**
+ * The first line of a test run's output that says why a test failed (an assertion's message, or
+ * the runtime's refusal), shortened: the table shows that a broken override fails on the
+ * contract, not on something unrelated.
+ *
+ * @param {string} output
+ */
+function failureReason(output) {
+    const line = output
+        .replace(/\x1b\[[0-9;]*m/g, "")
+        .split("\n")
+        .map((l) => l.trim())
+        .find((l) =>
+            /conflicts with a built-in tool|AssertionError|AssertionFailedError|assert |Expected|expected|left: |assertion/.test(
+                l
+            )
+        );
+    return (line ?? "no reason found in the output").slice(0, 140);
+}
+
 /** The runtime the e2e tests start: installed from the npm registry into .cache/e2e-runtime once. */
 function e2eRuntime() {
     const prefix = join(ROOT, ".cache", "e2e-runtime");
@@ -1257,7 +1280,7 @@ async function checkE2e(nodeEnv, wanted) {
             try {
                 const { tests, output } = target.run(e2eEnv, cli, true);
                 const own = tests.find((t) => t.name === target.test || t.name.endsWith(`/${target.test}`) || t.name.endsWith(target.test));
-                return { status: own?.status ?? "not run", output };
+                return { status: own?.status ?? "not run", output, why: failureReason(output) };
             } finally {
                 writeFileSync(path, original);
             }
@@ -1289,7 +1312,7 @@ async function checkE2e(nodeEnv, wanted) {
                     process.stdout.write(tail(outcome.output, 30));
                     throw failure(`the override test ${outcome.status === "pass" ? "passed" : "did not run"} with the override broken`, row[key]);
                 }
-                return "fails, as it should";
+                return `fails, as it should: ${outcome.why}`;
             });
         }
         await step(target.language, "e2e override test before PR C (base's), another definition shown", () => {
