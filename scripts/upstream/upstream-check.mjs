@@ -6,8 +6,7 @@
 // 2. each pull request applies alone to the base commit (patches/upstream/BASE), and all of them
 //    apply together with `git am`, in a temporary tree;
 // 3. in that tree, every SDK the pull requests touch runs the checks upstream's CI workflows and
-//    justfile run for it, without the e2e tests (they replay recorded model traffic through
-//    upstream's harness and need credentials):
+//    justfile run for it, the e2e suites aside (step 4):
 //    - Node (Node 22 from the npm registry, .cache/node22): typecheck, lint, format:check, build,
 //      vitest unit tests;
 //    - Python (uv from PyPI, .cache/pytools): ruff format --check, ruff check, ty check copilot,
@@ -20,6 +19,10 @@
 //      rustfmt from the installed nightly, not upstream's dated one): cargo fmt --check, cargo
 //      clippy (justfile's flags), cargo test --lib;
 //    - .NET: not run, no toolchain here.
+// 4. the e2e test files the pull requests touch, offline against upstream's replaying proxy
+//    (test/harness) and runtime @github/copilot-linux-x64@1.0.81-0 from npm, in Node, Python, Go,
+//    Java and Rust, and the override test with the override broken (see "e2e" below; .NET: not
+//    run, no toolchain here). `--e2e-only` runs steps 1, 2 and 4 only.
 // Python, Go and Java tests find the runtime through COPILOT_CLI_PATH, from nodejs/'s install.
 //
 // Pins of upstream's Node lockfile that this registry lacks are bumped in the temporary tree only,
