@@ -1188,14 +1188,14 @@ function junitTests(xml) {
  * @param {string} output
  */
 function failureReason(output) {
-    const line = output
+    const lines = output
         .replace(/\x1b\[[0-9;]*m/g, "")
         .split("\n")
-        .map((l) => l.trim())
-        .find((l) =>
-            /conflicts with a built-in tool|AssertionError|AssertionFailedError|assert |Expected|expected|left: |assertion/.test(
-                l
-            )
+        .map((l) => l.trim());
+    const line =
+        lines.find((l) => /conflicts with a built-in tool/.test(l)) ??
+        lines.find((l) =>
+            /AssertionError|AssertionFailedError|assert |Expected|expected|left: |assertion/.test(l)
         );
     return (line ?? "no reason found in the output").slice(0, 140);
 }
