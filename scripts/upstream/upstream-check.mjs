@@ -1071,15 +1071,20 @@ const E2E_TARGETS = [
             });
             /** @type {E2eTestResult[]} */
             const tests = [];
+            /** @type {string[]} */
+            const printed = [];
             for (const line of result.stdout.split("\n")) {
                 if (!line.startsWith("{")) continue;
                 const event = JSON.parse(line);
+                if (event.Action === "output") printed.push(String(event.Output ?? ""));
                 if (!event.Test || !event.Test.includes("/")) continue;
                 if (event.Action === "pass" || event.Action === "fail" || event.Action === "skip") {
                     tests.push({ name: event.Test, status: event.Action });
                 }
             }
-            return { tests, output: result.output.split("\n").filter((l) => !l.startsWith("{")).join("\n") };
+            // go test -json carries the tests' own output inside its events.
+            const other = result.output.split("\n").filter((l) => !l.startsWith("{"));
+            return { tests, output: `${printed.join("")}\n${other.join("\n")}` };
         },
     },
     {
