@@ -16,6 +16,11 @@
  *   custom tool that starts or stops replacing it) while the session processes a message;
  * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`: the warnings of these codes, on a
  *   client created with `strictToolFilters: true`;
+ * - `INVALID_SESSION_OPTION`: `onToolAnswered` is not a function;
+ * - `CALL_ANSWERED_ELSEWHERE`: a built-in or an MCP server answered a call of one of the session's
+ *   custom tools; the turn was aborted and the session refuses every later `send`;
+ * - `MODEL_SWITCH_REFUSED`: `session.setModel` would leave a model on which a built-in could
+ *   answer a custom tool's call (see `session.previewModel`); the session keeps its model;
  * - `UNSUPPORTED_BY_RELEASE`: the installed `@github/copilot-sdk` release lacks what the feature
  *   needs (for `session.setTools`, the runtime request `session.tools.set`); the message names
  *   the release and the feature.
@@ -35,6 +40,9 @@ export type SessionToolErrorCode =
     | "UNKNOWN_IDENTIFIERS"
     | "NO_TOOLS_ENABLED"
     | "EMPTY_TOOL_SET"
+    | "INVALID_SESSION_OPTION"
+    | "CALL_ANSWERED_ELSEWHERE"
+    | "MODEL_SWITCH_REFUSED"
     | "UNSUPPORTED_BY_RELEASE";
 
 /**

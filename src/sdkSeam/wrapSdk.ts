@@ -28,6 +28,8 @@ import {
     type ToolSessionConfig,
 } from "../safetyNet/sessionToolSetup.js";
 import { attachSessionTools } from "../safetyNet/sessionToolUpdate.js";
+import { createCallAttribution, readToolAnsweredOption } from "../safetyNet/callAttribution.js";
+import { guardModelSwitches } from "../safetyNet/modelPreview.js";
 import {
     addToolSetItem,
     forgetSession,
@@ -74,6 +76,7 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
             // The SDK's own first check refuses such a config before anything else: it answers.
             if (refusedBySdkFirst(config)) return construct(config as never);
             refuseMissingCapabilities(config);
+            const attribution = createCallAttribution(readToolAnsweredOption(config));
             // As the SDK's own method does: start only a client that has no connection yet.
             if (!hasConnection(client)) await client.start();
             const prepared = await prepareSessionConfig(
@@ -82,12 +85,16 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
                 (read) => normaliseToolFilters(client, read),
                 resumedSessionId
             );
-            const session = await checkedConstruction(prepared.config, construct, discard);
-            return attachSessionTools(
-                session,
-                prepared as PreparedSessionTools<ToolSessionConfig>,
-                client as CopilotClient & SessionToolHost
-            );
+            // The handlers sent are wrapped so that the attribution sees each call they take.
+            const sent = {
+                ...prepared,
+                config: { ...prepared.config, tools: attribution.wrapTools(prepared.config.tools) },
+            } as PreparedSessionTools<ToolSessionConfig>;
+            const session = await checkedConstruction(sent.config, construct, discard);
+            attachSessionTools(session, sent, client as CopilotClient & SessionToolHost);
+            attribution.attach(session, Object.keys(prepared.source.mcpServers ?? {}));
+            guardModelSwitches(client, session);
+            return session;
         }
     );
 }
