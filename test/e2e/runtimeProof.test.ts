@@ -125,7 +125,7 @@ describe.concurrent("onToolAnswered: who answered each call", () => {
                 {
                     name: readFile.name,
                     description: readFile.description,
-                    parameters: readFile.parameters,
+                    parameters: { type: "object", properties: { path: { type: "string" } } },
                 },
             ],
         });
