@@ -2,11 +2,19 @@ import { formatList } from "../toolFilter/formatting.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
 
 /**
+ * A bare word of letters and digits joined by underscores, not part of a longer identifier, a
+ * path or a file name (`src/read_file.ts` does not count; `apply_patch.` at a sentence's end does).
+ */
+const BARE_NAME =
+    /(?<![A-Za-z0-9_`/\\.-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![A-Za-z0-9_`/-]|\.[A-Za-z0-9])/g;
+
+/**
  * The tool names a system message mentions, by this rule (so that ordinary words are not taken
  * for tools):
  * - a backticked span that is one name, e.g. `` `view` `` or `` `read_file` ``;
  * - a bare word of letters and digits joined by underscores, e.g. `apply_patch` (a bare `view`
- *   or `edit` is an ordinary word and is not counted).
+ *   or `edit` is an ordinary word and is not counted; a name inside a path or a file name, such as
+ *   `src/read_file.ts`, is not counted either).
  *
  * @param text - the system message text
  * @returns the names, each once, in order of first mention
@@ -14,9 +22,7 @@ import type { SessionToolWarning } from "./sessionToolWarning.js";
 export function toolNamesInPrompt(text: string): readonly string[] {
     const names = new Set<string>();
     for (const match of text.matchAll(/`([A-Za-z][A-Za-z0-9_-]*)`/g)) names.add(match[1]!);
-    for (const match of text.matchAll(
-        /(?<![A-Za-z0-9_`-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![A-Za-z0-9_`-])/g
-    )) {
+    for (const match of text.matchAll(BARE_NAME)) {
         names.add(match[0]);
     }
     return [...names];
