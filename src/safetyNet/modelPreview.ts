@@ -186,8 +186,13 @@ export function guardModelSwitches(client: PreviewHost, session: object): void {
     if (typeof setModel !== "function") return;
     Object.defineProperty(session, "setModel", {
         value: async (model: string, ...rest: unknown[]) => {
-            // A model id the SDK itself refuses gets the SDK's own error.
-            if (typeof model === "string" && model.length > 0) {
+            // A model id the SDK itself refuses, and a released session, get the SDK's own
+            // answer.
+            if (
+                typeof model === "string" &&
+                model.length > 0 &&
+                sessionToolSource(session) !== undefined
+            ) {
                 const { refusal } = await previewModel(client, live, model);
                 if (refusal !== undefined) throw refusal;
             }

@@ -8,7 +8,7 @@
 // <copilot CLI> (`RuntimeConnection.forStdio`), offline, with the mock model on 127.0.0.1; with an
 // app module, the app's session config also runs on the patched SDK at <patched sdk dir>.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -18,6 +18,7 @@ import {
     PROBE_KEY,
     probeCustomTool,
     refusalOf,
+    removeProbeDirectory,
     TURN_TIMEOUT_MS,
 } from "./customToolProbe.mjs";
 import { startMockChatModel } from "../../lib/mockChatModel.mjs";
@@ -110,21 +111,7 @@ async function withClient(sdk, cliPath, work) {
         return await work(client);
     } finally {
         await client.stop().catch(() => {});
-        // The CLI's binary may still be writing into the folder for a moment after the stop.
-        for (let attempt = 0; ; attempt++) {
-            try {
-                rmSync(base, { recursive: true, force: true, maxRetries: 50, retryDelay: 200 });
-                break;
-            } catch (error) {
-                if (attempt >= 5) {
-                    console.error(
-                        `could not remove ${base}: ${error instanceof Error ? error.message : error}`
-                    );
-                    break;
-                }
-                await new Promise((done) => setTimeout(done, 1_000));
-            }
-        }
+        await removeProbeDirectory(base);
     }
 }
 

@@ -8,7 +8,7 @@
 // bundled one, and the names the runtime lists (`tools.list`) are probed too, so that a built-in
 // newer than every measurement is not missed.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -19,6 +19,7 @@ import {
     PROBE_KEY,
     probeCustomTool,
     refusalOf,
+    removeProbeDirectory,
     TURN_TIMEOUT_MS,
 } from "./customToolProbe.mjs";
 
@@ -193,14 +194,6 @@ try {
 } finally {
     await client.stop().catch(() => {});
     await mock.close();
-    // An external CLI runs its binary as a child of a loader; the binary may still be writing
-    // into the base directory for a moment after the client stopped the loader.
-    // If it is still writing after 10 s, the probe's result stands; the folder is left, and said.
-    try {
-        rmSync(base, { recursive: true, force: true, maxRetries: 50, retryDelay: 200 });
-    } catch (error) {
-        console.error(
-            `could not remove the probe's base directory ${base}: ${error instanceof Error ? error.message : error}`
-        );
-    }
+    // An external CLI runs its binary as a child of a loader; see removeProbeDirectory.
+    await removeProbeDirectory(base);
 }

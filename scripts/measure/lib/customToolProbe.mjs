@@ -1,3 +1,5 @@
+import { rmSync } from "node:fs";
+
 // One custom tool named like a built-in, called once by the mock model: what the runtime did with
 // it. Shared by the collision conformance suite (conformanceProbe.mjs) and the comparison of two
 // runtimes (compareProbe.mjs).
@@ -25,6 +27,33 @@ export const refusalOf = (error) => {
     const { code, message } = /** @type {Error & { code?: string }} */ (error);
     return code ?? String(message).slice(0, 120);
 };
+
+/**
+ * Removes a probe's base directory. A copilot CLI runs its binary as a child of a loader, and the
+ * binary may still write its log into the directory for a moment after the client stopped the
+ * loader. `rmSync`'s own `maxRetries` retries only the last `rmdir` (with a linear backoff that
+ * sums to minutes), not the files written meanwhile; so the whole removal is tried again, every
+ * 250 ms for at most 10 s. A folder still there then is left, and said.
+ *
+ * @param {string} dir
+ * @returns {Promise<void>}
+ */
+export async function removeProbeDirectory(dir) {
+    for (let attempt = 1; ; attempt++) {
+        try {
+            rmSync(dir, { recursive: true, force: true });
+            return;
+        } catch (error) {
+            if (attempt >= 40) {
+                console.error(
+                    `could not remove the probe's base directory ${dir}: ${error instanceof Error ? error.message : error}`
+                );
+                return;
+            }
+            await new Promise((done) => setTimeout(done, 250));
+        }
+    }
+}
 
 /** @param {number} count */
 function fillerTools(count) {
