@@ -6,7 +6,7 @@
 // results compared (lib/runtimeComparison.mjs).
 //
 // Exit codes: 0 nothing the app relies on changed; 1 something did (each difference is named);
-// 2 a usage error (the message names the bad value). Runtime installs are cached in
+// 2 a usage error (the message names the bad value); 3 a runtime could not be probed. Runtime installs are cached in
 // $COPILOT_SDK_TOOL_OVERRIDE_CACHE/runtimes (default: the repository's .cache/).
 
 import { execFileSync } from "node:child_process";
@@ -22,7 +22,7 @@ const USAGE =
     "Usage: conformance --compare <runtime A> <runtime B> [--tools <name,name,...> | --app <module>] [--json]\n" +
     "  <runtime>: an npm spec (@github/copilot@1.0.83) or the path of a copilot CLI (or of a folder\n" +
     "  whose node_modules/.bin/copilot is one). Exit 0: nothing the app relies on changed; 1: something\n" +
-    "  did; 2: usage error.";
+    "  did; 2: usage error; 3: a runtime could not be probed.";
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), "lib", "compareProbe.mjs");
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const NPM_SPEC = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*@[A-Za-z0-9._^~<>=*+-]+$/;
@@ -202,10 +202,27 @@ export async function runComparison(args) {
         const { patchedCopy } = await import("../patch/lib/patchedInstall.mjs");
         patchedDir = patchedCopy(sdkVersion, sdkDir, "compare");
     }
-    console.error(`probing A (${cliA})`);
-    const resultA = probe(sdkDir, cliA, tools, app, patchedDir);
-    console.error(`probing B (${cliB})`);
-    const resultB = probe(sdkDir, cliB, tools, app, patchedDir);
+    /** @type {import("./lib/compareProbe.mjs").CompareProbeResult[]} */
+    const results = [];
+    for (const [label, spec, cli] of /** @type {const} */ ([
+        ["A", a, cliA],
+        ["B", b, cliB],
+    ])) {
+        console.error(`probing ${label} (${cli})`);
+        try {
+            results.push(probe(sdkDir, cli, tools, app, patchedDir));
+        } catch (error) {
+            // Not a difference: nothing is known about what changed.
+            console.error(
+                `Runtime ${label} '${spec}' could not be probed (${error instanceof Error ? error.message.split("\n")[0] : error}): see the probe's error above.`
+            );
+            return 3;
+        }
+    }
+    const [resultA, resultB] =
+        /** @type {[import("./lib/compareProbe.mjs").CompareProbeResult, import("./lib/compareProbe.mjs").CompareProbeResult]} */ (
+            results
+        );
     const { differences, added } = compareRuntimes(resultA, resultB, tools);
     const exitCode = differences.length > 0 ? 1 : 0;
     const report = {

@@ -28,7 +28,8 @@ Commands (run in your app's folder):
   conformance --compare <runtime A> <runtime B> [--tools <names> | --app <module>] [--json]
                             what upgrading from runtime A to B changes for the app's tools
                             (npm specs such as @github/copilot@1.0.83, or CLI paths); exits 1
-                            when something the app relies on changed, 2 on a usage error
+                            when something the app relies on changed, 2 on a usage error,
+                            3 when a runtime could not be probed
 
 Options:
   --dir <path>              the app's folder (default: the current folder)
