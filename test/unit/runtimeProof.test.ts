@@ -64,7 +64,9 @@ describe("promptToolWarnings", () => {
 });
 
 /** A probe result for one model, with what a test sets. */
-function probed(parts: Partial<CompareProbeResult> & { offered: string[] }): CompareProbeResult {
+function probed(
+    parts: Partial<Omit<CompareProbeResult, "offered">> & { offered: string[] }
+): CompareProbeResult {
     const model = "claude-sonnet-4.5";
     return {
         runtimeVersion: "x",

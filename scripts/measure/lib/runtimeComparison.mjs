@@ -148,7 +148,7 @@ export function compareRuntimes(a, b, tools) {
 /**
  * The comparison as a table for people.
  *
- * @param {{ a: { spec: string, version: string }, b: { spec: string, version: string }, tools: readonly string[], differences: Difference[], added: Record<string, string[]> }} report
+ * @param {{ a: { spec: string, version: string }, b: { spec: string, version: string }, tools: readonly string[], differences: Difference[], added: Record<string, string[]>, observed?: { a: CompareProbeResult["names"], b: CompareProbeResult["names"] } }} report
  * @returns {string}
  */
 export function formatComparison(report) {
@@ -181,6 +181,25 @@ export function formatComparison(report) {
             "",
             `${differences.length} ${differences.length === 1 ? "difference" : "differences"} the app relies on: exit 1.`
         );
+    }
+    if (report.observed !== undefined && tools.length > 0) {
+        lines.push("", "The app's tools, without the flag / with overridesBuiltInTool: true:");
+        for (const [model, byName] of Object.entries(report.observed.a)) {
+            for (const name of tools) {
+                const side = (
+                    /** @type {Record<string, Record<string, { noFlag: string, flag: string }>>} */ names
+                ) => {
+                    const outcome = names[model]?.[name];
+                    return outcome === undefined
+                        ? "not probed"
+                        : `${outcome.noFlag} / ${outcome.flag}`;
+                };
+                if (byName[name] === undefined) continue;
+                lines.push(
+                    `  ${name} on ${model}: A ${side(report.observed.a)}; B ${side(report.observed.b)}`
+                );
+            }
+        }
     }
     const newOnes = Object.entries(added).filter(([, names]) => names.length > 0);
     if (newOnes.length > 0) {
