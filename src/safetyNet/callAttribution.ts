@@ -6,7 +6,8 @@ import type { SessionToolResolution } from "./sessionToolSetup.js";
 
 /**
  * What answered a tool call: the app's handler (a custom tool: the SDK ran its handler, or the
- * runtime handed the call to a client), a built-in of the runtime, or an MCP server.
+ * runtime handed the call to a client), a built-in of the runtime, or an MCP server; for
+ * `answeredBy` also `"none"`, a call refused before anything ran (its permission was denied).
  *
  * @experimental
  */
@@ -27,9 +28,12 @@ export interface ToolAnswer {
      * What answered, from what the runtime and the SDK did: `"mcp"` when the runtime's
      * `tool.execution_start` names an MCP server, `"handler"` when the SDK ran one of the
      * session's handlers for the call or the runtime handed it to a client
-     * (`external_tool.requested`), `"built-in"` otherwise.
+     * (`external_tool.requested`), `"none"` when the call's permission was denied
+     * (`permission.completed` with a result other than an approval), `"built-in"` otherwise:
+     * a call that failed in the runtime before it reached a client counts as the built-in's, so
+     * that a custom tool's call fails closed.
      */
-    readonly answeredBy: ToolAnswerer;
+    readonly answeredBy: ToolAnswerer | "none";
     /** The MCP server that answered, when one did. */
     readonly mcpServer?: string;
     /**
@@ -95,7 +99,9 @@ interface StartedCall {
  */
 export interface CallAttribution {
     /** The tools with each handler wrapped to note the calls it receives; other fields as given. */
-    wrapTools<T extends object>(tools: readonly T[] | undefined): readonly T[] | undefined;
+    wrapTools<T extends object>(
+        tools: readonly T[] | null | undefined
+    ): readonly T[] | null | undefined;
     /**
      * Follows the session's tool-execution events, wraps the handlers it registers later, and
      * makes `send` refuse once a custom tool's call was answered elsewhere.
@@ -145,6 +151,8 @@ export function createCallAttribution(
     const handled = new Set<string>();
     /** Ids of the calls the runtime handed to a client. */
     const requested = new Set<string>();
+    /** Ids of the calls whose permission was denied: nothing ran. */
+    const denied = new Set<string>();
     const started = new Map<string, StartedCall>();
     const record = { calls: Object.freeze([]) as readonly ToolAnswer[] };
     let failure: SessionToolError | undefined;
@@ -170,7 +178,7 @@ export function createCallAttribution(
     };
 
     return {
-        wrapTools: (tools) => (tools === undefined ? undefined : tools.map(wrapTool)),
+        wrapTools: (tools) => (tools === undefined || tools === null ? tools : tools.map(wrapTool)),
         attach(target, mcpServers) {
             const session = target as AttributedSession;
             recordedCalls.set(session, record);
@@ -185,6 +193,14 @@ export function createCallAttribution(
             };
             session.on("external_tool.requested", (event) => {
                 remember(requested, (event.data as { toolCallId?: unknown })?.toolCallId);
+            });
+            session.on("permission.completed", (event) => {
+                const data = event.data as
+                    { toolCallId?: unknown; result?: { kind?: unknown } } | undefined;
+                const kind = data?.result?.kind;
+                if (typeof kind === "string" && !kind.startsWith("approved")) {
+                    remember(denied, data?.toolCallId);
+                }
             });
             session.on("tool.execution_start", (event) => {
                 const data = event.data as
@@ -212,12 +228,19 @@ export function createCallAttribution(
                 if (call === undefined) return;
                 started.delete(toolCallId);
                 const byClient = handled.delete(toolCallId) || requested.has(toolCallId);
+                const refused = denied.delete(toolCallId);
                 requested.delete(toolCallId);
                 const answer: ToolAnswer = Object.freeze({
                     toolName: call.toolName,
                     toolCallId,
                     answeredBy:
-                        call.mcpServer !== undefined ? "mcp" : byClient ? "handler" : "built-in",
+                        call.mcpServer !== undefined
+                            ? "mcp"
+                            : byClient
+                              ? "handler"
+                              : refused
+                                ? "none"
+                                : "built-in",
                     ...(call.mcpServer === undefined ? {} : { mcpServer: call.mcpServer }),
                     expected: expectedOf(call.toolName),
                     success: data?.success === true,
@@ -226,7 +249,11 @@ export function createCallAttribution(
                     ...record.calls.slice(-(MAX_RECORDED_CALLS - 1)),
                     answer,
                 ]);
-                if (answer.expected === "handler" && answer.answeredBy !== "handler") {
+                if (
+                    answer.expected === "handler" &&
+                    answer.answeredBy !== "handler" &&
+                    answer.answeredBy !== "none"
+                ) {
                     failure ??= answeredElsewhere(session.sessionId, answer);
                     session.abort?.().catch(() => {});
                 }

@@ -157,6 +157,30 @@ describe.concurrent("onToolAnswered: who answered each call", () => {
         expect(model.requests.length).toBe(requestsAfter);
     });
 
+    it("reports 'none' for a custom tool's call whose permission was denied, and the session goes on", async ({
+        onTestFinished,
+    }) => {
+        const { client, base } = await e2eRig(
+            testCleanups(onTestFinished),
+            patchedClient,
+            callsNamedTool
+        );
+        const lint = recordingTool("lint");
+        const answers: ToolAnswer[] = [];
+        const session = await client.createSession({
+            ...base(CLAUDE_MODEL),
+            onPermissionRequest: () => ({ kind: "reject" }),
+            tools: [lint],
+            onToolAnswered: (answer) => answers.push(answer),
+        });
+        await session.sendAndWait({ prompt: "use-tool lint" });
+        expect(lint.calls).toEqual([]);
+        expect(answers.map((a) => [a.toolName, a.answeredBy, a.expected])).toEqual([
+            ["lint", "none", "handler"],
+        ]);
+        await expect(session.sendAndWait({ prompt: "hello" })).resolves.toBeDefined();
+    });
+
     it("refuses an onToolAnswered that is not a function, naming it, before anything is sent", async ({
         onTestFinished,
     }) => {
