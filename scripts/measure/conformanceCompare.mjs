@@ -27,6 +27,8 @@ const PROBE = join(dirname(fileURLToPath(import.meta.url)), "lib", "compareProbe
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const NPM_SPEC = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*@[A-Za-z0-9._^~<>=*+-]+$/;
 
+const KNOWN_FLAGS = new Set(["--compare", "--tools", "--app", "--json"]);
+
 class UsageError extends Error {}
 
 /**
@@ -34,6 +36,8 @@ class UsageError extends Error {}
  * @returns {{ a: string, b: string, tools: string[] | undefined, app: string | undefined, json: boolean }}
  */
 export function readCompareArguments(args) {
+    const unknown = args.find((arg) => arg.startsWith("-") && !KNOWN_FLAGS.has(arg));
+    if (unknown !== undefined) throw new UsageError(`Unknown option '${unknown}'.`);
     const rest = [...args];
     const take = (/** @type {string} */ flag) => {
         const at = rest.indexOf(flag);
@@ -162,6 +166,10 @@ function probe(sdkDir, cli, tools, app, patchedDir) {
  */
 export async function runComparison(args) {
     const started = performance.now();
+    if (args.includes("--help") || args.includes("-h")) {
+        console.log(USAGE);
+        return 0;
+    }
     let options;
     try {
         options = readCompareArguments(args);

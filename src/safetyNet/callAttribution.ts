@@ -1,6 +1,5 @@
 import type { Tool } from "@github/copilot-sdk";
 import { quoteValue } from "../toolFilter/formatting.js";
-import { interceptToolHandlers } from "../sdkSeam/sdkSeam.js";
 import { SessionToolError } from "./sessionToolError.js";
 import type { SessionToolResolution } from "./sessionToolSetup.js";
 
@@ -25,13 +24,12 @@ export interface ToolAnswer {
     /** The runtime's id of the call. */
     readonly toolCallId: string;
     /**
-     * What answered, from what the runtime and the SDK did: `"mcp"` when the runtime's
-     * `tool.execution_start` names an MCP server, `"handler"` when the SDK ran one of the
-     * session's handlers for the call or the runtime handed it to a client
-     * (`external_tool.requested`), `"none"` when the call's permission was denied
-     * (`permission.completed` with a result other than an approval), `"built-in"` otherwise:
-     * a call that failed in the runtime before it reached a client counts as the built-in's, so
-     * that a custom tool's call fails closed.
+     * What answered, from the runtime's events for the call: `"mcp"` when its
+     * `tool.execution_start` names an MCP server, `"handler"` when the runtime handed the call to
+     * a client (`external_tool.requested`), whose handler answered it, `"none"` when the call's
+     * permission was denied (`permission.completed` with a result other than an approval),
+     * `"built-in"` otherwise: a call that failed in the runtime before it reached a client counts
+     * as the built-in's, so that a custom tool's call fails closed.
      */
     readonly answeredBy: ToolAnswerer | "none";
     /** The MCP server that answered, when one did. */
@@ -93,28 +91,6 @@ interface StartedCall {
     readonly mcpServer: string | undefined;
 }
 
-/**
- * The call attribution of one session, made before the session is constructed (so that the
- * handlers it sends are already wrapped) and attached to it afterwards.
- */
-export interface CallAttribution {
-    /** The tools with each handler wrapped to note the calls it receives; other fields as given. */
-    wrapTools<T extends object>(
-        tools: readonly T[] | null | undefined
-    ): readonly T[] | null | undefined;
-    /**
-     * Follows the session's tool-execution events, wraps the handlers it registers later, and
-     * makes `send` refuse once a custom tool's call was answered elsewhere.
-     *
-     * @param session - the constructed session
-     * @param mcpServers - the names of the session's configured MCP servers
-     */
-    attach(session: object, mcpServers: readonly string[]): void;
-}
-
-/** Handlers this module made, so that no handler is wrapped twice. */
-const wrappedHandlers = new WeakSet<object>();
-
 /** The calls recorded for each attributed session, newest last. */
 const recordedCalls = new WeakMap<object, { calls: readonly ToolAnswer[] }>();
 
@@ -139,16 +115,25 @@ export function readToolAnsweredOption(config: unknown): CallAttributionConfig["
 }
 
 /**
- * Makes the call attribution of a session.
+ * Follows a constructed session's tool calls: records what answered each (`toolResolution.calls`),
+ * tells `onToolAnswered`, and when a built-in or an MCP server answered a custom tool's call,
+ * aborts the turn and makes every later `send` reject with `CALL_ANSWERED_ELSEWHERE`.
  *
- * @param onToolAnswered - the session's `onToolAnswered`, if any
- * @returns the attribution, to wrap the tools sent and to attach to the session
+ * What answered is read from the runtime's events, which carry the call id: `tool.execution_start`
+ * (`mcpServerName` for an MCP tool), `external_tool.requested` (the runtime handed the call to a
+ * client, whose handler answers it: every served SDK release dispatches custom tools this way),
+ * `permission.completed` (a denied call: nothing ran) and `tool.execution_complete`. The
+ * handlers are not wrapped: the SDK keeps the app's own functions.
+ *
+ * @param target - the session, after `attachSessionTools`
+ * @param onToolAnswered - the session's `onToolAnswered` (see {@link readToolAnsweredOption})
+ * @param mcpServers - the names of the session's configured MCP servers
  */
-export function createCallAttribution(
-    onToolAnswered: CallAttributionConfig["onToolAnswered"]
-): CallAttribution {
-    /** Ids of the calls a handler of this session received. */
-    const handled = new Set<string>();
+export function attachCallAttribution(
+    target: object,
+    onToolAnswered: CallAttributionConfig["onToolAnswered"],
+    mcpServers: readonly string[]
+): void {
     /** Ids of the calls the runtime handed to a client. */
     const requested = new Set<string>();
     /** Ids of the calls whose permission was denied: nothing ran. */
@@ -163,120 +148,92 @@ export function createCallAttribution(
         ids.add(id);
     };
 
-    const wrapTool = <T extends object>(tool: T): T => {
-        const { handler } = tool as { handler?: unknown };
-        if (typeof handler !== "function" || wrappedHandlers.has(handler)) return tool;
-        const original = handler as (...args: unknown[]) => unknown;
-        const wrapped = function (this: unknown, ...args: unknown[]) {
-            const invocation = args[1] as { toolCallId?: unknown } | undefined;
-            remember(handled, invocation?.toolCallId);
-            return original.apply(this, args);
-        };
-        wrappedHandlers.add(wrapped);
-        const copy = { ...tool, handler: wrapped };
-        return Object.isFrozen(tool) ? Object.freeze(copy) : copy;
+    const session = target as AttributedSession;
+    recordedCalls.set(session, record);
+    const expectedOf = (toolName: string): ToolAnswerer => {
+        if (session.toolResolution?.wire.tools.includes(toolName) === true) {
+            return "handler";
+        }
+        return mcpServers.some((server) => toolName.startsWith(`${server}-`)) ? "mcp" : "built-in";
     };
-
-    return {
-        wrapTools: (tools) => (tools === undefined || tools === null ? tools : tools.map(wrapTool)),
-        attach(target, mcpServers) {
-            const session = target as AttributedSession;
-            recordedCalls.set(session, record);
-            interceptToolHandlers(session, (tools) => tools.map(wrapTool));
-            const expectedOf = (toolName: string): ToolAnswerer => {
-                if (session.toolResolution?.wire.tools.includes(toolName) === true) {
-                    return "handler";
-                }
-                return mcpServers.some((server) => toolName.startsWith(`${server}-`))
+    session.on("external_tool.requested", (event) => {
+        remember(requested, (event.data as { toolCallId?: unknown })?.toolCallId);
+    });
+    session.on("permission.completed", (event) => {
+        const data = event.data as
+            { toolCallId?: unknown; result?: { kind?: unknown } } | undefined;
+        const kind = data?.result?.kind;
+        if (typeof kind === "string" && !kind.startsWith("approved")) {
+            remember(denied, data?.toolCallId);
+        }
+    });
+    session.on("tool.execution_start", (event) => {
+        const data = event.data as
+            { toolCallId?: unknown; toolName?: unknown; mcpServerName?: unknown } | undefined;
+        if (typeof data?.toolCallId !== "string" || typeof data.toolName !== "string") {
+            return;
+        }
+        if (started.size >= MAX_OPEN_CALLS) {
+            started.delete(started.keys().next().value as string);
+        }
+        started.set(data.toolCallId, {
+            toolName: data.toolName,
+            mcpServer: typeof data.mcpServerName === "string" ? data.mcpServerName : undefined,
+        });
+    });
+    session.on("tool.execution_complete", (event) => {
+        const data = event.data as { toolCallId?: unknown; success?: unknown } | undefined;
+        const toolCallId = data?.toolCallId;
+        if (typeof toolCallId !== "string") return;
+        const call = started.get(toolCallId);
+        // A call whose start this session did not see (it began before a resume) has no
+        // name to attribute.
+        if (call === undefined) return;
+        started.delete(toolCallId);
+        const byClient = requested.delete(toolCallId);
+        const refused = denied.delete(toolCallId);
+        const answer: ToolAnswer = Object.freeze({
+            toolName: call.toolName,
+            toolCallId,
+            answeredBy:
+                call.mcpServer !== undefined
                     ? "mcp"
-                    : "built-in";
-            };
-            session.on("external_tool.requested", (event) => {
-                remember(requested, (event.data as { toolCallId?: unknown })?.toolCallId);
-            });
-            session.on("permission.completed", (event) => {
-                const data = event.data as
-                    { toolCallId?: unknown; result?: { kind?: unknown } } | undefined;
-                const kind = data?.result?.kind;
-                if (typeof kind === "string" && !kind.startsWith("approved")) {
-                    remember(denied, data?.toolCallId);
-                }
-            });
-            session.on("tool.execution_start", (event) => {
-                const data = event.data as
-                    | { toolCallId?: unknown; toolName?: unknown; mcpServerName?: unknown }
-                    | undefined;
-                if (typeof data?.toolCallId !== "string" || typeof data.toolName !== "string") {
-                    return;
-                }
-                if (started.size >= MAX_OPEN_CALLS) {
-                    started.delete(started.keys().next().value as string);
-                }
-                started.set(data.toolCallId, {
-                    toolName: data.toolName,
-                    mcpServer:
-                        typeof data.mcpServerName === "string" ? data.mcpServerName : undefined,
-                });
-            });
-            session.on("tool.execution_complete", (event) => {
-                const data = event.data as { toolCallId?: unknown; success?: unknown } | undefined;
-                const toolCallId = data?.toolCallId;
-                if (typeof toolCallId !== "string") return;
-                const call = started.get(toolCallId);
-                // A call whose start this session did not see (it began before a resume) has no
-                // name to attribute.
-                if (call === undefined) return;
-                started.delete(toolCallId);
-                const byClient = handled.delete(toolCallId) || requested.has(toolCallId);
-                const refused = denied.delete(toolCallId);
-                requested.delete(toolCallId);
-                const answer: ToolAnswer = Object.freeze({
-                    toolName: call.toolName,
-                    toolCallId,
-                    answeredBy:
-                        call.mcpServer !== undefined
-                            ? "mcp"
-                            : byClient
-                              ? "handler"
-                              : refused
-                                ? "none"
-                                : "built-in",
-                    ...(call.mcpServer === undefined ? {} : { mcpServer: call.mcpServer }),
-                    expected: expectedOf(call.toolName),
-                    success: data?.success === true,
-                });
-                record.calls = Object.freeze([
-                    ...record.calls.slice(-(MAX_RECORDED_CALLS - 1)),
-                    answer,
-                ]);
-                if (
-                    answer.expected === "handler" &&
-                    answer.answeredBy !== "handler" &&
-                    answer.answeredBy !== "none"
-                ) {
-                    failure ??= answeredElsewhere(session.sessionId, answer);
-                    session.abort?.().catch(() => {});
-                }
-                try {
-                    onToolAnswered?.(answer);
-                } catch (error) {
-                    console.error(
-                        `onToolAnswered threw for the call '${toolCallId}' of '${call.toolName}':`,
-                        error
-                    );
-                }
-            });
-            const send = session.send;
-            if (typeof send !== "function") return;
-            Object.defineProperty(session, "send", {
-                value: (...args: unknown[]) =>
-                    failure !== undefined ? Promise.reject(failure) : send.apply(session, args),
-                enumerable: false,
-                writable: true,
-                configurable: true,
-            });
-        },
-    };
+                    : byClient
+                      ? "handler"
+                      : refused
+                        ? "none"
+                        : "built-in",
+            ...(call.mcpServer === undefined ? {} : { mcpServer: call.mcpServer }),
+            expected: expectedOf(call.toolName),
+            success: data?.success === true,
+        });
+        record.calls = Object.freeze([...record.calls.slice(-(MAX_RECORDED_CALLS - 1)), answer]);
+        if (
+            answer.expected === "handler" &&
+            answer.answeredBy !== "handler" &&
+            answer.answeredBy !== "none"
+        ) {
+            failure ??= answeredElsewhere(session.sessionId, answer);
+            session.abort?.().catch(() => {});
+        }
+        try {
+            onToolAnswered?.(answer);
+        } catch (error) {
+            console.error(
+                `onToolAnswered threw for the call '${toolCallId}' of '${call.toolName}':`,
+                error
+            );
+        }
+    });
+    const send = session.send;
+    if (typeof send !== "function") return;
+    Object.defineProperty(session, "send", {
+        value: (...args: unknown[]) =>
+            failure !== undefined ? Promise.reject(failure) : send.apply(session, args),
+        enumerable: false,
+        writable: true,
+        configurable: true,
+    });
 }
 
 /**

@@ -68,7 +68,7 @@ export const INTERNAL_MEMBERS: readonly InternalMember[] = Object.freeze([
         owner: "CopilotSession",
         name: "registerTools",
         kind: "method",
-        why: "switches the handlers that answer the runtime's tool calls when setTools changes the tools; the call attribution wraps the handlers it registers",
+        why: "switches the handlers that answer the runtime's tool calls when setTools changes the tools",
     },
     {
         owner: "CopilotSession",
@@ -140,27 +140,6 @@ export function isHeld(client: object, sessionId: string): boolean {
 /** Replaces the handlers that answer the session's tool calls. */
 export function registerToolHandlers(session: object, tools: readonly object[]): void {
     (session as SessionInternals).registerTools(tools);
-}
-
-/**
- * Makes every later registration of the session's handlers (the SDK's, or `setTools`') register
- * `wrap(tools)` instead, so that the call attribution sees each handler call.
- */
-export function interceptToolHandlers(
-    session: object,
-    wrap: (tools: readonly object[]) => readonly object[]
-): void {
-    const register = (session as SessionInternals).registerTools;
-    Object.defineProperty(session, "registerTools", {
-        value: function registerTools(
-            this: SessionInternals,
-            tools: readonly object[] | undefined
-        ) {
-            register.call(this, tools === undefined ? tools : wrap(tools));
-        },
-        writable: true,
-        configurable: true,
-    });
 }
 
 /** Whether the session was disconnected. */

@@ -28,7 +28,7 @@ import {
     type ToolSessionConfig,
 } from "../safetyNet/sessionToolSetup.js";
 import { attachSessionTools } from "../safetyNet/sessionToolUpdate.js";
-import { createCallAttribution, readToolAnsweredOption } from "../safetyNet/callAttribution.js";
+import { attachCallAttribution, readToolAnsweredOption } from "../safetyNet/callAttribution.js";
 import { guardModelSwitches } from "../safetyNet/modelPreview.js";
 import {
     addToolSetItem,
@@ -76,7 +76,7 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
             // The SDK's own first check refuses such a config before anything else: it answers.
             if (refusedBySdkFirst(config)) return construct(config as never);
             refuseMissingCapabilities(config);
-            const attribution = createCallAttribution(readToolAnsweredOption(config));
+            const onToolAnswered = readToolAnsweredOption(config);
             // As the SDK's own method does: start only a client that has no connection yet.
             if (!hasConnection(client)) await client.start();
             const prepared = await prepareSessionConfig(
@@ -85,14 +85,17 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
                 (read) => normaliseToolFilters(client, read),
                 resumedSessionId
             );
-            // The handlers sent are wrapped so that the attribution sees each call they take.
-            const sent = {
-                ...prepared,
-                config: { ...prepared.config, tools: attribution.wrapTools(prepared.config.tools) },
-            } as PreparedSessionTools<ToolSessionConfig>;
-            const session = await checkedConstruction(sent.config, construct, discard);
-            attachSessionTools(session, sent, client as CopilotClient & SessionToolHost);
-            attribution.attach(session, Object.keys(prepared.source.mcpServers ?? {}));
+            const session = await checkedConstruction(prepared.config, construct, discard);
+            attachSessionTools(
+                session,
+                prepared as PreparedSessionTools<ToolSessionConfig>,
+                client as CopilotClient & SessionToolHost
+            );
+            attachCallAttribution(
+                session,
+                onToolAnswered,
+                Object.keys(prepared.source.mcpServers ?? {})
+            );
             guardModelSwitches(client, session);
             return session;
         }

@@ -1,14 +1,14 @@
 /**
  * The call attribution as a state machine over the events of any number of interleaved calls:
- * whatever the order of `tool.execution_start`, `external_tool.requested`, a handler's call,
- * `permission.completed` and `tool.execution_complete`, each completed call is reported once,
+ * whatever the order of `tool.execution_start`, `external_tool.requested`, `permission.completed`
+ * and `tool.execution_complete`, each completed call is reported once,
  * with the answer its own events show, and the session closes exactly when a custom tool's call
  * was answered by a built-in or an MCP server. fast-check prints the seed of a failing run.
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
-    createCallAttribution,
+    attachCallAttribution,
     MAX_RECORDED_CALLS,
     withRecordedCalls,
     type ToolAnswer,
@@ -19,7 +19,6 @@ type Handler = (event: { data?: unknown }) => void;
 /** A session double with the public surface the attribution uses. */
 function fakeSession(customTools: readonly string[]) {
     const handlers = new Map<string, Handler[]>();
-    const registered: { name: string; handler?: (...args: unknown[]) => unknown }[] = [];
     let aborts = 0;
     const session = {
         sessionId: "s1",
@@ -32,13 +31,9 @@ function fakeSession(customTools: readonly string[]) {
             aborts++;
         },
         send: async () => "sent",
-        registerTools(tools: typeof registered) {
-            registered.splice(0, registered.length, ...tools);
-        },
     };
     return {
         session,
-        registered,
         aborts: () => aborts,
         emit: (type: string, data: unknown) => handlers.get(type)?.forEach((h) => h({ data })),
     };
@@ -47,13 +42,13 @@ function fakeSession(customTools: readonly string[]) {
 /** One call's story: its tool, what happens to it, and in which order its events come. */
 interface CallStory {
     readonly tool: "lint" | "view" | "adv-probe";
-    readonly route: "handler" | "requested" | "mcp" | "built-in" | "denied";
+    readonly route: "requested" | "mcp" | "built-in" | "denied";
     readonly completes: boolean;
 }
 
 const story = fc.record<CallStory>({
     tool: fc.constantFrom("lint", "view", "adv-probe"),
-    route: fc.constantFrom("handler", "requested", "mcp", "built-in", "denied"),
+    route: fc.constantFrom("requested", "mcp", "built-in", "denied"),
     completes: fc.boolean(),
 });
 
@@ -66,13 +61,7 @@ describe("call attribution: property", () => {
                 async (calls, picks) => {
                     const reported: ToolAnswer[] = [];
                     const fake = fakeSession(["lint"]);
-                    const attribution = createCallAttribution((answer) => reported.push(answer));
-                    const lintTool: { name: string; handler: (...args: unknown[]) => unknown } = {
-                        name: "lint",
-                        handler: async () => "linted",
-                    };
-                    const [lint] = attribution.wrapTools([lintTool])!;
-                    attribution.attach(fake.session, ["adv"]);
+                    attachCallAttribution(fake.session, (answer) => reported.push(answer), ["adv"]);
                     // Each call's events in order; calls interleave as the stream picks.
                     const queues = calls.map((call, index) => {
                         const id = `c${index}`;
@@ -84,9 +73,6 @@ describe("call attribution: property", () => {
                                     ...(call.route === "mcp" ? { mcpServerName: "adv" } : {}),
                                 }),
                         ];
-                        if (call.route === "handler") {
-                            steps.push(() => lint!.handler({}, { toolCallId: id }));
-                        }
                         if (call.route === "requested") {
                             steps.push(() =>
                                 fake.emit("external_tool.requested", {
@@ -126,7 +112,7 @@ describe("call attribution: property", () => {
                         const answeredBy =
                             call.route === "mcp"
                                 ? "mcp"
-                                : call.route === "handler" || call.route === "requested"
+                                : call.route === "requested"
                                   ? "handler"
                                   : call.route === "denied"
                                     ? "none"
@@ -177,8 +163,7 @@ describe("call attribution: property", () => {
 
     it(`keeps at most ${MAX_RECORDED_CALLS} calls, the latest`, () => {
         const fake = fakeSession([]);
-        const attribution = createCallAttribution(undefined);
-        attribution.attach(fake.session, []);
+        attachCallAttribution(fake.session, undefined, []);
         for (let i = 0; i < MAX_RECORDED_CALLS + 5; i++) {
             fake.emit("tool.execution_start", { toolCallId: `c${i}`, toolName: "view" });
             fake.emit("tool.execution_complete", { toolCallId: `c${i}`, success: true });
@@ -188,17 +173,5 @@ describe("call attribution: property", () => {
         expect(resolution.calls).toHaveLength(MAX_RECORDED_CALLS);
         expect(resolution.calls[0]?.toolCallId).toBe("c5");
         expect(resolution.calls.at(-1)?.toolCallId).toBe(`c${MAX_RECORDED_CALLS + 4}`);
-    });
-
-    it("wraps the handlers the session registers later, once", () => {
-        const fake = fakeSession(["lint"]);
-        const attribution = createCallAttribution(undefined);
-        attribution.attach(fake.session, []);
-        const handler = async () => "x";
-        fake.session.registerTools([{ name: "lint", handler }]);
-        const wrapped = fake.registered[0]!.handler;
-        expect(wrapped).not.toBe(handler);
-        fake.session.registerTools([...fake.registered]);
-        expect(fake.registered[0]!.handler).toBe(wrapped);
     });
 });

@@ -178,7 +178,8 @@ describe("conformance --compare: usage errors name the bad value", () => {
             ["--compare", "not a spec", "b@2"],
             "Runtime 'not a spec' is neither an existing path nor an npm spec",
         ],
-        [["--compare", "a@1", "b@2", "--jsn"], "Unexpected argument '--jsn'."],
+        [["--compare", "a@1", "b@2", "--jsn"], "Unknown option '--jsn'."],
+        [["--compare", "a@1", "b@2", "c@3"], "Unexpected argument 'c@3'."],
     ] as const)("%j", ([args, message]) => {
         expect(refused([...args])).toContain(message);
     });
