@@ -46,10 +46,12 @@ export type SessionToolErrorCode =
     | "UNSUPPORTED_BY_RELEASE";
 
 /**
- * Thrown by `createSession`, `resumeSession` and `session.setTools` (and, for client options, the
- * `CopilotClient` constructor) when the session's tools cannot be set up as asked. It is thrown
- * before anything is sent: no session exists on the runtime yet, or a running session keeps its
- * tools as they were, so there is nothing to clean up.
+ * Thrown by `createSession`, `resumeSession`, `session.setTools` and `session.setModel` (and, for
+ * client options, the `CopilotClient` constructor) when the session's tools cannot be set up as
+ * asked. It is thrown before anything is sent: no session exists on the runtime yet, or a running
+ * session keeps its tools and model as they were, so there is nothing to clean up. One code is
+ * the exception: `CALL_ANSWERED_ELSEWHERE` rejects `send` after a call went to the wrong
+ * implementation, and the session stays closed.
  *
  * @example
  * ```typescript
