@@ -3,6 +3,10 @@
 // named like built-ins, and with toolset filters, unpatched and patched, against its own real
 // runtime (offline, mock model on 127.0.0.1). Writes CONFORMANCE.md.
 //
+// npm run conformance -- --compare <runtime A> <runtime B> [--tools <names> | --app <module>]
+//     [--json]
+// compares two runtimes for an app's tools instead (conformanceCompare.mjs).
+//
 // npm run conformance -- --runtime <copilot CLI> [--sdk <version>] [--names-from <file>]
 //     [--out <file>]
 // probes an external runtime instead (for example node_modules/.bin/copilot of
@@ -33,6 +37,11 @@ import {
     ROOT,
     supportedVersions,
 } from "../patch/lib/sdkPatch.mjs";
+if (process.argv.includes("--compare")) {
+    // npm run conformance -- --compare <runtime A> <runtime B> ...: see conformanceCompare.mjs.
+    const { runComparison } = await import("./conformanceCompare.mjs");
+    process.exit(await runComparison(process.argv.slice(2)));
+}
 checkArguments(process.argv.slice(2), {
     usage: "Usage: npm run conformance [-- --sdk <version>] | [-- --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]]",
     flags: { runtime: "value", sdk: "value", "names-from": "value", out: "value" },

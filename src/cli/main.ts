@@ -32,6 +32,11 @@ Patch form, for apps that cannot change their imports (run in your app's folder,
   conformance --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]
                             what a runtime does with custom tools named like built-ins,
                             unpatched and patched (offline, mock model on 127.0.0.1)
+  conformance --compare <runtime A> <runtime B> [--tools <names> | --app <module>] [--json]
+                            what upgrading from runtime A to B changes for the app's tools
+                            (npm specs such as @github/copilot@1.0.83, or CLI paths); exits 1
+                            when something the app relies on changed, 2 on a usage error,
+                            3 when a runtime could not be probed
 
 Options:
   --dir <path>              the app's folder (default: the current folder)
@@ -109,15 +114,27 @@ function refuseLeftovers(args: readonly string[], command: string): void {
  * (`$XDG_CACHE_HOME` or `~/.cache`); the report to `--out` (default `./copilot-conformance.md`).
  */
 function conformance(args: string[]): number {
-    if (!args.includes("--runtime")) {
-        throw new CliError(
-            "conformance needs the runtime to probe: --runtime <copilot CLI>, e.g. node_modules/.bin/copilot after `npm install @github/copilot@<version>`. (The report for the SDK's bundled runtimes is CONFORMANCE.md of the repository.)"
-        );
-    }
-    if (!args.includes("--out")) args.push("--out", "copilot-conformance.md");
     const cache =
         process.env.COPILOT_SDK_TOOL_OVERRIDE_CACHE ??
         join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "copilot-sdk-tool-override");
+    if (args.includes("--compare")) {
+        return (
+            spawnSync(
+                process.execPath,
+                [join(PACKAGE_ROOT, "scripts", "measure", "conformanceCompare.mjs"), ...args],
+                {
+                    stdio: "inherit",
+                    env: { ...process.env, COPILOT_SDK_TOOL_OVERRIDE_CACHE: cache },
+                }
+            ).status ?? 1
+        );
+    }
+    if (!args.includes("--runtime")) {
+        throw new CliError(
+            "conformance needs the runtime to probe: --runtime <copilot CLI> (or --compare <runtime A> <runtime B>), e.g. node_modules/.bin/copilot after `npm install @github/copilot@<version>`. (The report for the SDK's bundled runtimes is CONFORMANCE.md of the repository.)"
+        );
+    }
+    if (!args.includes("--out")) args.push("--out", "copilot-conformance.md");
     const result = spawnSync(
         process.execPath,
         [join(PACKAGE_ROOT, "scripts", "measure", "conformance.mjs"), ...args],

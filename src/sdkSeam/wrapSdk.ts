@@ -29,6 +29,8 @@ import {
     type ToolSessionConfig,
 } from "../safetyNet/sessionToolSetup.js";
 import { attachSessionTools } from "../safetyNet/sessionToolUpdate.js";
+import { attachCallAttribution, readToolAnsweredOption } from "../safetyNet/callAttribution.js";
+import { guardModelSwitches } from "../safetyNet/modelPreview.js";
 import {
     addToolSetItem,
     forgetSession,
@@ -84,6 +86,7 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
             // The SDK's own first check refuses such a config before anything else: it answers.
             if (refusedBySdkFirst(config)) return construct(config as never);
             refuseMissingCapabilities(config);
+            const onToolAnswered = readToolAnsweredOption(config);
             // As the SDK's own method does: start only a client that has no connection yet.
             if (!hasConnection(client)) await client.start();
             const prepared = await prepareSessionConfig(
@@ -93,11 +96,18 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
                 resumedSessionId
             );
             const session = await checkedConstruction(prepared.config, construct, discard);
-            return attachSessionTools(
+            attachSessionTools(
                 session,
                 prepared as PreparedSessionTools<ToolSessionConfig>,
                 client as CopilotClient & SessionToolHost
             );
+            attachCallAttribution(
+                session,
+                onToolAnswered,
+                Object.keys(prepared.source.mcpServers ?? {})
+            );
+            guardModelSwitches(client, session);
+            return session;
         }
     );
 }
