@@ -1,7 +1,7 @@
 /**
  * The CLI's decisions without an app on disk: how `init` rewrites package.json for npm and pnpm,
  * and what `doctor` reads from a Dockerfile and a .dockerignore. Expected values are written from
- * the rules docs/patch-form.md states (patch-package in dependencies with both flags; patchedDependencies
+ * the rules docs/adopting.md states (patch-package in dependencies with both flags; patchedDependencies
  * naming only the installed version; patches/ copied before the install).
  */
 import { describe, expect, it } from "vitest";
