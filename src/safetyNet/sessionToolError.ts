@@ -35,7 +35,8 @@ export type SessionToolErrorCode =
     | "UNKNOWN_IDENTIFIERS"
     | "NO_TOOLS_ENABLED"
     | "EMPTY_TOOL_SET"
-    | "UNSUPPORTED_BY_RELEASE";
+    | "UNSUPPORTED_BY_RELEASE"
+    | "TOOL_NAME_CLASH";
 
 /**
  * Thrown by `createSession`, `resumeSession` and `session.setTools` (and, for client options, the

@@ -99,6 +99,7 @@ function createFakeRuntimeResponder(
     toolList: () => ToolListBehaviour,
     status: StatusBehaviour
 ): (method: string, params: Record<string, unknown>) => unknown {
+    let sent = 0;
     return (method: string, params: Record<string, unknown>): unknown => {
         switch (method) {
             case "connect":
@@ -131,6 +132,9 @@ function createFakeRuntimeResponder(
                 return { sessionId: params.sessionId, workspacePath: undefined };
             case "session.detach":
                 return { success: true };
+            case "session.send":
+                // As the runtime: the id its user.message event will carry.
+                return { messageId: `message-${++sent}` };
             default:
                 return {};
         }
