@@ -27,7 +27,7 @@ import {
     type SessionToolHost,
     type ToolSessionConfig,
 } from "../safetyNet/sessionToolSetup.js";
-import { attachSessionTools } from "../safetyNet/sessionToolUpdate.js";
+import { attachSessionTools, clashOf } from "../safetyNet/sessionToolUpdate.js";
 import {
     addToolSetItem,
     forgetSession,
@@ -82,7 +82,12 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
                 (read) => normaliseToolFilters(client, read),
                 resumedSessionId
             );
-            const session = await checkedConstruction(prepared.config, construct, discard);
+            const session = await checkedConstruction(prepared.config, construct, discard).catch(
+                (error: unknown) => {
+                    // Another connection holds a name on a resumed session: say which.
+                    throw clashOf(error, prepared.config.tools ?? []) ?? error;
+                }
+            );
             return attachSessionTools(
                 session,
                 prepared as PreparedSessionTools<ToolSessionConfig>,
