@@ -15,6 +15,7 @@ import { CopilotClient, approveAll } from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 
 const SESSIONS = 40;
+const WARM_UP = 20;
 const CAPTURED = 256 * 1024;
 const base = {
     model: "claude-sonnet-4.5",
@@ -52,8 +53,11 @@ async function retainedPerSession(make: (baseDirectory: string) => Creator): Pro
     const client = make(baseDirectory);
     try {
         await client.start();
-        // Warm up: the catalog and the runtime's first answers are kept per client, not per session.
-        await (await client.createSession({ ...base, tools: toolsCapturing() })).disconnect();
+        // Warm up: the catalog and the runtime's first answers are kept per client, not per
+        // session, and the code both builds run is compiled (and optimised) once per process.
+        for (let i = 0; i < WARM_UP; i++) {
+            await (await client.createSession({ ...base, tools: toolsCapturing() })).disconnect();
+        }
         const before = heap();
         for (let i = 0; i < SESSIONS; i++) {
             const session = await client.createSession({ ...base, tools: toolsCapturing() });

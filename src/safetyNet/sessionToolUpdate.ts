@@ -141,17 +141,52 @@ interface SessionTools {
     mayReplace: ReadonlySet<string>;
     /** The number of the resume that made this object, see `SessionToolState.resumes`. */
     readonly generation: number;
+    /** The client that constructed the session. */
+    readonly client: SessionToolUpdateHost;
     /** The last `setTools` in line; the next one waits for it. */
     queue: Promise<unknown>;
     /** Aborted when the session is disconnected: every wait of `setTools` ends there. */
     readonly disconnected: AbortController;
     /** Whether the session is busy (see {@link followTurns}). */
     turns: TurnState;
+    /** How many messages were sent through the session (numbers them for the busy state). */
+    sends: number;
     /** A running change of a built-in's owner; messages sent meanwhile wait for it. */
     ownerChange: Promise<void> | undefined;
 }
 
 const sessionTools = new WeakMap<object, SessionTools>();
+
+/** `session.toolResolution`: the resolution in force; undefined once disconnected. */
+function toolResolutionOf(this: object): SessionToolResolution | undefined {
+    return sessionTools.get(this)?.current.resolution;
+}
+
+/** `session.setTools` (see {@link setSessionTools}). */
+function setToolsOf(
+    this: UpdatableSession,
+    update: unknown,
+    timeout?: number
+): Promise<SessionToolResolution> {
+    if (this === null || typeof this !== "object") {
+        return Promise.reject(
+            new SessionToolError(
+                "INVALID_TOOL_UPDATE",
+                "setTools was called without its session: call it as session.setTools({ tools }), or bind it (session.setTools.bind(session))."
+            )
+        );
+    }
+    const entry = sessionTools.get(this);
+    if (entry === undefined) {
+        return Promise.reject(
+            new SessionToolError(
+                "INVALID_TOOL_UPDATE",
+                `Session '${this.sessionId}' is disconnected, so setTools cannot change it: resume it with client.resumeSession('${this.sessionId}', { tools, ... }) and call setTools on the session that returns.`
+            )
+        );
+    }
+    return setSessionTools(entry.client, this, update, timeout);
+}
 
 /**
  * Gives a constructed session its read-only `toolResolution`, its `setTools` method, an answer
@@ -178,40 +213,20 @@ export function attachSessionTools<S extends object>(
         removed: new Set(),
         mayReplace: new Set(),
         generation: prepared.generation ?? state.resumes.get(live.sessionId) ?? 0,
+        client,
         queue: Promise.resolve(),
         disconnected: new AbortController(),
         turns: IDLE,
+        sends: 0,
         ownerChange: undefined,
     };
     commit(live, entry, entry.current.tools);
     sessionTools.set(session, entry);
-    Object.defineProperty(session, "toolResolution", {
-        get: () => entry.current.resolution,
-        enumerable: true,
-        configurable: false,
-    });
-    Object.defineProperty(session, "setTools", {
-        value: (update: unknown, timeout?: number) =>
-            setSessionTools(client, live, update, timeout),
-        enumerable: false,
-        writable: false,
-        configurable: false,
-    });
+    // The methods live on the session class, shared: a session object gets no own property,
+    // and a disconnected one keeps nothing of the tool state (bench/sessionMemory.bench.ts).
+    installSessionMethods(Object.getPrototypeOf(session) as object);
     answerUnhandledCalls(live, entry);
     followTurns(live, entry);
-    followModelChanges(client, live, entry);
-    onDisconnected(session, () => {
-        entry.disconnected.abort(
-            new Error(
-                `Session '${live.sessionId}' was disconnected while setTools was changing its tools; nothing more was sent.`
-            )
-        );
-        // The SDK drops its handlers here; drop ours and the options that hold them too.
-        entry.config = undefined;
-        entry.current = { ...entry.current, tools: [] };
-        entry.answered.clear();
-        entry.removed.clear();
-    });
     return session;
 }
 
@@ -658,33 +673,98 @@ function answerUnhandledCalls(session: UpdatableSession, entry: SessionTools): v
     });
 }
 
+/** Session classes whose methods {@link installSessionMethods} installed. */
+const installed = new WeakSet<object>();
+
 /**
- * After `session.setModel`, the resolution describes the new model's tools: the step runs again
- * for it (nothing is sent when the filter stays the same).
+ * Installs, once per session class, what a session constructed by the patch has: the read-only
+ * `toolResolution` (undefined for a session the patch did not construct, or once disconnected),
+ * `setTools`, `send` that follows the session's busy state and waits for `setTools` calls made
+ * before it, `setModel` whose resolution follows the new model, and the release of the session's
+ * tool state at disconnect. A session without tool state gets the SDK's own behaviour.
  */
-function followModelChanges(
-    client: SessionToolUpdateHost,
-    session: UpdatableSession,
-    entry: SessionTools
-): void {
-    const setModel = session.setModel;
-    if (typeof setModel !== "function") return;
-    Object.defineProperty(session, "setModel", {
-        value: async (model: string, ...rest: unknown[]) => {
-            const result = await setModel.call(session, model, ...rest);
-            if (typeof model === "string" && entry.config !== undefined) {
-                await enqueue(client, session, entry, () =>
-                    applyUpdate(client, session, entry, { model }, DEFAULT_TOOL_UPDATE_TIMEOUT)
-                ).catch(() => {
-                    // The model changed; a resolution that could not follow keeps the old one.
-                });
-            }
-            return result;
-        },
+function installSessionMethods(prototype: object): void {
+    if (installed.has(prototype)) return;
+    installed.add(prototype);
+    const methods = prototype as {
+        send?: (...args: unknown[]) => Promise<unknown>;
+        setModel?: (model: string, ...rest: unknown[]) => Promise<unknown>;
+    };
+    Object.defineProperty(prototype, "toolResolution", {
+        get: toolResolutionOf,
+        enumerable: false,
+        configurable: true,
+    });
+    Object.defineProperty(prototype, "setTools", {
+        value: setToolsOf,
         enumerable: false,
         writable: true,
         configurable: true,
     });
+    const send = methods.send;
+    if (typeof send === "function") {
+        Object.defineProperty(prototype, "send", {
+            value: function send_(this: UpdatableSession, ...args: unknown[]) {
+                const entry = sessionTools.get(this);
+                return entry === undefined
+                    ? send.apply(this, args)
+                    : followedSend(this, entry, send, args);
+            },
+            enumerable: false,
+            writable: true,
+            configurable: true,
+        });
+    }
+    const setModel = methods.setModel;
+    if (typeof setModel === "function") {
+        Object.defineProperty(prototype, "setModel", {
+            value: async function setModel_(
+                this: UpdatableSession,
+                model: string,
+                ...rest: unknown[]
+            ) {
+                const result = await setModel.call(this, model, ...rest);
+                const entry = sessionTools.get(this);
+                if (typeof model === "string" && entry?.config !== undefined) {
+                    await enqueue(entry.client, this, entry, () =>
+                        applyUpdate(
+                            entry.client,
+                            this,
+                            entry,
+                            { model },
+                            DEFAULT_TOOL_UPDATE_TIMEOUT
+                        )
+                    ).catch(() => {
+                        // The model changed; a resolution that could not follow keeps the old.
+                    });
+                }
+                return result;
+            },
+            enumerable: false,
+            writable: true,
+            configurable: true,
+        });
+    }
+    onDisconnected(prototype, releaseSession);
+}
+
+/**
+ * At disconnect, whichever way: a `setTools` under way stops, and the session's tool state is
+ * dropped (a call under way keeps its own reference until it settles); the SDK drops its
+ * handlers at the same step.
+ */
+function releaseSession(session: object): void {
+    const entry = sessionTools.get(session);
+    if (entry === undefined) return;
+    sessionTools.delete(session);
+    entry.disconnected.abort(
+        new Error(
+            `Session '${(session as UpdatableSession).sessionId}' was disconnected while setTools was changing its tools; nothing more was sent.`
+        )
+    );
+    entry.config = undefined;
+    entry.answered.clear();
+    entry.removed.clear();
 }
 
 /** What the step prepared, as one side of a change. */
@@ -758,32 +838,38 @@ function followTurns(session: UpdatableSession, entry: SessionTools): void {
         const { mode, aborted } = event?.data ?? {};
         step({ kind: "idle", autopilot: mode === "autopilot", aborted: aborted === true });
     });
-    const send = session.send;
-    if (typeof send !== "function") return;
-    let calls = 0;
-    Object.defineProperty(session, "send", {
-        value: async (...args: unknown[]) => {
-            const call = ++calls;
-            // setTools calls made before this message apply before it.
-            await waitAtMost(SEND_WAIT, () => Promise.all([entry.queue, entry.ownerChange]));
-            step({ kind: "send", call });
-            try {
-                const messageId = await send.apply(session, args);
-                step({
-                    kind: "sent",
-                    call,
-                    messageId: typeof messageId === "string" ? messageId : undefined,
-                });
-                return messageId;
-            } catch (error) {
-                step({ kind: "send-failed", call });
-                throw error;
-            }
-        },
-        enumerable: false,
-        writable: true,
-        configurable: true,
-    });
+}
+
+/**
+ * `session.send` of a session with tool state: waits for the `setTools` calls made before the
+ * message and for a change that must stay in an idle session (at most {@link SEND_WAIT} ms), and
+ * counts the message as busy until the runtime took and finished it.
+ */
+async function followedSend(
+    session: UpdatableSession,
+    entry: SessionTools,
+    send: (...args: unknown[]) => Promise<unknown>,
+    args: unknown[]
+): Promise<unknown> {
+    const call = ++entry.sends;
+    const step = (event: TurnEvent) => {
+        entry.turns = nextTurnState(entry.turns, event);
+    };
+    // setTools calls made before this message apply before it.
+    await waitAtMost(SEND_WAIT, () => Promise.all([entry.queue, entry.ownerChange]));
+    step({ kind: "send", call });
+    try {
+        const messageId = await send.apply(session, args);
+        step({
+            kind: "sent",
+            call,
+            messageId: typeof messageId === "string" ? messageId : undefined,
+        });
+        return messageId;
+    } catch (error) {
+        step({ kind: "send-failed", call });
+        throw error;
+    }
 }
 
 /** Waits for `what` at most `timeout` ms; then refuses the message with `SESSION_BUSY`. */
