@@ -454,7 +454,9 @@ async function transition(
         if (failure instanceof BusyMeanwhile && error.message.startsWith("setTools failed:")) {
             throw busyRefusal(failure.names);
         }
-        throw clashOf(failure, next.tools) ?? error;
+        // Put back: the runtime's name clash, said as such. Not put back: the error says so.
+        const putBackDone = error.message.startsWith("setTools failed:");
+        throw (putBackDone ? clashOf(failure, next.tools) : undefined) ?? error;
     } finally {
         entry.ownerChange = undefined;
     }
