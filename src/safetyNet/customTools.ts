@@ -95,19 +95,48 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
             [name]
         );
     }
-    // The runtime receives the definition as JSON: a cycle or a BigInt would fail the send
-    // (outside any promise the caller holds), so refuse it here, naming the tool.
+    // The runtime receives the definition as JSON: read it once, here, and send that copy (a
+    // `toJSON` / `toJSONSchema` is not called again); a cycle, a BigInt, a throwing getter, or a
+    // schema too deep or too large is refused naming the tool.
     for (const field of ["parameters", "metadata"] as const) {
         const value = snapshot[field];
         if (value === undefined) continue;
-        readOrRefuse(
-            () => JSON.stringify(field === "parameters" ? jsonSchemaOf(value) : value),
+        snapshot[field] = readOrRefuse(
+            () => jsonCopyOf(field === "parameters" ? jsonSchemaOf(value) : value),
             "INVALID_CUSTOM_TOOL",
             (reason) =>
-                `Custom tool '${name}' has ${field} that cannot be sent as JSON (${reason}): remove cycles, BigInt values and throwing getters.`
+                `Custom tool '${name}' has ${field} that cannot be sent as JSON (${reason}): remove cycles, BigInt values and throwing getters, keep it under ${MAX_SCHEMA_DEPTH} levels and ${MAX_SCHEMA_BYTES / 1024} KiB.`
         );
     }
     return Object.freeze(snapshot) as CustomToolSnapshot;
+}
+
+/** The deepest nesting a tool's `parameters` or `metadata` may have. */
+export const MAX_SCHEMA_DEPTH = 64;
+/** The largest a tool's `parameters` or `metadata` may be as JSON, in bytes. */
+export const MAX_SCHEMA_BYTES = 256 * 1024;
+
+/** A plain JSON copy of `value`, serialised once; refuses what is too deep or too large. */
+function jsonCopyOf(value: unknown): unknown {
+    const text = JSON.stringify(value);
+    if (text === undefined) return undefined;
+    if (text.length > MAX_SCHEMA_BYTES) {
+        throw new Error(`it is ${text.length.toLocaleString("en-US")} bytes as JSON`);
+    }
+    let depth = 0;
+    let deepest = 0;
+    let inString = false;
+    for (let index = 0; index < text.length; index++) {
+        const char = text[index];
+        if (inString) {
+            if (char === "\\") index++;
+            else if (char === '"') inString = false;
+        } else if (char === '"') inString = true;
+        else if (char === "{" || char === "[") deepest = Math.max(deepest, ++depth);
+        else if (char === "}" || char === "]") depth--;
+    }
+    if (deepest > MAX_SCHEMA_DEPTH) throw new Error(`it nests ${deepest} levels deep`);
+    return JSON.parse(text);
 }
 
 function rejectDuplicates(snapshots: readonly CustomToolSnapshot[]): void {

@@ -13,7 +13,12 @@
  *   session was not constructed by the patched SDK, is disconnected or was resumed as another
  *   object;
  * - `SESSION_BUSY`: `session.setTools` would change which tool answers a built-in's name (a
- *   custom tool that starts or stops replacing it) while the session processes a message;
+ *   custom tool that starts or stops replacing it) or the definition of a custom tool while the
+ *   session processes a message; or a message waited too long for a `setTools` before it;
+ * - `TOOL_NAME_CLASH`: another connection (client) registered a custom tool of this name on the
+ *   same session; one client owns each name;
+ * - `MCP_TOOL_COLLISION`: a custom tool is named like a tool of one of the session's MCP servers
+ *   (`<server>-<tool>`), which would shadow it;
  * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`: the warnings of these codes, on a
  *   client created with `strictToolFilters: true`;
  * - `INVALID_SESSION_OPTION`: `onToolAnswered` is not a function;
@@ -43,7 +48,9 @@ export type SessionToolErrorCode =
     | "INVALID_SESSION_OPTION"
     | "CALL_ANSWERED_ELSEWHERE"
     | "MODEL_SWITCH_REFUSED"
-    | "UNSUPPORTED_BY_RELEASE";
+    | "UNSUPPORTED_BY_RELEASE"
+    | "TOOL_NAME_CLASH"
+    | "MCP_TOOL_COLLISION";
 
 /**
  * Thrown by `createSession`, `resumeSession`, `session.setTools` and `session.setModel` (and, for

@@ -21,6 +21,8 @@ import { promptToolWarnings } from "./promptCheck.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { formatList, quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
+import { readOrRefuse } from "./callerInput.js";
+import { refuseMcpShadows } from "./mcpToolNames.js";
 import {
     readFilterOptions,
     resolveSessionToolFilter,
@@ -275,10 +277,17 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
     resumedSessionId?: string
 ): Promise<PreparedSessionTools<C>> {
     const state = sessionToolStateOf(client);
+    // One read of the caller's config: a getter or a Proxy that throws is refused here.
+    const given = readOrRefuse(
+        () => ({ ...config }),
+        "INVALID_TOOL_FILTER",
+        (reason) =>
+            `The session config cannot be read (${reason}): pass a plain object whose options are values, not throwing getters.`
+    );
     const read: C = {
-        ...config,
-        tools: snapshotCustomTools(config.tools),
-        ...readFilterOptions(config),
+        ...given,
+        tools: snapshotCustomTools(given.tools),
+        ...readFilterOptions(given),
     };
     if (resumedSessionId === undefined) {
         return prepareSessionTools(client, read, normalise(read));
@@ -302,7 +311,8 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
  * before anything is sent: a pipeline of named steps, each a function with its own input and
  * output, called in this one place.
  *
- * 1. {@link readSessionTools}: the options as read once (custom tool snapshots, filter lists);
+ * 1. {@link readSessionTools}: the options as read once (custom tool snapshots, filter lists),
+ *    and `refuseMcpShadows`: no custom tool that a tool of the session's MCP servers shadows;
  * 2. `clientCatalog`: the built-ins of the client's runtime, cached per client;
  * 3. `resolveBuiltInToolOverrides`: which custom tools replace which built-ins;
  * 4. `resolveSessionToolFilter`: the filter's decision and the wire lists;
@@ -324,6 +334,10 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
 ): Promise<PreparedSessionTools<C>> {
     const state = sessionToolStateOf(client);
     const input = readSessionTools(config, toolFilters);
+    refuseMcpShadows(
+        input.customTools.map((tool) => tool.name),
+        (config as { mcpServers?: unknown }).mcpServers
+    );
     const catalog = await clientCatalog(client, state, input.asksRuntime);
     const overrides = resolveBuiltInToolOverrides(input.customTools, catalog, state.policy);
     const filterWarnings: SessionToolWarning[] = [];

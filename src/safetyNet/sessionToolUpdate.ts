@@ -25,6 +25,14 @@ import {
 } from "./sessionToolSetup.js";
 import { readFilterOptions } from "./sessionToolFilter.js";
 import { withRecordedCalls } from "./callAttribution.js";
+import { IDLE, isBusy, nextTurnState, type TurnEvent, type TurnState } from "./sessionTurns.js";
+import {
+    meetFilter,
+    planToolTransition,
+    stopsForTurn,
+    type ToolSide,
+    type WireFilter,
+} from "./toolTransition.js";
 
 /**
  * What `session.setTools` changes. An option left out (or `undefined`) stays as it is; `null`
@@ -60,12 +68,6 @@ type UpdateKey = (typeof UPDATE_KEYS)[number];
 /** The part of `CopilotClient` that `setTools` uses. */
 export type SessionToolUpdateHost = SessionToolHost;
 
-/** A filter as the runtime receives it (`session.options.update`). */
-interface WireFilter {
-    readonly availableTools: readonly string[] | null;
-    readonly excludedTools: readonly string[];
-}
-
 /** The part of `CopilotSession` that `setTools` uses (its public surface). */
 export interface UpdatableSession {
     readonly sessionId: string;
@@ -82,17 +84,33 @@ export interface UpdatableSession {
         handler: (event: { data: { requestId: string; toolName: string } }) => void
     ): () => void;
     on(
-        eventType: "assistant.turn_start" | "assistant.turn_end" | "session.idle",
-        handler: (event: { data?: { mode?: string } }) => void
+        eventType: "assistant.turn_start" | "assistant.turn_end" | "session.idle" | "user.message",
+        handler: (event: { data?: TurnEventData }) => void
+    ): () => void;
+    on(
+        eventType: "external_tool.completed",
+        handler: (event: { data?: { requestId?: string } }) => void
     ): () => void;
     setModel?: (model: string, ...rest: unknown[]) => Promise<unknown>;
     send?: (...args: unknown[]) => Promise<unknown>;
+}
+
+/** The fields of the turn events the session reads. */
+interface TurnEventData {
+    readonly mode?: string;
+    readonly delivery?: string;
+    readonly aborted?: boolean;
+    readonly messageId?: string;
+    readonly interactionId?: string;
+    readonly turnId?: string;
 }
 
 /** One side of a change of tools: what the runtime is sent and which handlers answer. */
 interface ToolConfig {
     /** The custom tools as sent (handlers included). */
     readonly tools: readonly Tool[];
+    /** By name, each tool's definition as `session.tools.set` carries it, serialised. */
+    readonly definitions: ReadonlyMap<string, string>;
     /** The filter as sent, with the guards of {@link guardedFilter}. */
     readonly filter: WireFilter;
     readonly resolution: SessionToolResolution;
@@ -112,8 +130,9 @@ interface SessionTools {
     /** Names of the custom tools registered: the SDK answers them, or the app (declared only). */
     readonly answered: Set<string>;
     /**
-     * Names this session had and a change took away: only their calls get the "removed" answer
-     * (a name this session never had may be another client's tool on the same session).
+     * Names a change took away while a turn ran, until the session is next idle: only their calls
+     * get the "removed" answer (a name this session never had, or removed while idle, may be
+     * another client's tool on the same session).
      */
     readonly removed: Set<string>;
     /**
@@ -123,19 +142,53 @@ interface SessionTools {
     mayReplace: ReadonlySet<string>;
     /** The number of the resume that made this object, see `SessionToolState.resumes`. */
     readonly generation: number;
+    /** The client that constructed the session. */
+    readonly client: SessionToolUpdateHost;
     /** The last `setTools` in line; the next one waits for it. */
     queue: Promise<unknown>;
     /** Aborted when the session is disconnected: every wait of `setTools` ends there. */
     readonly disconnected: AbortController;
-    /** How many model turns run now (see {@link followTurns}). */
-    turns: number;
-    /** How many messages were sent since the session was last idle. */
+    /** Whether the session is busy (see {@link followTurns}). */
+    turns: TurnState;
+    /** How many messages were sent through the session (numbers them for the busy state). */
     sends: number;
     /** A running change of a built-in's owner; messages sent meanwhile wait for it. */
     ownerChange: Promise<void> | undefined;
 }
 
 const sessionTools = new WeakMap<object, SessionTools>();
+
+/** `session.toolResolution`: the resolution in force; undefined once disconnected. */
+function toolResolutionOf(this: object): SessionToolResolution | undefined {
+    const resolution = sessionTools.get(this)?.current.resolution;
+    return resolution === undefined ? undefined : withRecordedCalls(this, resolution);
+}
+
+/** `session.setTools` (see {@link setSessionTools}). */
+function setToolsOf(
+    this: UpdatableSession,
+    update: unknown,
+    timeout?: number
+): Promise<SessionToolResolution> {
+    if (this === null || typeof this !== "object") {
+        return Promise.reject(
+            new SessionToolError(
+                "INVALID_TOOL_UPDATE",
+                "setTools was called without its session: call it as session.setTools({ tools }), or bind it (session.setTools.bind(session))."
+            )
+        );
+    }
+    const entry = sessionTools.get(this);
+    if (entry === undefined) {
+        return Promise.reject(
+            new SessionToolError(
+                "INVALID_TOOL_UPDATE",
+                `Session '${this.sessionId}' is disconnected, so setTools cannot change it: resume it with client.resumeSession('${this.sessionId}', { tools, ... }) and call setTools on the session that returns.`
+            )
+        );
+    }
+    return setSessionTools(entry.client, this, update, timeout);
+}
 
 /**
  * Gives a constructed session its read-only `toolResolution`, its `setTools` method, an answer
@@ -162,41 +215,20 @@ export function attachSessionTools<S extends object>(
         removed: new Set(),
         mayReplace: new Set(),
         generation: prepared.generation ?? state.resumes.get(live.sessionId) ?? 0,
+        client,
         queue: Promise.resolve(),
         disconnected: new AbortController(),
-        turns: 0,
+        turns: IDLE,
         sends: 0,
         ownerChange: undefined,
     };
-    answerWith(entry, entry.current.tools);
+    commit(live, entry, entry.current.tools);
     sessionTools.set(session, entry);
-    Object.defineProperty(session, "toolResolution", {
-        get: () => withRecordedCalls(session, entry.current.resolution),
-        enumerable: true,
-        configurable: false,
-    });
-    Object.defineProperty(session, "setTools", {
-        value: (update: unknown, timeout?: number) =>
-            setSessionTools(client, live, update, timeout),
-        enumerable: false,
-        writable: false,
-        configurable: false,
-    });
+    // The methods live on the session class, shared: a session object gets no own property,
+    // and a disconnected one keeps nothing of the tool state (bench/sessionMemory.bench.ts).
+    installSessionMethods(Object.getPrototypeOf(session) as object);
     answerUnhandledCalls(live, entry);
     followTurns(live, entry);
-    followModelChanges(client, live, entry);
-    onDisconnected(session, () => {
-        entry.disconnected.abort(
-            new Error(
-                `Session '${live.sessionId}' was disconnected while setTools was changing its tools; nothing more was sent.`
-            )
-        );
-        // The SDK drops its handlers here; drop ours and the options that hold them too.
-        entry.config = undefined;
-        entry.current = { ...entry.current, tools: [] };
-        entry.answered.clear();
-        entry.removed.clear();
-    });
     return session;
 }
 
@@ -365,24 +397,10 @@ async function applyUpdate(
 }
 
 /**
- * Moves the runtime from the session's current tools to `target` in states that are each safe:
- *
- * 1. handlers of both configs answer (the current one's for shared names);
- * 2. the filter becomes the meet of both (what both allow, see {@link meetFilter}), which also
- *    excludes every built-in a custom tool replaces on either side;
- * 3. the runtime gets the new tool definitions; handlers of both still answer (the new one's for
- *    shared names), so a call from either set reaches a handler of its name;
- * 4. the filter becomes the new one (guarded, see {@link guardedFilter});
- * 5. only the new handlers answer; a late call of a removed tool gets an error result.
- *
- * A change of which tool answers a built-in's name (a custom tool that starts or stops replacing
- * it) is made only while the session is idle, and messages sent through the session wait for
- * it: the runtime takes the tool definitions the model sees and the tools that answer its calls
- * at different moments of a turn (measured), so during a turn no order of requests keeps a call
- * made with the custom tool's definition from reaching the built-in. While the session is busy
- * such a change is refused before anything is sent.
- *
- * Before each request the session must still own its id. A request that fails or does not
+ * Carries out the change {@link planToolTransition} decides on (see there for the states and why
+ * each is safe). Before each request the session must still own its id; a change that must stay
+ * in an idle session stops before the tool definitions are sent if a turn started meanwhile
+ * (another client, `fleet.start`), and is then refused as busy. A request that fails or does not
  * answer within `timeout` puts the previous config back the same way; if that fails too, the
  * handlers of both stay and the next change sends everything.
  */
@@ -395,67 +413,113 @@ async function transition(
     timeout: number
 ): Promise<void> {
     const previous = entry.current;
-    const replacedBefore = new Set(previous.resolution.overriddenBuiltInTools);
-    const replacedAfter = new Set(next.resolution.overriddenBuiltInTools);
-    // While the runtime's tools are unknown, each name a custom tool may replace there may change
-    // hands, whatever the new config says.
-    const uncertain = entry.known ? [] : [...entry.mayReplace];
-    const ownerChanges = [
-        ...new Set([
-            ...[...replacedAfter].filter((name) => !replacedBefore.has(name)),
-            ...[...replacedBefore].filter((name) => !replacedAfter.has(name)),
-            ...uncertain,
-        ]),
-    ];
-    if (ownerChanges.length > 0 && (entry.turns > 0 || entry.sends > 0)) {
-        throw new SessionToolError(
-            "SESSION_BUSY",
-            `setTools cannot change which tool answers ${formatList(ownerChanges)} (a custom tool or the built-in) while the session is processing a message: the runtime could route a call the model makes with one definition to the other. Call it once the session is idle (after sendAndWait resolves, or on 'session.idle'); changes that keep each built-in's name with the same tool can be made at any time.`,
-            ownerChanges
-        );
-    }
-    const meet = meetFilter(previous, next);
+    const plan = planToolTransition(sideOf(previous), sideOf(next), {
+        busy: isBusy(entry.turns),
+        known: entry.known,
+        mayReplace: entry.mayReplace,
+    });
+    if (plan.kind === "refuse") throw busyRefusal(plan.names);
     const send = (what: string, request: () => Promise<unknown>) =>
         bounded(client, session, entry, what, request, timeout);
-    const toolsChanged = !entry.known || !sameDefinitions(previous.tools, next.tools);
-    const filterChanged = !entry.known || !sameFilter(previous.filter, next.filter);
-    if (!toolsChanged && !filterChanged) {
-        switchHandlers(session, entry, next.tools);
-        entry.current = next;
-        return;
-    }
+    const meet = meetFilter(sideOf(previous), sideOf(next));
     const steps = (async () => {
-        switchHandlers(session, entry, both(previous.tools, next.tools));
-        if (!entry.known || !sameFilter(previous.filter, meet)) {
-            await send("session.options.update", () => sendFilter(session, meet));
+        for (const call of plan.calls) {
+            switch (call.kind) {
+                case "handlers":
+                    registerHandlers(
+                        session,
+                        entry,
+                        call.first === "current"
+                            ? both(previous.tools, next.tools)
+                            : both(next.tools, previous.tools)
+                    );
+                    break;
+                case "handlers-next":
+                    break;
+                case "filter":
+                    await send("session.options.update", () => sendFilter(session, call.filter));
+                    break;
+                case "tools":
+                    if (stopsForTurn(plan, call, isBusy(entry.turns))) {
+                        throw new BusyMeanwhile(plan.idleOnly);
+                    }
+                    await send("session.tools.set", () =>
+                        session.rpc.tools.set({ tools: next.tools.map(wireToolDefinition) })
+                    );
+                    break;
+                case "validate":
+                    // As at construction, with validateTools: the runtime checks the new tools.
+                    await send("session.tools.initializeAndValidate", () =>
+                        validateSessionTools(session, prepared.config, async () => {})
+                    );
+                    break;
+            }
         }
-        if (toolsChanged) {
-            await send("session.tools.set", () =>
-                session.rpc.tools.set({ tools: next.tools.map(wireToolDefinition) })
-            );
-        }
-        switchHandlers(session, entry, both(next.tools, previous.tools));
-        if (!sameFilter(meet, next.filter)) {
-            await send("session.options.update", () => sendFilter(session, next.filter));
-        }
-        // As at construction, with validateTools: the runtime checks the new tools now.
-        await send("session.tools.initializeAndValidate", () =>
-            validateSessionTools(session, prepared.config, async () => {})
-        );
     })();
-    // Messages sent meanwhile wait for a change of a built-in's owner (see above).
-    if (ownerChanges.length > 0) entry.ownerChange = steps.catch(() => {});
+    // Messages sent meanwhile wait for a change that must stay in an idle session.
+    if (plan.idleOnly.length > 0) entry.ownerChange = steps.catch(() => {});
     try {
         await steps;
     } catch (failure) {
-        throw await putBack(client, session, entry, previous, next, meet, failure, send);
+        const error = await putBack(client, session, entry, previous, next, meet, failure, send);
+        if (failure instanceof BusyMeanwhile && error.message.startsWith("setTools failed:")) {
+            throw busyRefusal(failure.names);
+        }
+        // Put back: the runtime's name clash, said as such. Not put back: the error says so.
+        const putBackDone = error.message.startsWith("setTools failed:");
+        throw (putBackDone ? clashOf(failure, next.tools) : undefined) ?? error;
     } finally {
         entry.ownerChange = undefined;
     }
-    switchHandlers(session, entry, next.tools);
+    commit(session, entry, next.tools);
     entry.current = next;
     entry.known = true;
     entry.mayReplace = new Set();
+}
+
+/** A turn started while a change that must stay in an idle session was under way. */
+class BusyMeanwhile extends Error {
+    constructor(readonly names: readonly string[]) {
+        super(`a turn started while setTools changed ${formatList(names)}`);
+    }
+}
+
+function busyRefusal(names: readonly string[]): SessionToolError {
+    return new SessionToolError(
+        "SESSION_BUSY",
+        `setTools cannot change which tool answers ${formatList(names)}, or its definition, while the session is processing a message: the runtime could route a call the model makes with one definition to another tool of that name (the built-in, an MCP tool, or none). Call it once the session is idle (after sendAndWait resolves, or on 'session.idle'); adding or removing other tools, changing handlers and changing the filter can be made at any time.`,
+        names
+    );
+}
+
+/**
+ * The runtime's refusal of a name another connection registered on the same session, as a
+ * `SessionToolError` naming the tool; undefined for any other failure.
+ */
+export function clashOf(failure: unknown, tools: readonly Tool[]): SessionToolError | undefined {
+    const reason = messageOf(failure);
+    if (!/External tool name clash/i.test(reason)) return undefined;
+    const names = tools.map((tool) => tool.name).filter((name) => reason.includes(name));
+    return new SessionToolError(
+        "TOOL_NAME_CLASH",
+        `Custom ${names.length === 1 ? "tool" : "tools"} ${formatList(names.length > 0 ? names : ["(unnamed)"])} ${names.length === 1 ? "is" : "are"} already registered on this session by another connection (another client holds the session: ${reason}). One client owns each name: rename the tool, or remove it from the other client first. Nothing was changed.`,
+        names,
+        { cause: failure }
+    );
+}
+
+/** The rule's view of one side of a change. */
+function sideOf(config: ToolConfig): ToolSide {
+    return {
+        definitions: config.definitions,
+        filter: config.filter,
+        overridden: config.resolution.overriddenBuiltInTools,
+        enablement: config.resolution.toolEnablement,
+        modeBuiltIns: [
+            ...config.resolution.modeTools.plan,
+            ...config.resolution.modeTools.autopilot,
+        ],
+    };
 }
 
 /** Puts `previous` back after a failed step; returns the error to throw. */
@@ -480,7 +544,7 @@ async function putBack(
         await send("session.tools.set", () =>
             session.rpc.tools.set({ tools: previous.tools.map(wireToolDefinition) })
         );
-        switchHandlers(session, entry, both(previous.tools, next.tools));
+        registerHandlers(session, entry, both(previous.tools, next.tools));
         await send("session.options.update", () => sendFilter(session, previous.filter));
     } catch (undo) {
         // The runtime may hold either config's tools: every custom name keeps a handler, and the
@@ -492,7 +556,9 @@ async function putBack(
             ...next.resolution.overriddenBuiltInTools,
         ]);
         const union = both(previous.tools, next.tools);
-        switchHandlers(session, entry, union);
+        // Both sets' handlers answer; nothing counts as removed (the runtime may hold either).
+        registerHandlers(session, entry, union);
+        for (const tool of union) entry.answered.add(tool.name);
         entry.current = { ...previous, tools: union };
         const advice = isDisconnected(session)
             ? `resume it with client.resumeSession('${session.sessionId}', { tools, ... })`
@@ -502,7 +568,8 @@ async function putBack(
             { cause: failure }
         );
     }
-    switchHandlers(session, entry, previous.tools);
+    // Put back: the names the change only tried to add leave no trace.
+    registerHandlers(session, entry, previous.tools);
     return new Error(
         `setTools failed: ${reason}. The session keeps its previous tools and filter.`,
         {
@@ -559,8 +626,8 @@ function bounded(
     });
 }
 
-/** Registers `tools`' handlers with the SDK and notes which names the SDK answers. */
-function switchHandlers(
+/** Registers `tools`' handlers with the SDK (a step of a change; nothing is noted). */
+function registerHandlers(
     session: UpdatableSession,
     entry: SessionTools,
     tools: readonly Tool[]
@@ -568,66 +635,149 @@ function switchHandlers(
     // A disconnected session has no handlers; nothing must put them back.
     if (isDisconnected(session) || entry.disconnected.signal.aborted) return;
     registerToolHandlers(session, tools);
-    answerWith(entry, tools);
 }
 
-function answerWith(entry: SessionTools, tools: readonly Tool[]): void {
+/**
+ * Makes `tools` the session's tools once the runtime took them: their handlers answer, and a
+ * name taken away while a turn runs gets the "removed" answer until the session is next idle.
+ */
+function commit(session: UpdatableSession, entry: SessionTools, tools: readonly Tool[]): void {
+    registerHandlers(session, entry, tools);
     const names = new Set(tools.map((tool) => tool.name));
-    for (const name of entry.answered) if (!names.has(name)) entry.removed.add(name);
+    if (isBusy(entry.turns)) {
+        for (const name of entry.answered) if (!names.has(name)) entry.removed.add(name);
+    }
     for (const name of names) entry.removed.delete(name);
     entry.answered.clear();
     for (const name of names) entry.answered.add(name);
 }
 
+/** How long a call of a removed tool waits for another client's answer before ours, in ms. */
+const REMOVED_ANSWER_DELAY = 200;
+
 /**
  * Every `external_tool.requested` gets an answer: the SDK's handlers take the names they have;
- * a name with neither a handler nor a declaration (a tool `setTools` removed while the model's
- * call to it was on its way) gets an error result naming the tool, instead of a turn that waits
- * forever.
+ * a name this session removed while a turn ran (a call on its way when `setTools` took the tool
+ * away) gets an error result naming the tool, instead of a turn that waits forever, unless
+ * another client answers it first. Other names are not this client's to answer.
  */
 function answerUnhandledCalls(session: UpdatableSession, entry: SessionTools): void {
+    const completed = new Set<string>();
+    session.on("external_tool.completed", (event) => {
+        const requestId = event.data?.requestId;
+        if (typeof requestId === "string" && entry.removed.size > 0) completed.add(requestId);
+    });
     session.on("external_tool.requested", (event) => {
         const { requestId, toolName } = event.data ?? {};
-        // Only a name this session had and no longer registers (`removed` never holds a
-        // registered name): any other may be answered by another client.
         if (typeof requestId !== "string" || !entry.removed.has(toolName)) return;
         if (entry.disconnected.signal.aborted) return;
-        session.rpc.tools
-            .handlePendingToolCall({
-                requestId,
-                error: `Tool ${quoteValue(toolName)} was removed from this session (session.setTools) before this call ran, so it is not available; use the tools offered now.`,
-            })
-            .catch(() => {});
+        const timer = setTimeout(() => {
+            const answered = completed.delete(requestId);
+            if (answered || entry.disconnected.signal.aborted) return;
+            if (!entry.removed.has(toolName)) return;
+            session.rpc.tools
+                .handlePendingToolCall({
+                    requestId,
+                    error: `Tool ${quoteValue(toolName)} was removed from this session (session.setTools) before this call ran, so it is not available; use the tools offered now.`,
+                })
+                .catch(() => {});
+        }, REMOVED_ANSWER_DELAY);
+        timer.unref?.();
     });
 }
 
+/** Session classes whose methods {@link installSessionMethods} installed. */
+const installed = new WeakSet<object>();
+
 /**
- * After `session.setModel`, the resolution describes the new model's tools: the step runs again
- * for it (nothing is sent when the filter stays the same).
+ * Installs, once per session class, what a session constructed by the patch has: the read-only
+ * `toolResolution` (undefined for a session the patch did not construct, or once disconnected),
+ * `setTools`, `send` that follows the session's busy state and waits for `setTools` calls made
+ * before it, `setModel` whose resolution follows the new model, and the release of the session's
+ * tool state at disconnect. A session without tool state gets the SDK's own behaviour.
  */
-function followModelChanges(
-    client: SessionToolUpdateHost,
-    session: UpdatableSession,
-    entry: SessionTools
-): void {
-    const setModel = session.setModel;
-    if (typeof setModel !== "function") return;
-    Object.defineProperty(session, "setModel", {
-        value: async (model: string, ...rest: unknown[]) => {
-            const result = await setModel.call(session, model, ...rest);
-            if (typeof model === "string" && entry.config !== undefined) {
-                await enqueue(client, session, entry, () =>
-                    applyUpdate(client, session, entry, { model }, DEFAULT_TOOL_UPDATE_TIMEOUT)
-                ).catch(() => {
-                    // The model changed; a resolution that could not follow keeps the old one.
-                });
-            }
-            return result;
-        },
+function installSessionMethods(prototype: object): void {
+    if (installed.has(prototype)) return;
+    installed.add(prototype);
+    const methods = prototype as {
+        send?: (...args: unknown[]) => Promise<unknown>;
+        setModel?: (model: string, ...rest: unknown[]) => Promise<unknown>;
+    };
+    Object.defineProperty(prototype, "toolResolution", {
+        get: toolResolutionOf,
+        enumerable: false,
+        configurable: true,
+    });
+    Object.defineProperty(prototype, "setTools", {
+        value: setToolsOf,
         enumerable: false,
         writable: true,
         configurable: true,
     });
+    const send = methods.send;
+    if (typeof send === "function") {
+        Object.defineProperty(prototype, "send", {
+            value: function send_(this: UpdatableSession, ...args: unknown[]) {
+                const entry = sessionTools.get(this);
+                return entry === undefined
+                    ? send.apply(this, args)
+                    : followedSend(this, entry, send, args);
+            },
+            enumerable: false,
+            writable: true,
+            configurable: true,
+        });
+    }
+    const setModel = methods.setModel;
+    if (typeof setModel === "function") {
+        Object.defineProperty(prototype, "setModel", {
+            value: async function setModel_(
+                this: UpdatableSession,
+                model: string,
+                ...rest: unknown[]
+            ) {
+                const result = await setModel.call(this, model, ...rest);
+                const entry = sessionTools.get(this);
+                if (typeof model === "string" && entry?.config !== undefined) {
+                    await enqueue(entry.client, this, entry, () =>
+                        applyUpdate(
+                            entry.client,
+                            this,
+                            entry,
+                            { model },
+                            DEFAULT_TOOL_UPDATE_TIMEOUT
+                        )
+                    ).catch(() => {
+                        // The model changed; a resolution that could not follow keeps the old.
+                    });
+                }
+                return result;
+            },
+            enumerable: false,
+            writable: true,
+            configurable: true,
+        });
+    }
+    onDisconnected(prototype, releaseSession);
+}
+
+/**
+ * At disconnect, whichever way: a `setTools` under way stops, and the session's tool state is
+ * dropped (a call under way keeps its own reference until it settles); the SDK drops its
+ * handlers at the same step.
+ */
+function releaseSession(session: object): void {
+    const entry = sessionTools.get(session);
+    if (entry === undefined) return;
+    sessionTools.delete(session);
+    entry.disconnected.abort(
+        new Error(
+            `Session '${(session as UpdatableSession).sessionId}' was disconnected while setTools was changing its tools; nothing more was sent.`
+        )
+    );
+    entry.config = undefined;
+    entry.answered.clear();
+    entry.removed.clear();
 }
 
 /** What the step prepared, as one side of a change. */
@@ -635,6 +785,9 @@ function configOf(prepared: PreparedSessionTools<SessionToolSource>): ToolConfig
     const tools = prepared.config.tools ?? [];
     return {
         tools,
+        definitions: new Map(
+            tools.map((tool) => [tool.name, JSON.stringify(wireToolDefinition(tool))])
+        ),
         filter: guardedFilter(prepared.resolution, prepared.excludedWith),
         resolution: prepared.resolution,
     };
@@ -667,102 +820,89 @@ function guardedFilter(
     };
 }
 
-/** The built-ins a config lets the model call: enabled, and not replaced by a custom tool. */
-function builtInsOn(config: ToolConfig): Set<string> {
-    const custom = new Set(config.tools.map((tool) => tool.name));
-    const { toolEnablement, modeTools } = config.resolution;
-    const on = new Set<string>();
-    for (const [name, enabled] of toolEnablement) if (enabled && !custom.has(name)) on.add(name);
-    for (const name of [...modeTools.plan, ...modeTools.autopilot]) {
-        if (!custom.has(name)) on.add(name);
-    }
-    return on;
-}
+/** How long a message waits for the `setTools` calls made before it, in milliseconds. */
+const SEND_WAIT = DEFAULT_TOOL_UPDATE_TIMEOUT * 4;
 
 /**
- * Counts the turns that run (`assistant.turn_start` to `assistant.turn_end`) and the messages
- * sent through this object since the session was last idle (`session.idle` ends all): the
- * session is busy while either is above zero. A message waits for the `setTools` calls made
- * before it, and for a change of a built-in's owner in progress (each bounded by its timeouts).
+ * Follows whether the session is busy (see `sessionTurns.ts`): the runtime's turn events, and the
+ * messages sent through this object, matched to the `user.message` that takes each. A message
+ * waits for the `setTools` calls made before it and for a change that must stay in an idle
+ * session, at most {@link SEND_WAIT} ms; then it is refused with `SESSION_BUSY`.
  */
 function followTurns(session: UpdatableSession, entry: SessionTools): void {
-    session.on("assistant.turn_start", () => {
-        entry.turns++;
+    const step = (event: TurnEvent) => {
+        entry.turns = nextTurnState(entry.turns, event);
+        // Once idle, no call of a removed tool is on its way any more.
+        if (event.kind === "idle" && !isBusy(entry.turns)) entry.removed.clear();
+    };
+    session.on("user.message", (event) => {
+        const { messageId, delivery } = event?.data ?? {};
+        step({ kind: "user.message", messageId, delivery });
     });
-    session.on("assistant.turn_end", () => {
-        entry.turns = Math.max(0, entry.turns - 1);
+    session.on("assistant.turn_start", (event) => {
+        const { interactionId, turnId } = event?.data ?? {};
+        step({ kind: "turn_start", interactionId, turnId });
+    });
+    session.on("assistant.turn_end", (event) => {
+        const { interactionId, turnId } = event?.data ?? {};
+        step({ kind: "turn_end", interactionId, turnId });
     });
     session.on("session.idle", (event) => {
-        // In autopilot the runtime goes on by itself after this idle (the SDK's sendAndWait
-        // ignores it too).
-        if (event?.data?.mode === "autopilot") return;
-        entry.turns = 0;
-        entry.sends = 0;
-    });
-    const send = session.send;
-    if (typeof send !== "function") return;
-    Object.defineProperty(session, "send", {
-        value: async (...args: unknown[]) => {
-            // setTools calls made before this message apply before it.
-            await entry.queue;
-            entry.sends++;
-            try {
-                await entry.ownerChange;
-                return await send.apply(session, args);
-            } catch (error) {
-                entry.sends = Math.max(0, entry.sends - 1);
-                throw error;
-            }
-        },
-        enumerable: false,
-        writable: true,
-        configurable: true,
+        const { mode, aborted } = event?.data ?? {};
+        step({ kind: "idle", autopilot: mode === "autopilot", aborted: aborted === true });
     });
 }
 
 /**
- * A filter that allows only what both configs allow: the allowlists' common entries and the
- * tools both enable, every exclusion of either, every built-in that one enables and the other
- * does not, and every built-in a custom tool replaces on either side. It may allow less than
- * both (a tool named differently in the two lists is out for the moment), never more.
+ * `session.send` of a session with tool state: waits for the `setTools` calls made before the
+ * message and for a change that must stay in an idle session (at most {@link SEND_WAIT} ms), and
+ * counts the message as busy until the runtime took and finished it.
  */
-function meetFilter(previous: ToolConfig, next: ToolConfig): WireFilter {
-    const a = previous.filter.availableTools;
-    const b = next.filter.availableTools;
-    let availableTools: readonly string[] | null;
-    if (a === null) availableTools = b;
-    else if (b === null) availableTools = a;
-    else {
-        const inB = new Set(b);
-        const enabledInBoth = [...previous.resolution.toolEnablement]
-            .filter(([name, on]) => on && next.resolution.toolEnablement.get(name) === true)
-            .map(([name]) => name);
-        availableTools = unique([...a.filter((entry) => inB.has(entry)), ...enabledInBoth]);
+async function followedSend(
+    session: UpdatableSession,
+    entry: SessionTools,
+    send: (...args: unknown[]) => Promise<unknown>,
+    args: unknown[]
+): Promise<unknown> {
+    const call = ++entry.sends;
+    const step = (event: TurnEvent) => {
+        entry.turns = nextTurnState(entry.turns, event);
+    };
+    // setTools calls made before this message apply before it.
+    await waitAtMost(SEND_WAIT, () => Promise.all([entry.queue, entry.ownerChange]));
+    step({ kind: "send", call });
+    try {
+        const messageId = await send.apply(session, args);
+        step({
+            kind: "sent",
+            call,
+            messageId: typeof messageId === "string" ? messageId : undefined,
+        });
+        return messageId;
+    } catch (error) {
+        step({ kind: "send-failed", call });
+        throw error;
     }
-    const excluded = unique([...previous.filter.excludedTools, ...next.filter.excludedTools]);
-    // A built-in the lists above still let in although one side does not: excluded too.
-    const listed = availableTools === null ? undefined : new Set(availableTools);
-    const letIn = (name: string) =>
-        !excluded.includes(name) &&
-        !excluded.includes(`builtin:${name}`) &&
-        (listed === undefined ||
-            listed.has(name) ||
-            listed.has(`builtin:${name}`) ||
-            listed.has("builtin:*"));
-    const before = builtInsOn(previous);
-    const after = builtInsOn(next);
-    const differing = [...new Set([...before, ...after])].filter(
-        (name) => before.has(name) !== after.has(name)
-    );
-    const replaced = [
-        ...previous.resolution.overriddenBuiltInTools,
-        ...next.resolution.overriddenBuiltInTools,
-    ];
-    const excludedTools = unique([
-        ...excluded,
-        ...[...differing, ...replaced].filter(letIn).map((name) => `builtin:${name}`),
-    ]);
-    return { availableTools, excludedTools };
+}
+
+/** Waits for `what` at most `timeout` ms; then refuses the message with `SESSION_BUSY`. */
+function waitAtMost(timeout: number, what: () => Promise<unknown>): Promise<void> {
+    return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+            reject(
+                new SessionToolError(
+                    "SESSION_BUSY",
+                    `The message was not sent: a session.setTools call made before it has not finished within ${timeout} ms (the runtime does not answer). Send it again once setTools settles, or disconnect and resume the session.`
+                )
+            );
+        }, timeout);
+        timer.unref?.();
+        const settle = () => {
+            clearTimeout(timer);
+            resolve();
+        };
+        what().then(settle, settle);
+    });
 }
 
 /** Sends a filter as the session's (`null` availableTools: every tool allowed). */
@@ -771,24 +911,6 @@ async function sendFilter(session: UpdatableSession, filter: WireFilter): Promis
         availableTools: filter.availableTools === null ? null : [...filter.availableTools],
         excludedTools: [...filter.excludedTools],
     });
-}
-
-function sameFilter(a: WireFilter, b: WireFilter): boolean {
-    return (
-        sameList(a.availableTools, b.availableTools) && sameList(a.excludedTools, b.excludedTools)
-    );
-}
-
-function sameList(a: readonly string[] | null, b: readonly string[] | null): boolean {
-    if (a === null || b === null) return a === b;
-    return a.length === b.length && a.every((entry, index) => entry === b[index]);
-}
-
-function sameDefinitions(a: readonly Tool[], b: readonly Tool[]): boolean {
-    return (
-        a.length === b.length &&
-        JSON.stringify(a.map(wireToolDefinition)) === JSON.stringify(b.map(wireToolDefinition))
-    );
 }
 
 /** `first`'s tools, then those of `second` whose names `first` lacks. */

@@ -148,21 +148,23 @@ export function isDisconnected(session: object): boolean {
 }
 
 /**
- * Runs `callback` once the session is disconnected, whichever way: `disconnect()`,
- * `client.stop()` / `forceStop()`, or the runtime's connection closing. The SDK runs one step for
- * all of them; the callback runs right after it.
+ * Runs `callback` for each session of a class once it is disconnected, whichever way:
+ * `disconnect()`, `client.stop()` / `forceStop()`, or the runtime's connection closing. The SDK
+ * runs one step for all of them; the callback runs right after it. Installed once on the class,
+ * so that a session object carries nothing of the hook.
  *
+ * @param prototype - the session class's prototype
+ * @param callback - receives the session that was disconnected
  * @returns false when this SDK release has no such step (nothing was hooked)
  */
-export function onDisconnected(session: object, callback: () => void): boolean {
-    const internals = session as SessionInternals;
-    const step = internals._markDisconnected;
+export function onDisconnected(prototype: object, callback: (session: object) => void): boolean {
+    const step = (prototype as SessionInternals)._markDisconnected;
     if (typeof step !== "function") return false;
-    Object.defineProperty(session, "_markDisconnected", {
+    Object.defineProperty(prototype, "_markDisconnected", {
         value: function markDisconnected(this: SessionInternals) {
-            const already = internals.disconnected === true;
+            const already = this.disconnected === true;
             step.call(this);
-            if (!already) callback();
+            if (!already) callback(this);
         },
         configurable: true,
         writable: true,

@@ -28,7 +28,7 @@ import {
     type SessionToolHost,
     type ToolSessionConfig,
 } from "../safetyNet/sessionToolSetup.js";
-import { attachSessionTools } from "../safetyNet/sessionToolUpdate.js";
+import { attachSessionTools, clashOf } from "../safetyNet/sessionToolUpdate.js";
 import { attachCallAttribution, readToolAnsweredOption } from "../safetyNet/callAttribution.js";
 import { guardModelSwitches } from "../safetyNet/modelPreview.js";
 import {
@@ -95,7 +95,12 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
                 (read) => normaliseToolFilters(client, read),
                 resumedSessionId
             );
-            const session = await checkedConstruction(prepared.config, construct, discard);
+            const session = await checkedConstruction(prepared.config, construct, discard).catch(
+                (error: unknown) => {
+                    // Another connection holds a name on a resumed session: say which.
+                    throw clashOf(error, prepared.config.tools ?? []) ?? error;
+                }
+            );
             attachSessionTools(
                 session,
                 prepared as PreparedSessionTools<ToolSessionConfig>,

@@ -181,3 +181,115 @@ describe("hostile tool options are refused as SessionToolError, with nothing sen
         expect(runtime.requests.length).toBe(from);
     });
 });
+
+/** A schema nested `levels` deep. */
+function deepSchema(levels: number): Record<string, unknown> {
+    let schema: Record<string, unknown> = { type: "string" };
+    for (let level = 0; level < levels; level++) {
+        schema = { type: "object", properties: { inner: schema } };
+    }
+    return schema;
+}
+
+/** Parameters whose `method` answers a schema the first time and throws after. */
+function onceOnly(method: "toJSON" | "toJSONSchema"): Record<string, unknown> {
+    let calls = 0;
+    return {
+        [method]: () => {
+            if (++calls > 1) throw new Error(`${method} called twice`);
+            return { type: "object", properties: { path: { type: "string" } } };
+        },
+    };
+}
+
+describe("issue 27: one reader, one snapshot, bounded schemas, in both paths", () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => void rejections.push(reason);
+
+    for (const method of ["toJSON", "toJSONSchema"] as const) {
+        it(`reads parameters.${method} once and sends what it gave, in createSession and setTools`, async () => {
+            process.on("unhandledRejection", onRejection);
+            try {
+                const { runtime, client } = await setUp();
+                const tool = () => ({
+                    name: "lint",
+                    description: "Lint",
+                    handler,
+                    parameters: onceOnly(method),
+                });
+                const session = await client.createSession({
+                    model: MODEL,
+                    onPermissionRequest: approveAll,
+                    tools: [tool()],
+                });
+                await session.setTools({ tools: [{ ...tool(), description: "Lint again" }] });
+                await new Promise((resolve) => setTimeout(resolve, 100));
+                const sent = [
+                    ...runtime.paramsOf("session.create").map((params) => params.tools),
+                    ...runtime.paramsOf("session.tools.set").map((params) => params.tools),
+                ] as { parameters: unknown }[][];
+                expect(sent.map((tools) => tools[0]!.parameters)).toEqual([
+                    { type: "object", properties: { path: { type: "string" } } },
+                    { type: "object", properties: { path: { type: "string" } } },
+                ]);
+                expect(rejections).toEqual([]);
+            } finally {
+                process.off("unhandledRejection", onRejection);
+            }
+        });
+    }
+
+    it("refuses a 2,000-level schema naming the tool, at once, in createSession and setTools", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+        });
+        const from = runtime.requests.length;
+        const deep = { name: "deep", description: "Deep", handler, parameters: deepSchema(2_000) };
+        const started = Date.now();
+        for (const attempt of [
+            () =>
+                client.createSession({
+                    model: MODEL,
+                    onPermissionRequest: approveAll,
+                    tools: [deep],
+                }),
+            () => session.setTools({ tools: [deep] }),
+        ]) {
+            await expect(attempt()).rejects.toMatchObject({
+                name: "SessionToolError",
+                code: "INVALID_CUSTOM_TOOL",
+                message: expect.stringMatching(
+                    /^Custom tool 'deep' has parameters that cannot be sent as JSON \(it nests \d+ levels deep\)/
+                ),
+            });
+        }
+        expect(Date.now() - started).toBeLessThan(2_000);
+        expect(runtime.requests.length).toBe(from);
+    });
+
+    it("refuses a config whose availableTools getter throws, as a SessionToolError", async () => {
+        const { runtime, client } = await setUp();
+        await client.start();
+        const from = runtime.requests.length;
+        const config = { model: MODEL, onPermissionRequest: approveAll };
+        Object.defineProperty(config, "availableTools", {
+            enumerable: true,
+            get() {
+                throw new Error("getter says no");
+            },
+        });
+        for (const attempt of [
+            () => client.createSession(config as never),
+            () => client.resumeSession("other-session", config as never),
+        ]) {
+            const error = await attempt().then(
+                () => undefined,
+                (caught: unknown) => caught
+            );
+            expect(error).toBeInstanceOf(SessionToolError);
+        }
+        expect(runtime.requests.length).toBe(from);
+    });
+});

@@ -198,6 +198,9 @@ describe("session.setTools: every tool call gets an answer", () => {
         const { runtime, client } = await setUp();
         const declared = { name: "approve", description: "Answered by the app" };
         const session = await sessionWith(client, [lint, format, declared]);
+        // Removed while a turn runs: a call of it may be on its way.
+        runtime.emit(session.sessionId, { type: "assistant.turn_start", data: { turnId: "0" } });
+        await new Promise((resolve) => setTimeout(resolve, 100));
         await session.setTools({ tools: [lint, declared] });
         const from = runtime.requests.length;
         for (const [requestId, toolName] of [
@@ -209,7 +212,7 @@ describe("session.setTools: every tool call gets an answer", () => {
                 data: { requestId, toolName, toolCallId: `c-${requestId}`, arguments: {} },
             });
         }
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await new Promise((resolve) => setTimeout(resolve, 600));
         const answers = runtime.requests
             .slice(from)
             .filter(({ method }) => method === "session.tools.handlePendingToolCall")
@@ -239,6 +242,7 @@ describe("session.setTools: a built-in's owner changes only while the session is
         // Adding a tool that replaces no built-in is fine mid-turn.
         await session.setTools({ tools: [lint, format] });
         expect(requestsFrom(runtime, from)).toEqual([["session.tools.set", ["lint", "format"]]]);
+        runtime.emit(session.sessionId, { type: "assistant.turn_end", data: { turnId: "t1" } });
         runtime.emit(session.sessionId, { type: "session.idle", data: {} });
         await new Promise((resolve) => setTimeout(resolve, 100));
         await expect(session.setTools({ tools: [lint, view] })).resolves.toMatchObject({
@@ -246,13 +250,28 @@ describe("session.setTools: a built-in's owner changes only while the session is
         });
     });
 
-    it("counts a message sent as busy until the session is idle", async () => {
+    it("counts a message sent as busy until an idle that comes after the runtime took it", async () => {
         const { runtime, client } = await setUp();
         const session = await sessionWith(client, [lint]);
-        await session.send({ prompt: "hello" });
+        const messageId = await session.send({ prompt: "hello" });
         await expect(session.setTools({ tools: [view] })).rejects.toMatchObject({
             code: "SESSION_BUSY",
         });
+        // The idle of the run before this message (a stale idle) does not end it.
+        runtime.emit(session.sessionId, { type: "session.idle", data: {} });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await expect(session.setTools({ tools: [view] })).rejects.toMatchObject({
+            code: "SESSION_BUSY",
+        });
+        runtime.emit(session.sessionId, {
+            type: "user.message",
+            data: { content: "hello", messageId, interactionId: "i2" },
+        });
+        runtime.emit(session.sessionId, {
+            type: "assistant.turn_start",
+            data: { turnId: "0", interactionId: "i2" },
+        });
+        runtime.emit(session.sessionId, { type: "assistant.turn_end", data: { turnId: "0" } });
         runtime.emit(session.sessionId, { type: "session.idle", data: {} });
         await new Promise((resolve) => setTimeout(resolve, 100));
         await expect(session.setTools({ tools: [view] })).resolves.toBeDefined();
@@ -316,9 +335,10 @@ describe("session.setTools: found in review", () => {
         runtime.emit(session.sessionId, { type: "assistant.turn_start", data: { turnId: "t1" } });
         await sleep(100);
         const from = runtime.requests.length;
+        // Every name the runtime may hold counts as changing.
         await expect(session.setTools({ tools: [lint] })).rejects.toMatchObject({
             code: "SESSION_BUSY",
-            toolNames: ["view"],
+            toolNames: ["view", "lint"],
         });
         expect(runtime.requests.length).toBe(from);
     });

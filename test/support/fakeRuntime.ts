@@ -52,7 +52,7 @@ export interface FakeRuntime {
      * Makes the next `times` requests of `method` fail with a JSON-RPC error (`undefined`: answer
      * again).
      */
-    failMethod(method: string | undefined, times?: number): void;
+    failMethod(method: string | undefined, times?: number, message?: string): void;
     /** Makes the next `times` requests of `method` never answer (`undefined`: answer again). */
     hangMethod(method: string | undefined, times?: number): void;
     /** Sends a session event to every connected client, as the runtime's `session.event`. */
@@ -99,6 +99,7 @@ function createFakeRuntimeResponder(
     toolList: () => ToolListBehaviour,
     status: StatusBehaviour
 ): (method: string, params: Record<string, unknown>) => unknown {
+    let sent = 0;
     return (method: string, params: Record<string, unknown>): unknown => {
         switch (method) {
             case "connect":
@@ -131,6 +132,9 @@ function createFakeRuntimeResponder(
                 return { sessionId: params.sessionId, workspacePath: undefined };
             case "session.detach":
                 return { success: true };
+            case "session.send":
+                // As the runtime: the id its user.message event will carry.
+                return { messageId: `message-${++sent}` };
             default:
                 return {};
         }
@@ -154,6 +158,7 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
     let failures = 0;
     let hanging: string | undefined;
     let hangs = 0;
+    let failMessage: string | undefined;
     let toolList: ToolListBehaviour = options.toolList ?? {
         kind: "list",
         names: FAKE_LISTED_TOOLS,
@@ -179,7 +184,7 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
             requests.push({ method, params: recorded });
             if (method === failing && failures > 0) {
                 failures--;
-                throw new ResponseError(-32603, `${method} failed (fake)`);
+                throw new ResponseError(-32603, failMessage ?? `${method} failed (fake)`);
             }
             if (method === hanging && hangs > 0) {
                 hangs--;
@@ -203,9 +208,10 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         setToolList: (behaviour) => {
             toolList = behaviour;
         },
-        failMethod: (method, times = Number.POSITIVE_INFINITY) => {
+        failMethod: (method, times = Number.POSITIVE_INFINITY, message) => {
             failing = method;
             failures = times;
+            failMessage = message;
         },
         hangMethod: (method, times = Number.POSITIVE_INFINITY) => {
             hanging = method;
