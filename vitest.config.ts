@@ -1,7 +1,9 @@
 import { defineConfig } from "vitest/config";
 
-// npm run test:release -- <version> runs the end-to-end override and filter tests against another
-// SDK release: it points "@github/copilot-sdk" at a patched install of that release.
+// By default the tests load this repository's own @github/copilot-sdk, which carries the thin patch
+// (the patch form). npm run test:release -- <version> runs the end-to-end tests in the library
+// form: it points "@github/copilot-sdk" at this package's library entry in a scratch app beside
+// that release (scripts/patch/lib/libraryApp.mjs).
 const sdkUnderTest = process.env.COPILOT_SDK_UNDER_TEST;
 
 // End-to-end tests start the real runtime (a native process, ~100 MB); two workers on this
@@ -14,7 +16,7 @@ export default defineConfig({
                 : [
                       {
                           find: /^@github\/copilot-sdk$/,
-                          replacement: `${sdkUnderTest}/dist/index.js`,
+                          replacement: sdkUnderTest,
                       },
                   ],
     },

@@ -31,6 +31,12 @@ export type {
     SessionToolResolution,
 } from "./safetyNet/sessionToolSetup.js";
 export type { SessionToolUpdate } from "./safetyNet/sessionToolUpdate.js";
+export type {
+    CallAttributionConfig,
+    ToolAnswer,
+    ToolAnswerer,
+} from "./safetyNet/callAttribution.js";
+export type { ModelPreview, ModelToolCollision } from "./safetyNet/modelPreview.js";
 export {
     TOOL_CUSTOMIZATION_PATCH,
     type SdkCapabilities,

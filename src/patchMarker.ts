@@ -1,16 +1,20 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { MODULE_URL } from "./moduleLocation.js";
 import { MEASURED_BUILT_IN_TOOLS } from "./safetyNet/measuredBuiltInTools.generated.js";
 
 /**
- * What the SDK release a patch was built for can do, read by the patch build from the release's
- * own files; a feature a release lacks is refused with a `SessionToolError` naming the release
- * and the feature, never attempted.
+ * What the installed SDK release can do, read at run time from the release's own files (see
+ * `src/sdkSeam/sdkRelease.ts`); a feature a release lacks is refused with a `SessionToolError`
+ * naming the release and the feature, never attempted.
  *
  * @experimental
  */
 export interface SdkCapabilities {
     /**
-     * `createSession` / `resumeSession` send a custom tool's `overridesBuiltInTool` (every served
-     * release does; the build refuses a release without it).
+     * `createSession` / `resumeSession` send a custom tool's `overridesBuiltInTool` (every 1.0
+     * release does; a client of a release without it is refused at construction).
      */
     readonly builtInOverride: boolean;
     /** The runtime request `session.tools.initializeAndValidate`, which `validateTools` needs. */
@@ -34,32 +38,31 @@ export interface SdkCapabilities {
 }
 
 /**
- * What {@link TOOL_CUSTOMIZATION_PATCH} says about the patch an SDK carries.
+ * What {@link TOOL_CUSTOMIZATION_PATCH} says about the tool customization the SDK runs with.
  *
  * @experimental
  */
 export interface ToolCustomizationPatch {
-    /** The `@github/copilot-sdk` version the patch was built for. */
+    /** The `@github/copilot-sdk` version the wrap detected (`0.0.0-unwrapped` before it ran). */
     readonly sdkVersion: string;
-    /** The version of the project that built the patch (`copilot-sdk-tool-override`). */
+    /** The version of this package (`copilot-sdk-tool-override`) that wraps the SDK. */
     readonly patchVersion: string;
     /**
-     * A hash of what the patch adds (the compiled modules and the edits to the SDK's files),
-     * the same in the patches of every SDK version built from one source: two SDKs whose
-     * `buildHash` differs run different tool-customization code.
+     * How the wrap reached the SDK: `library` (the app imports `copilot-sdk-tool-override`),
+     * `patch` (the thin patch in the SDK's `client.js`), or `none` (not yet).
      */
-    readonly buildHash: string;
+    readonly form: "library" | "patch" | "none";
     /**
-     * The runtime versions whose built-in tools were measured and are compiled into the patch;
+     * The runtime versions whose built-in tools were measured and are compiled into this package;
      * on any other runtime the SDK asks the runtime and warns `CATALOG_FALLBACK`.
      */
     readonly measuredRuntimes: readonly string[];
-    /** What the SDK release the patch was built for can do. */
+    /** What the installed SDK release can do, detected at run time. */
     readonly capabilities: SdkCapabilities;
 }
 
-/** No capability assumed until the patch build writes the release's own in place of this name. */
-const UNBUILT_CAPABILITIES: SdkCapabilities = Object.freeze({
+/** No capability assumed until the wrap has read the installed release. */
+const UNDETECTED: SdkCapabilities = Object.freeze({
     builtInOverride: false,
     validateTools: false,
     setTools: false,
@@ -67,30 +70,79 @@ const UNBUILT_CAPABILITIES: SdkCapabilities = Object.freeze({
     extensionResume: false,
 });
 
+/** The release the wrap detected, set once by the wrap (library form or patch form). */
+let detected:
+    { sdkVersion: string; form: "library" | "patch"; capabilities: SdkCapabilities } | undefined;
+
 /**
- * Present only in an `@github/copilot-sdk` that carries the tool-customization patch: which SDK
- * version the patch was built for, which build of the patch it is, and which runtime versions its
- * measurements cover (the patch build writes the first three into the compiled module). To check
- * at start-up that the SDK is patched, and patched for the installed version, call
- * `assertToolCustomizationPatch()` through a namespace import instead of comparing this value with
- * a version written into the app.
+ * Records the release the wrap detected; the first one wins (one process wraps one SDK copy per
+ * module format). Not part of the public API.
+ */
+export function recordDetectedRelease(
+    sdkVersion: string,
+    form: "library" | "patch",
+    capabilities: SdkCapabilities
+): void {
+    detected ??= { sdkVersion, form, capabilities };
+}
+
+/** This package's version, read from its package.json above this module. */
+function ownVersion(): string {
+    try {
+        let dir = dirname(fileURLToPath(MODULE_URL));
+        for (;;) {
+            const manifest = join(dir, "package.json");
+            if (existsSync(manifest)) {
+                const { name, version } = JSON.parse(readFileSync(manifest, "utf8")) as {
+                    name?: unknown;
+                    version?: unknown;
+                };
+                if (name === "copilot-sdk-tool-override" && typeof version === "string") {
+                    return version;
+                }
+            }
+            const parent = dirname(dir);
+            if (parent === dir) return "(unknown)";
+            dir = parent;
+        }
+    } catch {
+        return "(unknown)";
+    }
+}
+
+const PATCH_VERSION = ownVersion();
+const MEASURED_RUNTIMES = Object.freeze(
+    MEASURED_BUILT_IN_TOOLS.map((entry) => entry.runtimeVersion)
+);
+
+/**
+ * Which SDK release the tool customization wraps, which version of this package wraps it, how
+ * (library or patch form), what the release can do, and which runtime versions the measurements
+ * cover. Exported from `copilot-sdk-tool-override` and, in the patch form, from
+ * `@github/copilot-sdk` too; `assertToolCustomizationPatch()` checks it at start-up.
  *
  * @experimental
  */
 export const TOOL_CUSTOMIZATION_PATCH: ToolCustomizationPatch = Object.freeze({
-    sdkVersion: "0.0.0-unbuilt",
-    patchVersion: "0.0.0-unbuilt-patch",
-    buildHash: "unbuilt",
-    capabilities: UNBUILT_CAPABILITIES,
-    measuredRuntimes: Object.freeze(MEASURED_BUILT_IN_TOOLS.map((entry) => entry.runtimeVersion)),
+    get sdkVersion() {
+        return detected?.sdkVersion ?? "0.0.0-unwrapped";
+    },
+    patchVersion: PATCH_VERSION,
+    get form() {
+        return detected?.form ?? "none";
+    },
+    get capabilities() {
+        return detected?.capabilities ?? UNDETECTED;
+    },
+    measuredRuntimes: MEASURED_RUNTIMES,
 });
 
 /**
- * One line for logs and messages: the SDK version, the patch build and the measured runtimes.
+ * One line for logs and messages: the SDK version, the form and the measured runtimes.
  *
  * @param patch - the marker to describe
- * @returns e.g. `patch 0.3.0 (build 1a2b3c4d5e6f) for @github/copilot-sdk 1.0.14, runtimes measured: 1.0.83, 1.0.85`
+ * @returns e.g. `copilot-sdk-tool-override 0.4.0 (patch form) on @github/copilot-sdk 1.0.14, runtimes measured: 1.0.83, 1.0.85`
  */
 export function describePatch(patch: ToolCustomizationPatch): string {
-    return `patch ${patch.patchVersion} (build ${patch.buildHash}) for @github/copilot-sdk ${patch.sdkVersion}, runtimes measured: ${patch.measuredRuntimes.join(", ")}`;
+    return `copilot-sdk-tool-override ${patch.patchVersion} (${patch.form} form) on @github/copilot-sdk ${patch.sdkVersion}, runtimes measured: ${patch.measuredRuntimes.join(", ")}`;
 }

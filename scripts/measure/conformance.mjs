@@ -3,6 +3,10 @@
 // named like built-ins, and with toolset filters, unpatched and patched, against its own real
 // runtime (offline, mock model on 127.0.0.1). Writes CONFORMANCE.md.
 //
+// npm run conformance -- --compare <runtime A> <runtime B> [--tools <names> | --app <module>]
+//     [--json]
+// compares two runtimes for an app's tools instead (conformanceCompare.mjs).
+//
 // npm run conformance -- --runtime <copilot CLI> [--sdk <version>] [--names-from <file>]
 //     [--out <file>]
 // probes an external runtime instead (for example node_modules/.bin/copilot of
@@ -22,7 +26,7 @@ import { execFileSync } from "node:child_process";
 import { optionValue, runtimeOption } from "./lib/externalRuntime.mjs";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { HIDDEN_BUILT_INS } from "./lib/hiddenBuiltIns.mjs";
 import { readMeasurements } from "./lib/measuredCatalog.mjs";
 import { patchedCopy } from "../patch/lib/patchedInstall.mjs";
@@ -33,6 +37,11 @@ import {
     ROOT,
     supportedVersions,
 } from "../patch/lib/sdkPatch.mjs";
+if (process.argv.includes("--compare")) {
+    // npm run conformance -- --compare <runtime A> <runtime B> ...: see conformanceCompare.mjs.
+    const { runComparison } = await import("./conformanceCompare.mjs");
+    process.exit(await runComparison(process.argv.slice(2)));
+}
 checkArguments(process.argv.slice(2), {
     usage: "Usage: npm run conformance [-- --sdk <version>] | [-- --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]]",
     flags: { runtime: "value", sdk: "value", "names-from": "value", out: "value" },
@@ -117,12 +126,14 @@ function probe(node, sdkDir, names, cliPath) {
         `conformance-${process.pid}-${Math.random().toString(36).slice(2)}.json`
     );
     const extra = cliPath === undefined ? [] : [cliPath];
-    execFileSync(node, [PROBE, sdkDir, JSON.stringify(names), out, ...extra], {
-        stdio: ["ignore", "inherit", "inherit"],
-    });
-    const result = JSON.parse(readFileSync(out, "utf8"));
-    rmSync(out);
-    return result;
+    try {
+        execFileSync(node, [PROBE, sdkDir, JSON.stringify(names), out, ...extra], {
+            stdio: ["ignore", "inherit", "inherit"],
+        });
+        return JSON.parse(readFileSync(out, "utf8"));
+    } finally {
+        rmSync(out, { force: true });
+    }
 }
 
 /** @type {Record<string, string>} */
@@ -212,7 +223,10 @@ const runtimeNames = externalRuntime === undefined ? undefined : namesForRuntime
 for (const version of versions) {
     console.error(`${version}: installing`);
     const unpatchedDir = await installSdkVersion(version);
-    const patchedDir = patchedCopy(version, unpatchedDir, "conformance");
+    const patchedDir = await patchedCopy(version, unpatchedDir, "conformance");
+    // The patched copy is scratch: removed when the process ends, whichever way it ends.
+    const patchedApp = dirname(dirname(dirname(patchedDir)));
+    process.once("exit", () => rmSync(patchedApp, { recursive: true, force: true }));
     // Releases whose runtime is the @github/copilot dependency start it with the app's Node,
     // which must be 22 for them (scripts/data/sdk-releases.json).
     const node = externalRuntime === undefined ? await nodeFor(version) : process.execPath;

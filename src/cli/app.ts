@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SDK_PACKAGE } from "./patchFiles.js";
@@ -154,5 +154,107 @@ export function hasUncommittedChanges(file: string, app: string): boolean {
         return status.trim() !== "";
     } catch {
         return false;
+    }
+}
+
+/** How to run a package manager: the program and the arguments before the command's own. */
+export interface Runner {
+    readonly command: string;
+    readonly prefix: readonly string[];
+    /** How it was found, for messages. */
+    readonly how: string;
+}
+
+function answers(command: string, args: readonly string[], cwd: string): boolean {
+    const run = spawnSync(command, [...args, "--version"], {
+        cwd,
+        stdio: "ignore",
+        timeout: 60_000,
+        env: process.env,
+    });
+    return run.error === undefined && run.status === 0;
+}
+
+/**
+ * Finds a way to run the app's package manager before anything is changed: the one that started
+ * this command (`npm_execpath`), the one on PATH, or (pnpm) corepack's.
+ *
+ * @param manager - the app's package manager
+ * @param app - the app's folder
+ * @returns the runner, or undefined when none answers
+ */
+export function findRunner(manager: PackageManager, app: string): Runner | undefined {
+    const execPath = process.env.npm_execpath;
+    const started =
+        manager === "pnpm"
+            ? /pnpm(\.c?js)?$/.test(execPath ?? "")
+            : /npm-cli\.js$/.test(execPath ?? "");
+    if (execPath !== undefined && started) {
+        const viaNode = /\.c?js$/.test(execPath);
+        const runner: Runner = viaNode
+            ? { command: process.execPath, prefix: [execPath], how: `npm_execpath ${execPath}` }
+            : { command: execPath, prefix: [], how: `npm_execpath ${execPath}` };
+        if (answers(runner.command, runner.prefix, app)) return runner;
+    }
+    const parent = manager === "pnpm" ? startingPnpm() : undefined;
+    if (parent !== undefined && answers(parent.command, parent.prefix, app)) return parent;
+    if (answers(manager, [], app)) {
+        return { command: manager, prefix: [], how: `${manager} on PATH` };
+    }
+    if (manager === "pnpm" && answers("corepack", ["pnpm"], app)) {
+        return { command: "corepack", prefix: ["pnpm"], how: "corepack pnpm" };
+    }
+    return undefined;
+}
+
+/**
+ * The pnpm that started this command through `pnpm exec` or `pnpm dlx` (which, unlike `pnpm
+ * run`, set no npm_execpath): read from the parent processes' command lines where the system
+ * shows them (Linux's /proc).
+ */
+function startingPnpm(): Runner | undefined {
+    let pid = process.ppid;
+    for (let depth = 0; depth < 3 && pid > 1; depth++) {
+        let argv: string[];
+        let parentPid: number;
+        try {
+            argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+            const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+            parentPid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        } catch {
+            return undefined;
+        }
+        const [first, second] = argv;
+        const how = `the pnpm that started this command (${second ?? first})`;
+        if (first !== undefined && /(^|\/)node$/.test(first) && /pnpm\.c?js$/.test(second ?? "")) {
+            return { command: first, prefix: [second!], how };
+        }
+        if (first !== undefined && /(^|\/)pnpm$/.test(first)) {
+            return { command: first, prefix: [], how };
+        }
+        pid = parentPid;
+    }
+    return undefined;
+}
+
+/**
+ * Runs the package manager in the app.
+ *
+ * @throws CliError when it cannot be started or fails
+ */
+export function runPackageManager(runner: Runner, args: readonly string[], app: string): void {
+    const run = spawnSync(runner.command, [...runner.prefix, ...args], {
+        cwd: app,
+        stdio: "inherit",
+        env: process.env,
+    });
+    const shown = `${[runner.command === process.execPath ? "" : runner.command, ...runner.prefix, ...args].filter(Boolean).join(" ")}`;
+    if (run.error !== undefined) {
+        throw new CliError(`Could not run \`${shown}\`: ${run.error.message}.`);
+    }
+    if (run.status !== 0) {
+        throw new CliError(
+            `\`${shown}\` failed (exit code ${run.status}); its output above says why. Fix that, then run this command again.`
+        );
     }
 }

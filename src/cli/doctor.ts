@@ -1,11 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import {
-    CliError,
     declaredSdk,
     detectPackageManager,
+    findRunner,
     installedSdkVersion,
     isExactVersion,
     readManifest,
@@ -14,24 +13,19 @@ import {
 } from "./app.js";
 import { checkDockerfile, checkDockerignore } from "./containerCheck.js";
 import {
+    OWN_PACKAGE,
     POSTINSTALL,
     PNPM_BUILT_DEPENDENCY,
     SDK_PACKAGE,
-    buildHashOf,
     npmPatchName,
     patchVersionOf,
     pnpmPatchKey,
-    type ShippedPatches,
+    recordedReleases,
+    type PackageIdentity,
 } from "./patchFiles.js";
+import { describeMarker, probeApp, type PatchMarker } from "./probe.js";
+import { carriesSelfContainedPatch, carriesThinPatch } from "./thinPatch.js";
 import { runsPatchPackage, runsPatchPackageStrictly } from "./wiring.js";
-
-/** What `TOOL_CUSTOMIZATION_PATCH` of a patched SDK holds. */
-export interface PatchMarker {
-    readonly sdkVersion: string;
-    readonly patchVersion?: string;
-    readonly buildHash?: string;
-    readonly measuredRuntimes?: readonly string[];
-}
 
 /** One line of the doctor's report. */
 export interface Finding {
@@ -54,138 +48,119 @@ export function cliCommand(manager: PackageManager): string {
     return `${manager === "pnpm" ? "pnpm exec" : "npx"} copilot-sdk-tool-override`;
 }
 
-/** The patch as the app's SDK loads it: its marker and the start-up check's verdict. */
-export function loadedPatch(app: string): {
-    marker: PatchMarker | undefined;
-    refusal: string | undefined;
-} {
-    let entry: string;
-    try {
-        entry = createRequire(join(app, "package.json")).resolve(SDK_PACKAGE);
-    } catch (error) {
-        throw new CliError(
-            `${SDK_PACKAGE} cannot be loaded from ${app} (${(error as Error).message.split("\n")[0]}): install the app's dependencies first.`
-        );
-    }
-    const probe =
-        "const sdk = require(process.argv[1]);" +
-        "let refusal = null;" +
-        'if (typeof sdk.assertToolCustomizationPatch === "function") {' +
-        "  try { sdk.assertToolCustomizationPatch(); } catch (error) { refusal = error.message; }" +
-        "}" +
-        "console.log(JSON.stringify({ marker: sdk.TOOL_CUSTOMIZATION_PATCH ?? null, refusal }));";
-    let output: string;
-    try {
-        output = execFileSync(process.execPath, ["-e", probe, entry], {
-            cwd: app,
-            encoding: "utf8",
-            stdio: ["ignore", "pipe", "pipe"],
-        });
-    } catch (error) {
-        const stderr = (error as { stderr?: string }).stderr ?? (error as Error).message;
-        throw new CliError(
-            `Loading ${SDK_PACKAGE} from ${entry} failed, so whether it is patched cannot be told:\n${stderr.trim()}`
-        );
-    }
-    const { marker, refusal } = JSON.parse(output) as {
-        marker: PatchMarker | null;
-        refusal: string | null;
-    };
-    return { marker: marker ?? undefined, refusal: refusal ?? undefined };
-}
-
-/** One line describing a marker: SDK version, patch build, measured runtimes. */
-export function describeMarker(marker: PatchMarker): string {
-    const build =
-        marker.patchVersion === undefined
-            ? "a patch from before 0.3.0 (no build recorded)"
-            : `patch ${marker.patchVersion} (build ${marker.buildHash})`;
-    const runtimes =
-        marker.measuredRuntimes === undefined
-            ? ""
-            : `, runtimes measured: ${marker.measuredRuntimes.join(", ")}`;
-    return `${build} for ${SDK_PACKAGE} ${marker.sdkVersion}${runtimes}`;
+/** Options of the doctor. */
+export interface DiagnoseOptions {
+    /** `--package-manager`, when given. */
+    readonly packageManager?: string;
+    /** Whether to start the release's runtime once (default true). */
+    readonly startRuntime?: boolean;
 }
 
 /**
- * Checks an app: is the installed SDK patched, for which release and build; will the next install
- * (and a container build) apply the patch again.
+ * Checks an app's patch form piece by piece, each with its fix: the package manager runs; the
+ * SDK is installed and pinned; this package is installed, in `dependencies`, resolvable from the
+ * SDK and the same version as this command; the thin patch of the installed version is in
+ * `patches/` and wired (npm: patch-package's postinstall; pnpm: the versioned
+ * `patchedDependencies` key and the `packageExtensions` entry); the app's ESM and CommonJS code
+ * get the tool customization; the release's runtime starts under this Node; a container build
+ * copies the patch.
  *
  * @param app - the app's folder
- * @param shipped - this package's patches
- * @param requestedManager - `--package-manager`, when given
+ * @param identity - this package's name, version and folder
+ * @param options - `--package-manager`; whether to start the runtime
  */
 export function diagnose(
     app: string,
-    shipped: ShippedPatches,
-    requestedManager?: string
+    identity: PackageIdentity,
+    options: DiagnoseOptions = {}
 ): Diagnosis {
     const manifest = readManifest(app);
-    const { manager, reason } = detectPackageManager(app, manifest, requestedManager);
+    const { manager, reason } = detectPackageManager(app, manifest, options.packageManager);
     const cli = cliCommand(manager);
     const findings: Finding[] = [];
     const ok = (message: string) => findings.push({ status: "ok", message });
     const warn = (message: string) => findings.push({ status: "warn", message });
     const fail = (message: string) => findings.push({ status: "fail", message });
-    findings.push({ status: "info", message: `package manager: ${manager} (${reason})` });
+    const runner = findRunner(manager, app);
+    if (runner === undefined) {
+        fail(
+            `package manager: ${manager} (${reason}), but no ${manager} answers here (not on PATH${manager === "pnpm" ? ", not through corepack" : ""}): installs cannot apply the patch. Fix: ${manager === "pnpm" ? "`npm install -g pnpm` or `corepack enable`" : "install Node.js with npm"}.`
+        );
+    } else {
+        findings.push({
+            status: "info",
+            message: `package manager: ${manager} (${reason}, run as ${runner.how})`,
+        });
+    }
 
     const installed = installedSdkVersion(app);
     const declared = declaredSdk(manifest);
     if (installed === undefined) {
-        const pinned = declared !== undefined && isExactVersion(declared.range);
         fail(
-            `${SDK_PACKAGE} is not installed in ${app}. Fix: ${declared === undefined ? `\`${cli} upgrade <version>\` (patched releases: ${shipped.versions().join(", ")})` : `\`${manager} install\`${pinned ? " once the findings below are fixed" : ""}`}.`
+            `${SDK_PACKAGE} is not installed in ${app}. Fix: ${declared === undefined ? `\`${manager === "npm" ? "npm install" : "pnpm add"} ${SDK_PACKAGE}@<version>\`, then \`${cli} init\`` : `\`${manager} install\``}.`
         );
-        // The wiring can still be checked for the version package.json pins.
-        if (pinned) {
-            if (manager === "npm")
-                checkNpmWiring(app, manifest.json, declared.range, cli, ok, fail);
-            else checkPnpmWiring(app, manifest.json, declared.range, cli, ok, warn, fail);
-        }
         return { manager, installed, marker: undefined, findings, healthy: false };
     }
-    const patchedVersions = shipped.versions();
-    const supported = patchedVersions.includes(installed);
     findings.push({
         status: "info",
         message: `${SDK_PACKAGE} ${installed} installed${declared === undefined ? "" : `, package.json: ${declared.range}`}`,
     });
-    if (!supported) {
-        fail(
-            `${SDK_PACKAGE} ${installed} has no patch in ${shipped.identity.name} ${shipped.identity.version} (patched releases: ${patchedVersions.join(", ")}). Fix: \`${cli} upgrade ${patchedVersions.at(-1)}\`.`
-        );
-    }
-
-    // What the app's code gets when it imports the SDK.
-    const { marker, refusal } = loadedPatch(app);
-    if (marker === undefined) {
-        fail(
-            `${SDK_PACKAGE} ${installed} is NOT patched: custom tools named like built-ins and toolset filters do not work as documented. Fix: \`${cli} init\`${manager === "npm" ? " (if it is wired already: a bare `npm install`; `npm install <package>` does not run the postinstall)" : ""}.`
-        );
-    } else if (refusal !== undefined) {
-        fail(`${refusal} Fix: \`${cli} init\` (it installs the patch of the installed version).`);
-    } else {
-        ok(`patched: ${describeMarker(marker)}`);
-        const expected = supported ? shipped.buildHash(installed) : undefined;
-        if (expected !== undefined && marker.buildHash !== expected) {
-            warn(
-                `the installed patch is another build than this package's (${shipped.identity.name} ${shipped.identity.version}, build ${expected}). To use this one: \`${cli} init\`.`
-            );
-        }
-    }
-
     if (declared !== undefined && !isExactVersion(declared.range)) {
         warn(
-            `package.json asks for ${SDK_PACKAGE} '${declared.range}', a range: an install may pick a version the patch was not built for (the install then fails). Fix: \`${cli} init\` pins it exactly.`
+            `package.json asks for ${SDK_PACKAGE} '${declared.range}', a range: an install may pick another release, whose patch this app does not have (the install then fails). Fix: \`${cli} init\` pins it exactly.`
         );
     }
 
+    checkOwnPackage(app, manifest.json, identity, cli, ok, warn, fail);
     const patchFile =
         manager === "npm"
             ? checkNpmWiring(app, manifest.json, installed, cli, ok, fail)
-            : checkPnpmWiring(app, manifest.json, installed, cli, ok, warn, fail);
-    if (patchFile !== undefined) checkContainer(app, patchFile, manager, findings);
+            : checkPnpmWiring(app, manifest.json, installed, identity, cli, ok, warn, fail);
 
+    // What the app's code gets when it imports the SDK, and whether the runtime starts.
+    const probe = probeApp(app, options.startRuntime ?? true);
+    let marker: PatchMarker | undefined;
+    for (const [format, view] of [
+        ["ESM", probe.esm],
+        ["CommonJS", probe.cjs],
+    ] as const) {
+        if (view.error !== undefined) {
+            fail(
+                `the app's ${format} code cannot load ${SDK_PACKAGE}: ${view.error}. Fix: ${/copilot-sdk-tool-override/.test(view.error) ? `the SDK cannot resolve ${OWN_PACKAGE}: \`${cli} init\` (it adds ${OWN_PACKAGE} to dependencies${manager === "pnpm" ? " and to the SDK's through pnpm.packageExtensions" : ""})` : `\`${manager} install\``}.`
+            );
+        } else if (view.marker === undefined) {
+            fail(
+                `the app's ${format} code gets ${SDK_PACKAGE} ${installed} WITHOUT the tool customization: custom tools named like built-ins and toolset filters do not work as documented. Fix: \`${cli} init\`${manager === "npm" ? " (if it is wired already: a bare `npm install`; `npm install <package>` does not run the postinstall)" : ""}.`
+            );
+        } else if (view.marker.form === "self-contained" || view.marker.form === undefined) {
+            fail(
+                `the app's ${format} code gets ${describeMarker(view.marker)}, the old self-contained patch. Fix: \`${cli} upgrade\` replaces it with the thin patch.`
+            );
+        } else if (view.refusal !== undefined) {
+            fail(`${format}: ${view.refusal}`);
+        } else if (view.marker.sdkVersion !== installed) {
+            fail(
+                `the app's ${format} code gets the tool customization on ${SDK_PACKAGE} ${view.marker.sdkVersion}, but ${installed} is installed. Fix: \`${manager} install\`.`
+            );
+        } else if (view.sessionToolError !== true) {
+            fail(
+                `the app's ${format} code cannot import SessionToolError from ${SDK_PACKAGE}: the SDK's root module lacks the patch's re-export. Fix: \`${cli} init\`.`
+            );
+        } else {
+            marker ??= view.marker;
+        }
+    }
+    if (marker !== undefined) ok(`ESM and CommonJS: ${describeMarker(marker)}`);
+    if (probe.start !== undefined) {
+        if (probe.start.started) {
+            ok(
+                `the release's runtime starts under Node ${process.versions.node} (${probe.start.detail})`
+            );
+        } else {
+            fail(runtimeFailure(installed, probe.start.detail, identity));
+        }
+    }
+    if (patchFile !== undefined) checkContainer(app, patchFile, manager, findings);
     return {
         manager,
         installed,
@@ -195,7 +170,83 @@ export function diagnose(
     };
 }
 
-/** patch-package: the patch file, no other version's, the postinstall, patch-package itself. */
+/** The start failure of a release's runtime, with the fix this package measured for it. */
+function runtimeFailure(installed: string, detail: string, identity: PackageIdentity): string {
+    // The error line (`TypeError: ...`, `Error [ERR_...]: ...`), not the minified source Node prints above it.
+    const lines = detail.split(/\r?\n/).map((line) => line.trim());
+    const errorLine = lines.find((line) => /^(?:[A-Z]\w*)?Error(?: \[[A-Z_]+\])?: \S/.test(line));
+    const first = lines[0] ?? "";
+    const cause = (errorLine === undefined ? first : `${first.slice(0, 200)}: ${errorLine}`).slice(
+        0,
+        400
+    );
+    const release = recordedReleases(identity.root).get(installed);
+    const nodeMajor = Number(process.versions.node.split(".")[0]);
+    const fixes: string[] = [];
+    if (release?.node !== undefined && nodeMajor < release.node) {
+        fixes.push(
+            `run the app on Node ${release.node} or later (${SDK_PACKAGE} ${installed}'s runtime fails on Node ${nodeMajor}${release.node20Failure === undefined ? "" : `: ${release.node20Failure}`})`
+        );
+    }
+    if (release?.runtime === "dependency" && release.runtimeVersion !== undefined) {
+        fixes.push(
+            `pin its runtime, \`npm install --save-exact @github/copilot@${release.runtimeVersion}\` (a fresh install resolves the newest @github/copilot, which this release may not find a platform package of)`
+        );
+    }
+    if (fixes.length === 0)
+        fixes.push(`\`npm install\` again, or move to a newer ${SDK_PACKAGE} release`);
+    return `the release's runtime does not start under Node ${process.versions.node}: ${cause}. Fix: ${fixes.join("; and ")}.`;
+}
+
+/** This package: installed, in `dependencies`, exact, the same version as this command, resolvable from the SDK. */
+function checkOwnPackage(
+    app: string,
+    json: Record<string, unknown>,
+    identity: PackageIdentity,
+    cli: string,
+    ok: (message: string) => void,
+    warn: (message: string) => void,
+    fail: (message: string) => void
+): void {
+    const declared = section(json, "dependencies")[OWN_PACKAGE];
+    if (typeof declared === "string") {
+        ok(`${OWN_PACKAGE} is in dependencies (${declared})`);
+    } else {
+        fail(
+            `${OWN_PACKAGE} is not in dependencies${typeof section(json, "devDependencies")[OWN_PACKAGE] === "string" ? " (only in devDependencies: an install with --omit=dev leaves the patched SDK unable to load it)" : ""}. Fix: \`${cli} init\`.`
+        );
+    }
+    const sdkManifest = join(app, "node_modules", ...SDK_PACKAGE.split("/"), "package.json");
+    let resolved: string | undefined;
+    try {
+        resolved = createRequire(sdkManifest).resolve(`${OWN_PACKAGE}/package.json`);
+    } catch {
+        resolved = undefined;
+    }
+    if (resolved === undefined) {
+        fail(
+            `${SDK_PACKAGE} cannot resolve ${OWN_PACKAGE}, which its patch imports. Fix: \`${cli} init\`.`
+        );
+        return;
+    }
+    const { version } = JSON.parse(readFileSync(resolved, "utf8")) as { version?: string };
+    if (version === identity.version) {
+        ok(`${SDK_PACKAGE} resolves ${OWN_PACKAGE} ${version}, this command's version`);
+    } else {
+        warn(
+            `${SDK_PACKAGE} resolves ${OWN_PACKAGE} ${version ?? "(unknown)"}, but this command is ${identity.version}: the versions disagree. Fix: run the app's own copy (\`${cli} doctor\`), or \`${cli} init\` with the version you want.`
+        );
+    }
+}
+
+/** What an SDK patch file in the app is: the thin patch, or the old self-contained one. */
+function describePatchFile(path: string): "thin" | "self-contained" | "other" {
+    const text = readFileSync(path, "utf8");
+    if (carriesThinPatch(text)) return "thin";
+    return carriesSelfContainedPatch(text) ? "self-contained" : "other";
+}
+
+/** patch-package: the thin patch file, no other SDK patch, the postinstall, patch-package itself. */
 function checkNpmWiring(
     app: string,
     json: Record<string, unknown>,
@@ -207,13 +258,16 @@ function checkNpmWiring(
     const patchFile = npmPatchName(installed);
     const patches = join(app, "patches");
     const present = existsSync(patches) ? readdirSync(patches) : [];
-    if (present.includes(patchFile)) {
-        const hash = buildHashOf(readFileSync(join(patches, patchFile), "utf8"));
-        ok(`patches/${patchFile} is there${hash === undefined ? "" : ` (build ${hash})`}`);
-    } else {
+    if (!present.includes(patchFile)) {
         fail(
             `patches/${patchFile} is missing: the next \`npm install\` here, and every container build, leaves the SDK unpatched (patch-package prints "No patch files found" and exits 0). Fix: \`${cli} init\`, and copy patches/ into the image before \`npm ci\`.`
         );
+    } else if (describePatchFile(join(patches, patchFile)) !== "thin") {
+        fail(
+            `patches/${patchFile} is not the thin patch (the self-contained patch of 0.3.0?). Fix: \`${cli} upgrade\`.`
+        );
+    } else {
+        ok(`patches/${patchFile} is the thin patch of the installed release`);
     }
     const others = present.filter(
         (file) => file !== patchFile && patchVersionOf(file) !== undefined
@@ -241,11 +295,12 @@ function checkNpmWiring(
     return patchFile;
 }
 
-/** pnpm: patchedDependencies names an existing patch of the installed version; koffi; no patch-package. */
+/** pnpm: the versioned patchedDependencies key, packageExtensions, koffi, no patch-package. */
 function checkPnpmWiring(
     app: string,
     json: Record<string, unknown>,
     installed: string,
+    identity: PackageIdentity,
     cli: string,
     ok: (message: string) => void,
     warn: (message: string) => void,
@@ -255,6 +310,11 @@ function checkPnpmWiring(
     const patched = section(pnpm, "patchedDependencies");
     const named = patched[pnpmPatchKey(installed)];
     let patchFile: string | undefined;
+    if (typeof patched[SDK_PACKAGE] === "string") {
+        fail(
+            `pnpm.patchedDependencies names ${SDK_PACKAGE} without a version: pnpm then installs other releases unpatched with only a warning. Fix: \`${cli} init\` (it writes ${pnpmPatchKey(installed)}).`
+        );
+    }
     if (typeof named !== "string") {
         fail(
             `pnpm.patchedDependencies has no entry for ${pnpmPatchKey(installed)}, so pnpm installs the SDK unpatched. Fix: \`${cli} init\`.`
@@ -263,9 +323,24 @@ function checkPnpmWiring(
         fail(
             `pnpm.patchedDependencies names ${named}, which does not exist: \`pnpm install\` fails here and in every container build. Fix: \`${cli} init\`, and copy patches/ into the image before \`pnpm install\`.`
         );
+    } else if (describePatchFile(join(app, named)) !== "thin") {
+        fail(
+            `${named} is not the thin patch (the self-contained patch of 0.3.0?). Fix: \`${cli} upgrade\`.`
+        );
     } else {
-        ok(`pnpm.patchedDependencies: ${pnpmPatchKey(installed)} -> ${named}`);
+        ok(`pnpm.patchedDependencies: ${pnpmPatchKey(installed)} -> ${named} (the thin patch)`);
         patchFile = named.replace(/^(\.\/)?patches\//, "");
+    }
+    const extension = section(
+        section(section(pnpm, "packageExtensions"), SDK_PACKAGE),
+        "dependencies"
+    )[OWN_PACKAGE];
+    if (typeof extension === "string") {
+        ok(`pnpm.packageExtensions: ${SDK_PACKAGE} depends on ${OWN_PACKAGE} ${extension}`);
+    } else {
+        fail(
+            `pnpm.packageExtensions does not add ${OWN_PACKAGE} to ${SDK_PACKAGE}'s dependencies: with hoistPattern [] or the global virtual store the patched SDK cannot resolve it (ERR_MODULE_NOT_FOUND). Fix: \`${cli} init\`.`
+        );
     }
     const built = pnpm.onlyBuiltDependencies;
     if (!Array.isArray(built) || !built.includes(PNPM_BUILT_DEPENDENCY)) {

@@ -8,27 +8,41 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CliError } from "./app.js";
 import { adopt } from "./adopt.js";
-import { diagnose, describeMarker } from "./doctor.js";
-import { ShippedPatches } from "./patchFiles.js";
+import { diagnose } from "./doctor.js";
+import { packageIdentity } from "./patchFiles.js";
 
 /** This package's folder: build/cli/main.js is two levels below it. */
 const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 const USAGE = `Usage: copilot-sdk-tool-override <command> [options]
 
-Commands (run in your app's folder):
-  init                      pin the installed @github/copilot-sdk, add its patch to patches/,
-                            wire patch-package (npm) or patchedDependencies (pnpm), install, verify
-  upgrade <version>         move the app to another SDK release and swap the patch, in one step
-  doctor                    is the installed SDK patched, and will the next install (and a
-                            container build) patch it again; exits 1 with the fix when not
+Library form: no command needed. Import from "copilot-sdk-tool-override" instead of
+"@github/copilot-sdk" (everything the SDK exports, CopilotClient with the tool customization).
+
+Patch form, for apps that cannot change their imports (run in your app's folder, a clean git tree):
+  init                      render the thin patch of the installed @github/copilot-sdk into
+                            patches/, add this package and the SDK to dependencies (exact),
+                            wire patch-package (npm) or patchedDependencies and packageExtensions
+                            (pnpm), install, verify in ESM and CommonJS
+  upgrade [<version>]       the same, from the self-contained patch of 0.3.0 or for another SDK
+                            release (<version>), in one step
+  doctor [--no-start]       checks each piece (patch, package, versions, pnpm entries, the
+                            runtime starting under this Node) and says how to fix each; exits 1
+                            when something must be fixed
   conformance --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]
                             what a runtime does with custom tools named like built-ins,
                             unpatched and patched (offline, mock model on 127.0.0.1)
+  conformance --compare <runtime A> <runtime B> [--tools <names> | --app <module>] [--json]
+                            what upgrading from runtime A to B changes for the app's tools
+                            (npm specs such as @github/copilot@1.0.83, or CLI paths); exits 1
+                            when something the app relies on changed, 2 on a usage error,
+                            3 when a runtime could not be probed
 
 Options:
   --dir <path>              the app's folder (default: the current folder)
-  --package-manager <npm|pnpm>   instead of detecting it from the lockfile`;
+  --package-manager <npm|pnpm>   instead of detecting it from the lockfile
+  --package <spec>          (init, upgrade) what the app depends on for this package, e.g. a
+                            tarball; default: this version, exactly`;
 
 /** Reads `--name value` and drops both from `args`. */
 function takeOption(args: string[], name: string): string | undefined {
@@ -50,9 +64,9 @@ function run(argv: string[]): number {
         log(USAGE);
         return command === undefined ? 1 : 0;
     }
-    const shipped = new ShippedPatches(PACKAGE_ROOT);
+    const identity = packageIdentity(PACKAGE_ROOT);
     if (command === "--version") {
-        log(shipped.identity.version);
+        log(identity.version);
         return 0;
     }
     if (command === "conformance") return conformance(args);
@@ -60,27 +74,27 @@ function run(argv: string[]): number {
     const app = resolve(takeOption(args, "dir") ?? process.cwd());
     const packageManager = takeOption(args, "package-manager");
     if (command === "init" || command === "upgrade") {
-        const version = command === "upgrade" ? args.shift() : undefined;
-        if (command === "upgrade" && (version === undefined || version.startsWith("--"))) {
-            throw new CliError(
-                `upgrade needs the SDK version to move to, e.g. \`copilot-sdk-tool-override upgrade ${shipped.versions().at(-1)}\` (patched releases: ${shipped.versions().join(", ")}).`
-            );
-        }
+        const ownSpec = takeOption(args, "package");
+        const version =
+            command === "upgrade" && args[0] !== undefined && !args[0].startsWith("--")
+                ? args.shift()
+                : undefined;
         refuseLeftovers(args, command);
-        adopt(app, shipped, { version, packageManager, log });
+        adopt(app, identity, { version, packageManager, ownSpec, log });
         return 0;
     }
     if (command === "doctor") {
+        const noStart = args.indexOf("--no-start");
+        if (noStart !== -1) args.splice(noStart, 1);
         refuseLeftovers(args, command);
-        const { identity } = shipped;
         log(`${identity.name} ${identity.version} doctor: ${app}`);
-        const diagnosis = diagnose(app, shipped, packageManager);
+        const diagnosis = diagnose(app, identity, { packageManager, startRuntime: noStart === -1 });
         const marks = { ok: "ok  ", warn: "warn", fail: "FAIL", info: "    " } as const;
         for (const finding of diagnosis.findings)
             log(`${marks[finding.status]} ${finding.message}`);
         log(
             diagnosis.healthy
-                ? `The app's SDK is patched${diagnosis.marker === undefined ? "" : ` (${describeMarker(diagnosis.marker)})`} and stays patched on the next install.`
+                ? "The app's SDK runs the tool customization and stays patched on the next install."
                 : "The app is not ready: apply the fixes above (lines marked FAIL)."
         );
         return diagnosis.healthy ? 0 : 1;
@@ -100,15 +114,27 @@ function refuseLeftovers(args: readonly string[], command: string): void {
  * (`$XDG_CACHE_HOME` or `~/.cache`); the report to `--out` (default `./copilot-conformance.md`).
  */
 function conformance(args: string[]): number {
-    if (!args.includes("--runtime")) {
-        throw new CliError(
-            "conformance needs the runtime to probe: --runtime <copilot CLI>, e.g. node_modules/.bin/copilot after `npm install @github/copilot@<version>`. (The report for the SDK's bundled runtimes is CONFORMANCE.md of the repository.)"
-        );
-    }
-    if (!args.includes("--out")) args.push("--out", "copilot-conformance.md");
     const cache =
         process.env.COPILOT_SDK_TOOL_OVERRIDE_CACHE ??
         join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "copilot-sdk-tool-override");
+    if (args.includes("--compare")) {
+        return (
+            spawnSync(
+                process.execPath,
+                [join(PACKAGE_ROOT, "scripts", "measure", "conformanceCompare.mjs"), ...args],
+                {
+                    stdio: "inherit",
+                    env: { ...process.env, COPILOT_SDK_TOOL_OVERRIDE_CACHE: cache },
+                }
+            ).status ?? 1
+        );
+    }
+    if (!args.includes("--runtime")) {
+        throw new CliError(
+            "conformance needs the runtime to probe: --runtime <copilot CLI> (or --compare <runtime A> <runtime B>), e.g. node_modules/.bin/copilot after `npm install @github/copilot@<version>`. (The report for the SDK's bundled runtimes is CONFORMANCE.md of the repository.)"
+        );
+    }
+    if (!args.includes("--out")) args.push("--out", "copilot-conformance.md");
     const result = spawnSync(
         process.execPath,
         [join(PACKAGE_ROOT, "scripts", "measure", "conformance.mjs"), ...args],

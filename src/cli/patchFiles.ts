@@ -1,8 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The package the patches are for. */
 export const SDK_PACKAGE = "@github/copilot-sdk";
+
+/** This package's name, as apps depend on it. */
+export const OWN_PACKAGE = "copilot-sdk-tool-override";
 
 /** The patch-package version this project's patches are built and checked with. */
 export const PATCH_PACKAGE_VERSION = "8.0.1";
@@ -41,56 +44,42 @@ export function patchVersionOf(file: string): string | undefined {
     return (NPM_PATCH.exec(file) ?? PNPM_PATCH.exec(file))?.[1];
 }
 
-/**
- * The build hash a patch writes into `TOOL_CUSTOMIZATION_PATCH` (both builds carry the same one).
- *
- * @param patchText - the text of a patch file
- * @returns the hash, or undefined when the patch carries none
- */
-export function buildHashOf(patchText: string): string | undefined {
-    return /^\+ {4}buildHash: "([0-9a-f]+)",$/m.exec(patchText)?.[1];
+/** This package's own name and version (its package.json). */
+export interface PackageIdentity {
+    readonly name: string;
+    readonly version: string;
+    /** The package's folder. */
+    readonly root: string;
 }
 
-/** The patches this package ships, one pair per SDK version. */
-export class ShippedPatches {
-    /** @param root - the package's own folder (holding `patches/` and `package.json`) */
-    constructor(readonly root: string) {}
+/** Reads this package's identity from its folder. */
+export function packageIdentity(root: string): PackageIdentity {
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+        name: string;
+        version: string;
+    };
+    return { name: manifest.name, version: manifest.version, root };
+}
 
-    /** This package's name and version, for messages. */
-    get identity(): { name: string; version: string } {
-        const manifest = JSON.parse(readFileSync(join(this.root, "package.json"), "utf8")) as {
-            name: string;
-            version: string;
-        };
-        return { name: manifest.name, version: manifest.version };
-    }
+/** A release's record in this package's scripts/data/sdk-releases.json, where it has one. */
+export interface RecordedRelease {
+    readonly sdkVersion: string;
+    readonly runtime?: "bundled" | "dependency";
+    readonly runtimeVersion?: string;
+    readonly node?: number;
+    readonly node20Failure?: string;
+}
 
-    /** The SDK versions with a patch for both npm and pnpm, in the order of their files. */
-    versions(): string[] {
-        const dir = join(this.root, "patches");
-        if (!existsSync(dir)) return [];
-        return readdirSync(dir)
-            .map((file) => NPM_PATCH.exec(file)?.[1])
-            .filter((version): version is string => version !== undefined)
-            .filter((version) => existsSync(this.pnpmPatch(version)))
-            .sort(compareVersions);
-    }
-
-    /** The patch-package patch of a version. */
-    npmPatch(version: string): string {
-        return join(this.root, "patches", npmPatchName(version));
-    }
-
-    /** The pnpm patch of a version. */
-    pnpmPatch(version: string): string {
-        return join(this.root, "patches", "pnpm", pnpmPatchName(version));
-    }
-
-    /** The build hash of this package's patches (the same for every version). */
-    buildHash(version: string): string | undefined {
-        const file = this.npmPatch(version);
-        return existsSync(file) ? buildHashOf(readFileSync(file, "utf8")) : undefined;
-    }
+/** The releases this package measured (which runtime and Node each needs to start). */
+export function recordedReleases(root: string): Map<string, RecordedRelease> {
+    const file = join(root, "scripts", "data", "sdk-releases.json");
+    const byVersion = new Map<string, RecordedRelease>();
+    if (!existsSync(file)) return byVersion;
+    const { releases } = JSON.parse(readFileSync(file, "utf8")) as {
+        releases?: RecordedRelease[];
+    };
+    for (const release of releases ?? []) byVersion.set(release.sdkVersion, release);
+    return byVersion;
 }
 
 /** Orders versions like `1.0.9` < `1.0.13` < `1.0.15-preview.4` < `1.0.15`. */

@@ -1,5 +1,6 @@
 import { CliError, section, type PackageManager } from "./app.js";
 import {
+    OWN_PACKAGE,
     PATCH_PACKAGE_VERSION,
     PNPM_BUILT_DEPENDENCY,
     POSTINSTALL,
@@ -29,14 +30,18 @@ export function runsPatchPackage(command: string): boolean {
 }
 
 /**
- * The app's package.json with the SDK pinned to `version` and its patch wired in: for npm,
- * patch-package in `dependencies` and the postinstall; for pnpm, `patchedDependencies` (only this
- * version of the SDK) and koffi in `onlyBuiltDependencies`. The input is not modified; a manifest
+ * The app's package.json with the SDK pinned to `version`, this package pinned in `dependencies`
+ * (the patched SDK imports it at run time, so an install with `--omit=dev` must keep it), and the
+ * patch wired in: for npm, patch-package in `dependencies` and the postinstall; for pnpm,
+ * `patchedDependencies` (only this version of the SDK), `packageExtensions` (which makes this
+ * package a dependency of the SDK, so that the SDK resolves it in every pnpm layout, `hoistPattern:
+ * []` included) and koffi in `onlyBuiltDependencies`. The input is not modified; a manifest
  * already wired gives no changes.
  *
  * @param json - the app's package.json
  * @param manager - the app's package manager
  * @param version - the SDK version to pin and patch
+ * @param ownSpec - what to depend on for this package: its exact version, or a tarball
  * @returns the new package.json and the changes
  * @throws CliError when the app's own settings would have to be overwritten (another
  *   postinstall; patch-package with pnpm)
@@ -44,7 +49,8 @@ export function runsPatchPackage(command: string): boolean {
 export function wirePatch(
     json: Record<string, unknown>,
     manager: PackageManager,
-    version: string
+    version: string,
+    ownSpec: string
 ): Wiring {
     const result: Record<string, unknown> = structuredClone(json);
     const changes: string[] = [];
@@ -62,6 +68,15 @@ export function wirePatch(
             ? "dependencies"
             : "devDependencies";
     set(sdkSection, SDK_PACKAGE, version, `${sdkSection}: ${SDK_PACKAGE} pinned to ${version}`);
+    if (typeof section(result, "devDependencies")[OWN_PACKAGE] === "string") {
+        const devDependencies = { ...section(result, "devDependencies") };
+        delete devDependencies[OWN_PACKAGE];
+        result.devDependencies = devDependencies;
+        changes.push(
+            `devDependencies: ${OWN_PACKAGE} moved to dependencies (the patched SDK imports it at run time)`
+        );
+    }
+    set("dependencies", OWN_PACKAGE, ownSpec, `dependencies: ${OWN_PACKAGE} ${ownSpec}`);
 
     const postinstall = section(result, "scripts").postinstall;
     if (manager === "npm") {
@@ -114,6 +129,18 @@ export function wirePatch(
         changes.push(`pnpm.patchedDependencies: ${pnpmPatchKey(version)} -> ${patchPath}`);
     }
     pnpm.patchedDependencies = patched;
+    const extensions = { ...section(pnpm, "packageExtensions") };
+    const extension = { ...section(extensions, SDK_PACKAGE) };
+    const extensionDependencies = { ...section(extension, "dependencies") };
+    if (extensionDependencies[OWN_PACKAGE] !== ownSpec) {
+        extensionDependencies[OWN_PACKAGE] = ownSpec;
+        extension.dependencies = extensionDependencies;
+        extensions[SDK_PACKAGE] = extension;
+        pnpm.packageExtensions = extensions;
+        changes.push(
+            `pnpm.packageExtensions: ${SDK_PACKAGE} depends on ${OWN_PACKAGE} ${ownSpec} (so that the patched SDK resolves it in every pnpm layout)`
+        );
+    }
     const built = Array.isArray(pnpm.onlyBuiltDependencies)
         ? [...(pnpm.onlyBuiltDependencies as unknown[])]
         : [];

@@ -16,6 +16,11 @@
  *   custom tool that starts or stops replacing it) while the session processes a message;
  * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`: the warnings of these codes, on a
  *   client created with `strictToolFilters: true`;
+ * - `INVALID_SESSION_OPTION`: `onToolAnswered` is not a function;
+ * - `CALL_ANSWERED_ELSEWHERE`: a built-in or an MCP server answered a call of one of the session's
+ *   custom tools; the turn was aborted and the session refuses every later `send`;
+ * - `MODEL_SWITCH_REFUSED`: `session.setModel` would leave a model on which a built-in could
+ *   answer a custom tool's call (see `session.previewModel`); the session keeps its model;
  * - `UNSUPPORTED_BY_RELEASE`: the installed `@github/copilot-sdk` release lacks what the feature
  *   needs (for `session.setTools`, the runtime request `session.tools.set`); the message names
  *   the release and the feature.
@@ -35,13 +40,18 @@ export type SessionToolErrorCode =
     | "UNKNOWN_IDENTIFIERS"
     | "NO_TOOLS_ENABLED"
     | "EMPTY_TOOL_SET"
+    | "INVALID_SESSION_OPTION"
+    | "CALL_ANSWERED_ELSEWHERE"
+    | "MODEL_SWITCH_REFUSED"
     | "UNSUPPORTED_BY_RELEASE";
 
 /**
- * Thrown by `createSession`, `resumeSession` and `session.setTools` (and, for client options, the
- * `CopilotClient` constructor) when the session's tools cannot be set up as asked. It is thrown
- * before anything is sent: no session exists on the runtime yet, or a running session keeps its
- * tools as they were, so there is nothing to clean up.
+ * Thrown by `createSession`, `resumeSession`, `session.setTools` and `session.setModel` (and, for
+ * client options, the `CopilotClient` constructor) when the session's tools cannot be set up as
+ * asked. It is thrown before anything is sent: no session exists on the runtime yet, or a running
+ * session keeps its tools and model as they were, so there is nothing to clean up. One code is
+ * the exception: `CALL_ANSWERED_ELSEWHERE` rejects `send` after a call went to the wrong
+ * implementation, and the session stays closed.
  *
  * @example
  * ```typescript

@@ -16,6 +16,8 @@ import {
     type BuiltInToolCollisionPolicy,
     type BuiltInToolOverrides,
 } from "./builtInToolOverrides.js";
+import type { ToolAnswer } from "./callAttribution.js";
+import { promptToolWarnings } from "./promptCheck.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { formatList, quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
@@ -121,6 +123,12 @@ export interface SessionToolResolution {
     readonly warnings: readonly SessionToolWarning[];
     /** The runtime version whose measured built-ins were used, and whether they were its own. */
     readonly runtime: { readonly version: string; readonly catalog: BuiltInToolCatalog["source"] };
+    /**
+     * The session's latest tool calls (at most `MAX_RECORDED_CALLS`, oldest first) and what
+     * answered each, as `onToolAnswered` received them; empty before the first call and in a
+     * `session.previewModel` answer.
+     */
+    readonly calls: readonly ToolAnswer[];
     /** What was sent to the runtime. */
     readonly wire: {
         readonly tools: readonly string[];
@@ -183,6 +191,9 @@ export interface PreparedSessionTools<C> {
      */
     readonly generation?: number;
 }
+
+/** `calls` of a resolution no session answered a call of yet. */
+const NO_CALLS: readonly ToolAnswer[] = Object.freeze([]);
 
 const COLLISION_POLICIES: ReadonlySet<unknown> = new Set(["override", "error"]);
 
@@ -296,7 +307,8 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
  * 3. `resolveBuiltInToolOverrides`: which custom tools replace which built-ins;
  * 4. `resolveSessionToolFilter`: the filter's decision and the wire lists;
  * 5. {@link enableSessionTools}: enablement, the tools sent, tool search;
- * 6. {@link sessionToolWarnings}: the warnings, refused under `strictToolFilters`;
+ * 6. {@link sessionToolWarnings}: the warnings (with the prompt's, `promptToolWarnings`), refused
+ *    under `strictToolFilters`;
  * 7. {@link sessionToolResolution}: the config to send and `session.toolResolution`.
  *
  * @param client - the `CopilotClient`
@@ -326,6 +338,13 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
         (warning) => filterWarnings.push(warning)
     );
     const enabled = enableSessionTools(input.source, catalog, overrides, filter);
+    filterWarnings.push(
+        ...promptToolWarnings(
+            input.source.systemMessage,
+            enabled.toolEnablement,
+            enabled.overriddenBuiltIns
+        )
+    );
     const warnings = sessionToolWarnings(state, overrides, filter, enabled, filterWarnings);
     return sessionToolResolution(input, catalog, filter, enabled, warnings);
 }
@@ -530,6 +549,7 @@ function sessionToolResolution<C extends ToolSessionConfig>(
                 ...result.unknownIdentifiers,
             ]),
             warnings: Object.freeze([...warnings]),
+            calls: NO_CALLS,
             runtime: Object.freeze({
                 version: catalog.measured.runtimeVersion,
                 catalog: catalog.source,

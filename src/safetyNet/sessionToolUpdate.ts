@@ -24,6 +24,7 @@ import {
     type ToolSessionConfig,
 } from "./sessionToolSetup.js";
 import { readFilterOptions } from "./sessionToolFilter.js";
+import { withRecordedCalls } from "./callAttribution.js";
 
 /**
  * What `session.setTools` changes. An option left out (or `undefined`) stays as it is; `null`
@@ -170,7 +171,7 @@ export function attachSessionTools<S extends object>(
     answerWith(entry, entry.current.tools);
     sessionTools.set(session, entry);
     Object.defineProperty(session, "toolResolution", {
-        get: () => entry.current.resolution,
+        get: () => withRecordedCalls(session, entry.current.resolution),
         enumerable: true,
         configurable: false,
     });
@@ -197,6 +198,15 @@ export function attachSessionTools<S extends object>(
         entry.removed.clear();
     });
     return session;
+}
+
+/**
+ * The session's config as the session step last read it (construction, `setTools`, `setModel`),
+ * for `session.previewModel`; undefined for a session the patched SDK did not construct or that
+ * was released.
+ */
+export function sessionToolSource(session: object): ToolSessionConfig | undefined {
+    return sessionTools.get(session)?.config;
 }
 
 /**

@@ -7,7 +7,9 @@ import type { ToolFilterWarningCode } from "../toolFilter/toolFilter.js";
  * - `AUTOMATIC_OVERRIDE`: a custom tool replaces the built-in of its name without setting
  *   `overridesBuiltInTool: true` (once per client and name);
  * - `CASE_ONLY_MATCH`: a custom tool's name differs from a built-in's only in case, so both stay;
- * - `CATALOG_FALLBACK`: the runtime's built-ins were not measured, so a stand-in list is used.
+ * - `CATALOG_FALLBACK`: the runtime's built-ins were not measured, so a stand-in list is used;
+ * - `PROMPT_NAMES_REMOVED_TOOL`: the `systemMessage` names a tool the filter removed, or a
+ *   built-in a custom tool replaces (a backticked name, or a bare name with an underscore).
  *
  * @experimental
  */
@@ -16,7 +18,8 @@ export type SessionToolWarningCode =
     | "EMPTY_TOOL_SET"
     | "AUTOMATIC_OVERRIDE"
     | "CASE_ONLY_MATCH"
-    | "CATALOG_FALLBACK";
+    | "CATALOG_FALLBACK"
+    | "PROMPT_NAMES_REMOVED_TOOL";
 
 /**
  * Something session construction could honour but that is probably not what the app meant. Sent
@@ -31,7 +34,8 @@ export interface SessionToolWarning {
     /** What happened and what to do about it. */
     readonly message: string;
     /**
-     * The option concerned (`availableTools`, `excludedTools`, `tools`, `customToolSets.<name>`),
+     * The option concerned (`availableTools`, `excludedTools`, `tools`, `customToolSets.<name>`,
+     * `systemMessage`),
      * when there is one.
      */
     readonly option?: string;

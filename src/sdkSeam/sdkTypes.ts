@@ -8,11 +8,13 @@ import type {
     SessionToolResolution,
 } from "../safetyNet/sessionToolSetup.js";
 import type { SessionToolUpdate } from "../safetyNet/sessionToolUpdate.js";
+import type { CallAttributionConfig } from "../safetyNet/callAttribution.js";
+import type { ModelPreview } from "../safetyNet/modelPreview.js";
 
 declare module "@github/copilot-sdk" {
     interface CopilotClientOptions extends SessionToolClientOptions {}
 
-    interface SessionConfigBase extends SessionToolConfig {
+    interface SessionConfigBase extends SessionToolConfig, CallAttributionConfig {
         /**
          * When true, `createSession` / `resumeSession` ask the runtime to build and validate
          * the session's tool list before they return, so a custom tool the runtime refuses (a
@@ -48,6 +50,23 @@ declare module "@github/copilot-sdk" {
          * @experimental
          */
         setTools(update: SessionToolUpdate, timeout?: number): Promise<SessionToolResolution>;
+    }
+
+    interface CopilotSession {
+        /**
+         * What `setModel(model)` would leave: the resolved tools, the built-ins that appear and
+         * go, the custom tools that collide with the new model's built-ins, and whether the
+         * switch would be refused. Changes nothing.
+         *
+         * @example
+         * ```typescript
+         * const preview = await session.previewModel("gpt-4o");
+         * if (preview.refusal) console.error(preview.refusal.message);
+         * else console.log("new built-ins:", preview.builtInsAdded);
+         * ```
+         * @experimental
+         */
+        previewModel(model: string): Promise<ModelPreview>;
     }
 
     interface ToolSet {

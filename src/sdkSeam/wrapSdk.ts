@@ -1,7 +1,9 @@
-// How the patch reaches the SDK: from the outside. The SDK's method bodies stay as published;
-// the patch appends one line to each build of client.js, which rebinds `CopilotClient` to the
-// subclass made here, and one call to each build's root module, which installs the rest on the
-// SDK's public exports. Why the client needs a subclass: the fork's client options
+// How the tool customization reaches the SDK: from the outside. The SDK's method bodies stay as
+// published. Library form: this package's entry re-exports the SDK with `CopilotClient` replaced
+// by the subclass made here (`adoptSdk`). Patch form: the thin patch appends a call to each build
+// of the SDK's client.js, which rebinds `CopilotClient` to that subclass
+// (`toolCustomizationHook`). Either way, what the installed release can do is read at run time
+// (sdkRelease.ts), and a release that cannot be served is refused when a client is constructed. Why the client needs a subclass: the fork's client options
 // (`builtInToolCollisions`, `onToolWarning`, `strictToolFilters`) are read in the constructor,
 // which keeps only the options it knows; everything else is a method the subclass wraps.
 
@@ -14,8 +16,7 @@ import type {
     SessionConfig,
     ToolSet as PublishedToolSet,
 } from "@github/copilot-sdk";
-import { TOOL_CUSTOMIZATION_PATCH } from "../patchMarker.js";
-import { useSdkManifest } from "../patchCheck.js";
+import { recordDetectedRelease, TOOL_CUSTOMIZATION_PATCH } from "../patchMarker.js";
 import { builtInToolGroups } from "../safetyNet/builtInToolGroups.js";
 import { assertUniqueToolNames, validateSessionTools } from "../safetyNet/customToolChecks.js";
 import { SessionToolError } from "../safetyNet/sessionToolError.js";
@@ -28,6 +29,8 @@ import {
     type ToolSessionConfig,
 } from "../safetyNet/sessionToolSetup.js";
 import { attachSessionTools } from "../safetyNet/sessionToolUpdate.js";
+import { attachCallAttribution, readToolAnsweredOption } from "../safetyNet/callAttribution.js";
+import { guardModelSwitches } from "../safetyNet/modelPreview.js";
 import {
     addToolSetItem,
     forgetSession,
@@ -37,6 +40,13 @@ import {
     runsShippedRuntime,
     startsItsRuntime,
 } from "./sdkSeam.js";
+import { detectRelease, SDK_PACKAGE, type SdkRelease } from "./sdkRelease.js";
+
+/**
+ * Set on every class this module wraps (shared across copies and module formats of this
+ * package): a class that carries it is never wrapped again.
+ */
+const WRAPPED = Symbol.for("copilot-sdk-tool-override.wrapped");
 
 /** The SDK's client class, as its `client.js` declares it. */
 type ClientClass = new (options?: CopilotClientOptions) => CopilotClient;
@@ -67,13 +77,16 @@ interface Construction {
  * @param Published - the SDK's `CopilotClient`
  * @returns a subclass with the published class's name, statics and behaviour otherwise
  */
-export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
+export function wrapCopilotClient<T extends ClientClass>(Published: T, release?: SdkRelease): T {
+    if (isWrapped(Published)) return Published;
     return wrapClient(
         Published,
+        release,
         async (client, config, { resumedSessionId, construct, discard }) => {
             // The SDK's own first check refuses such a config before anything else: it answers.
             if (refusedBySdkFirst(config)) return construct(config as never);
             refuseMissingCapabilities(config);
+            const onToolAnswered = readToolAnsweredOption(config);
             // As the SDK's own method does: start only a client that has no connection yet.
             if (!hasConnection(client)) await client.start();
             const prepared = await prepareSessionConfig(
@@ -83,11 +96,18 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
                 resumedSessionId
             );
             const session = await checkedConstruction(prepared.config, construct, discard);
-            return attachSessionTools(
+            attachSessionTools(
                 session,
                 prepared as PreparedSessionTools<ToolSessionConfig>,
                 client as CopilotClient & SessionToolHost
             );
+            attachCallAttribution(
+                session,
+                onToolAnswered,
+                Object.keys(prepared.source.mcpServers ?? {})
+            );
+            guardModelSwitches(client, session);
+            return session;
         }
     );
 }
@@ -100,7 +120,7 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T): T {
  * @param Published - the SDK's `CopilotClient`
  */
 export function wrapCopilotClientWithChecks<T extends ClientClass>(Published: T): T {
-    return wrapClient(Published, (_client, config, { construct, discard }) =>
+    return wrapClient(Published, undefined, (_client, config, { construct, discard }) =>
         refusedBySdkFirst(config)
             ? construct(config as never)
             : checkedConstruction(config as ToolSessionConfig, construct, discard)
@@ -153,15 +173,27 @@ type Wrap = (
     construction: Construction
 ) => Promise<CopilotSession>;
 
-function wrapClient<T extends ClientClass>(Published: T, wrap: Wrap): T {
+function wrapClient<T extends ClientClass>(
+    Published: T,
+    release: SdkRelease | undefined,
+    wrap: Wrap
+): T {
     const Base = Published as ClientClass;
     class WrappedClient extends Base {
         constructor(options?: CopilotClientOptions) {
+            // Fail closed: a release the wrap cannot serve gets no client at all.
+            if (release?.unsupported !== undefined) {
+                throw new SessionToolError(
+                    "UNSUPPORTED_BY_RELEASE",
+                    `copilot-sdk-tool-override cannot serve ${SDK_PACKAGE} ${release.version}: ${release.unsupported}. Install a 1.0 release of ${SDK_PACKAGE} (for example \`npm install ${SDK_PACKAGE}@1.0.14\`), or use ${SDK_PACKAGE}'s own CopilotClient without this package.`
+                );
+            }
             super(options);
             (this as SessionToolHost).sessionToolState = createSessionToolState(
                 options,
                 runsShippedRuntime(this)
-                    ? TOOL_CUSTOMIZATION_PATCH.capabilities.bundledRuntimeVersion
+                    ? (release?.capabilities ?? TOOL_CUSTOMIZATION_PATCH.capabilities)
+                          .bundledRuntimeVersion
                     : undefined,
                 startsItsRuntime(this)
             );
@@ -209,6 +241,7 @@ function wrapClient<T extends ClientClass>(Published: T, wrap: Wrap): T {
     }
     // Messages and stack traces keep the SDK's name.
     Object.defineProperty(WrappedClient, "name", { value: Published.name });
+    Object.defineProperty(WrappedClient, WRAPPED, { value: true });
     return WrappedClient as unknown as T;
 }
 
@@ -233,7 +266,12 @@ async function releaseRefused(
     }
 }
 
-/** The SDK's public exports the rest of the patch installs on. */
+/** Whether `Published` is already a class this package (any copy of it) made. */
+export function isWrapped(Published: object): boolean {
+    return (Published as { [WRAPPED]?: unknown })[WRAPPED] === true;
+}
+
+/** The SDK's public exports the rest of the wrap installs on. */
 export interface SdkExports {
     readonly ToolSet: typeof PublishedToolSet;
     readonly BuiltInTools: typeof PublishedBuiltInTools;
@@ -242,23 +280,20 @@ export interface SdkExports {
 /**
  * Installs the construction checks' part of the SDK's exports: the `BuiltInTools` groups
  * (`Read`, `Edit`, `Search`, `Execute`, ...). A group of the same name that a release ships is
- * replaced: the patch's groups hold every measured name of their kind, so that excluding one
- * fails closed, and the patch's typings describe them.
+ * replaced: these groups hold every measured name of their kind, so that excluding one fails
+ * closed.
  */
 export function installBuiltInToolGroups(sdk: SdkExports): void {
     Object.assign(sdk.BuiltInTools, builtInToolGroups);
 }
 
 /**
- * Installs the patch on the SDK's public exports: `ToolSet.addToolSet`, the `BuiltInTools`
- * groups, and where the start-up check finds the SDK's `package.json`. The root module of each
- * build calls it once.
+ * Installs the rest of the tool customization on the SDK's public exports: `ToolSet.addToolSet`
+ * and the `BuiltInTools` groups.
  *
- * @param sdk - the SDK's root module exports
- * @param manifest - path or file URL of the SDK's `package.json`
+ * @param sdk - the SDK's `toolSet` module (or its root module)
  */
-export function installToolCustomization(sdk: SdkExports, manifest: string | URL): void {
-    useSdkManifest(manifest);
+export function installToolCustomization(sdk: SdkExports): void {
     installBuiltInToolGroups(sdk);
     Object.defineProperty(sdk.ToolSet.prototype, "addToolSet", {
         value: function addToolSet(this: PublishedToolSet, name: string) {
@@ -267,5 +302,119 @@ export function installToolCustomization(sdk: SdkExports, manifest: string | URL
         },
         writable: true,
         configurable: true,
+    });
+}
+
+/**
+ * The patch form's one call, appended to each build of the SDK's `client.js`: wraps the SDK's
+ * `CopilotClient` (once; a class already wrapped is returned as it is) and installs the rest on
+ * its `toolSet` module. Not meant to be called by apps.
+ *
+ * @param Published - the SDK's `CopilotClient`
+ * @param toolSet - the SDK's `toolSet` module of the same build
+ * @param location - the file URL or path of the calling `client.js`, where the release is read
+ * @returns the class `client.js` binds `CopilotClient` to
+ */
+export function toolCustomizationHook<T extends ClientClass>(
+    Published: T,
+    toolSet: SdkExports,
+    location: string | URL
+): T {
+    if (isWrapped(Published)) return Published;
+    const release = detectRelease(location);
+    recordDetectedRelease(release.version, "patch", release.capabilities);
+    installToolCustomization(toolSet);
+    return wrapCopilotClient(Published, release);
+}
+
+/** What the library form needs of the SDK's root module. */
+export interface SdkRoot extends SdkExports {
+    readonly CopilotClient: ClientClass;
+    readonly TOOL_CUSTOMIZATION_PATCH?: unknown;
+}
+
+/**
+ * The library form: the SDK's `CopilotClient` wrapped, for this package's entry to export in its
+ * place. An SDK that already carries the tool customization (this package's thin patch, or the
+ * self-contained patch of 0.3.0 and earlier) is not wrapped again: its own `CopilotClient` is
+ * returned, and for a self-contained patch a warning says how to move to one wrap.
+ *
+ * @param sdk - the SDK's root module
+ * @param location - where the SDK's entry is (path or file URL), where the release is read
+ */
+export function adoptSdk(sdk: SdkRoot, location: string | URL): ClientClass {
+    if (isWrapped(sdk.CopilotClient)) return sdk.CopilotClient;
+    const release = detectRelease(location);
+    if (sdk.TOOL_CUSTOMIZATION_PATCH !== undefined) {
+        process.emitWarning(
+            `${SDK_PACKAGE} ${release.version} carries the self-contained tool-customization patch of copilot-sdk-tool-override 0.3.0 or earlier, which already wraps its CopilotClient: copilot-sdk-tool-override does not wrap it twice, but its SessionToolError is not that patch's. Run \`npx copilot-sdk-tool-override upgrade\` to replace the old patch.`,
+            { code: "COPILOT_SDK_TOOL_OVERRIDE_OLD_PATCH" }
+        );
+        return sdk.CopilotClient;
+    }
+    recordDetectedRelease(release.version, "library", release.capabilities);
+    installToolCustomization(sdk);
+    return wrapCopilotClient(sdk.CopilotClient, release);
+}
+
+/**
+ * Runs the SDK's `joinSession` (`run`) so that the client it builds from the SDK's own class
+ * runs the tool customization: for the synchronous part of `run`, the SDK class's extension
+ * resume is replaced by one that moves the client onto `Wrapped` (and gives it the state the
+ * wrapped constructor gives) before the wrapped resume sends anything.
+ *
+ * @param Wrapped - the library form's `CopilotClient`
+ * @param run - calls the SDK's `joinSession`
+ * @returns its promise, or undefined when the SDK's `joinSession` did not go through the
+ *   extension resume synchronously (nothing wrapped then; the caller refuses)
+ */
+export function adoptExtensionClient(
+    Wrapped: ClientClass,
+    run: () => Promise<CopilotSession>
+): Promise<CopilotSession> | undefined {
+    const Published = Object.getPrototypeOf(Wrapped) as ClientClass;
+    const proto = Published.prototype as { resumeSessionForExtension?: ExtensionResume };
+    const wrappedResume = (Wrapped.prototype as { resumeSessionForExtension?: ExtensionResume })
+        .resumeSessionForExtension;
+    if (!isWrapped(Wrapped) || typeof wrappedResume !== "function") return undefined;
+    const own = Object.getOwnPropertyDescriptor(proto, "resumeSessionForExtension");
+    let adopted = false;
+    Object.defineProperty(proto, "resumeSessionForExtension", {
+        value: function adoptedResume(
+            this: CopilotClient,
+            sessionId: string,
+            config: ResumeSessionConfig,
+            ...rest: unknown[]
+        ) {
+            adopted = true;
+            Object.setPrototypeOf(this, Wrapped.prototype);
+            (this as SessionToolHost).sessionToolState = createSessionToolState(
+                undefined,
+                runsShippedRuntime(this)
+                    ? TOOL_CUSTOMIZATION_PATCH.capabilities.bundledRuntimeVersion
+                    : undefined,
+                startsItsRuntime(this)
+            );
+            return wrappedResume.call(this, sessionId, config, ...rest);
+        },
+        writable: true,
+        configurable: true,
+    });
+    let result: Promise<CopilotSession>;
+    try {
+        result = run();
+    } finally {
+        if (own === undefined) delete proto.resumeSessionForExtension;
+        else Object.defineProperty(proto, "resumeSessionForExtension", own);
+    }
+    if (adopted) return result;
+    // The SDK refused before resuming (for example outside an extension process): its own error
+    // stands; a session joined some other way is not handed out.
+    return result.then(async (session) => {
+        await session.disconnect();
+        throw new SessionToolError(
+            "UNSUPPORTED_BY_RELEASE",
+            "joinSession of the installed @github/copilot-sdk joined a session without CopilotClient.resumeSessionForExtension, so its client could not run the tool customization; the session was disconnected. Use the patch form (`npx copilot-sdk-tool-override init`), which wraps the SDK's own class."
+        );
     });
 }

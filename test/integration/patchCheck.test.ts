@@ -1,89 +1,109 @@
 /**
- * The start-up check as the patched SDK ships it, in both builds: it passes on the installed,
- * patched SDK; it names both versions and the fix when the patch sits on another SDK version
- * (a copy of the patched SDK whose package.json says so, as after patching without
- * `--error-on-warn`); and it is absent from the unpatched SDK, which is how an app's namespace
- * import tells the unpatched case apart.
+ * The start-up check and the run-time detection as the patch form ships them, in both builds: on
+ * the installed SDK (the thin patch) the marker names the release, this package's version and
+ * what the release's files show; a copy of the SDK that claims a release never seen is served
+ * with that release's name (detected, not built in); a copy that claims another major, or whose
+ * client does not send `overridesBuiltInTool`, is refused when a client is constructed, naming
+ * the release and what it lacks; the unpatched SDK has no check at all; and the library entry
+ * over an SDK that already carries the wrap wraps nothing twice.
  */
-import {
-    cpSync,
-    mkdirSync,
-    mkdtempSync,
-    readdirSync,
-    readFileSync,
-    rmSync,
-    writeFileSync,
-} from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const require = createRequire(import.meta.url);
-/** The version this project pins, from its package.json (the patch under test is built for it). */
-const PINNED: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies[
-    "@github/copilot-sdk"
-];
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    version: string;
+    devDependencies: Record<string, string>;
+    toolCustomization: { sdkVersions: string[] };
+};
+/** The version this project pins (its own install carries the thin patch for it). */
+const PINNED = manifest.devDependencies["@github/copilot-sdk"]!;
 const INSTALLED = join(ROOT, "node_modules", "@github", "copilot-sdk");
-
-/** This project's version: the patch version the build writes into the marker. */
-const PROJECT_VERSION: string = JSON.parse(
-    readFileSync(join(ROOT, "package.json"), "utf8")
-).version;
-/**
- * The runtime versions the discovery measured, from its raw data files, in the order of the
- * releases in package.json.
- */
-const MEASURED_RUNTIMES: string[] = (
-    JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
-        toolCustomization: { sdkVersions: string[] };
-    }
-).toolCustomization.sdkVersions.flatMap((sdk) =>
+/** The runtime versions the discovery measured, in the order of the releases in package.json. */
+const MEASURED_RUNTIMES: string[] = manifest.toolCustomization.sdkVersions.flatMap((sdk) =>
     RAW_MEASUREMENTS.filter((m) => m.sdkVersion === sdk).map((m) => m.runtimeVersion)
 );
 
 interface Marker {
     sdkVersion: string;
     patchVersion: string;
-    buildHash: string;
+    form: string;
+    capabilities: Record<string, unknown>;
     measuredRuntimes: string[];
 }
-type Sdk = { assertToolCustomizationPatch?: () => Marker; TOOL_CUSTOMIZATION_PATCH?: Marker };
+interface Sdk {
+    assertToolCustomizationPatch?: () => Marker;
+    TOOL_CUSTOMIZATION_PATCH?: Marker;
+    CopilotClient: new (options?: object) => unknown;
+    RuntimeConnection: { forUri(url: string): unknown };
+}
 
 async function loadBoth(sdkDir: string): Promise<{ esm: Sdk; cjs: Sdk }> {
     return {
-        esm: await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href),
-        cjs: require(join(sdkDir, "dist", "cjs", "index.js")),
+        esm: (await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href)) as Sdk,
+        cjs: require(join(sdkDir, "dist", "cjs", "index.js")) as Sdk,
     };
 }
 
 /**
- * A copy of the patched SDK that claims another version. It lives under the project (in
- * .cache/) so that its own imports resolve to the project's node_modules.
+ * The marker and the start-up check of an SDK copy, in a process of its own: a process keeps the
+ * marker of the first SDK copy it wrapped (one app loads one copy per module format).
+ */
+function checkInOwnProcess(sdkDir: string): { sdkVersion?: string; refusal?: string } {
+    const script = `const sdk = await import(${JSON.stringify(pathToFileURL(join(sdkDir, "dist", "index.js")).href)});
+let refusal;
+try { sdk.assertToolCustomizationPatch(); } catch (error) { refusal = error.message; }
+console.log(JSON.stringify({ sdkVersion: sdk.TOOL_CUSTOMIZATION_PATCH.sdkVersion, refusal }));`;
+    const file = join(dirname(dirname(dirname(sdkDir))), "check.mjs");
+    writeFileSync(file, script);
+    return JSON.parse(execFileSync(process.execPath, [file], { encoding: "utf8" })) as {
+        sdkVersion?: string;
+        refusal?: string;
+    };
+}
+
+/** A client that needs no runtime: one for a server at a URL. */
+function construct(sdk: Sdk): unknown {
+    return new sdk.CopilotClient({
+        connection: sdk.RuntimeConnection.forUri("http://127.0.0.1:9"),
+    });
+}
+
+/**
+ * A copy of the installed (thin-patched) SDK under the project's .cache, so that its imports
+ * (its dependencies, and this package through node_modules/copilot-sdk-tool-override) resolve to
+ * the project's node_modules; `edit` changes its files first.
  */
 mkdirSync(join(ROOT, ".cache"), { recursive: true });
 const scratch = mkdtempSync(join(ROOT, ".cache", "patch-check-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-function patchedCopyClaiming(version: string): string {
-    const dir = join(scratch, version, "node_modules", "@github", "copilot-sdk");
+function patchedCopy(name: string, edit: (dir: string) => void): string {
+    const dir = join(scratch, name, "node_modules", "@github", "copilot-sdk");
     mkdirSync(dir, { recursive: true });
     cpSync(INSTALLED, dir, { recursive: true });
-    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ ...manifest, version }));
+    edit(dir);
     return dir;
 }
+function claimVersion(dir: string, version: string): void {
+    const json = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ ...json, version }));
+}
 
-describe("assertToolCustomizationPatch", () => {
-    it("returns the marker (SDK version, patch build, measured runtimes) when the patch was built for the installed version (ESM and CJS)", async () => {
+describe("assertToolCustomizationPatch and the run-time detection", () => {
+    it("returns the marker of the installed release, its capabilities read from its files (ESM and CJS)", async () => {
         const { esm, cjs } = await loadBoth(INSTALLED);
         for (const sdk of [esm, cjs]) {
             const marker = sdk.assertToolCustomizationPatch?.();
-            expect(marker).toEqual({
+            expect({ ...marker }).toEqual({
                 sdkVersion: PINNED,
-                patchVersion: PROJECT_VERSION,
-                buildHash: expect.stringMatching(/^[0-9a-f]{12}$/),
+                patchVersion: manifest.version,
+                form: "patch",
                 measuredRuntimes: MEASURED_RUNTIMES,
                 // 1.0.14 has session.tools.set, _markDisconnected and resumeSessionForExtension,
                 // and bundles runtime 1.0.85 (its dist/cliVersion.js).
@@ -99,42 +119,52 @@ describe("assertToolCustomizationPatch", () => {
             expect(marker).toBe(sdk.TOOL_CUSTOMIZATION_PATCH);
             expect(Object.isFrozen(marker)).toBe(true);
         }
-        expect(esm.TOOL_CUSTOMIZATION_PATCH!.buildHash).toBe(
-            cjs.TOOL_CUSTOMIZATION_PATCH!.buildHash
+    });
+
+    it("serves a 1.x release it has never seen under that release's name", async () => {
+        const dir = patchedCopy("1.0.99", (copy) => claimVersion(copy, "1.0.99"));
+        const { esm, cjs } = await loadBoth(dir);
+        for (const sdk of [esm, cjs]) expect(construct(sdk)).toBeInstanceOf(sdk.CopilotClient);
+        expect(checkInOwnProcess(dir)).toEqual({ sdkVersion: "1.0.99" });
+    });
+
+    it("refuses another major at construction, naming the release", async () => {
+        const dir = patchedCopy("2.0.0", (copy) => claimVersion(copy, "2.0.0"));
+        const { esm, cjs } = await loadBoth(dir);
+        for (const sdk of [esm, cjs]) {
+            expect(() => construct(sdk)).toThrow(
+                expect.objectContaining({
+                    name: "SessionToolError",
+                    code: "UNSUPPORTED_BY_RELEASE",
+                    message: expect.stringContaining(
+                        "copilot-sdk-tool-override cannot serve @github/copilot-sdk 2.0.0: this package serves @github/copilot-sdk 1.x only"
+                    ),
+                })
+            );
+        }
+        expect(checkInOwnProcess(dir).refusal).toMatch(
+            /^@github\/copilot-sdk 2\.0\.0 cannot be served/
         );
     });
 
-    it("carries one build hash in the patches of every SDK version, for npm and pnpm", async () => {
-        const { esm } = await loadBoth(INSTALLED);
-        const patches = readdirSync(join(ROOT, "patches"))
-            .filter((file) => file.endsWith(".patch"))
-            .map((file) => join(ROOT, "patches", file))
-            .concat(
-                readdirSync(join(ROOT, "patches", "pnpm")).map((file) =>
-                    join(ROOT, "patches", "pnpm", file)
-                )
-            );
-        // 19 served releases (1.0.0 to 1.0.15-preview.4), one patch each for npm and for pnpm.
-        expect(patches).toHaveLength(38);
-        for (const patch of patches) {
-            const hashes = [
-                ...readFileSync(patch, "utf8").matchAll(/^\+ {4}buildHash: "(\w+)",$/gm),
-            ];
-            expect(
-                hashes.map((match) => match[1]),
-                patch
-            ).toEqual([
-                esm.TOOL_CUSTOMIZATION_PATCH!.buildHash,
-                esm.TOOL_CUSTOMIZATION_PATCH!.buildHash,
-            ]);
-        }
-    });
-
-    it("names the installed version, the patch's version and the fix when they differ", async () => {
-        const { esm, cjs } = await loadBoth(patchedCopyClaiming("1.0.99"));
+    it("refuses at construction a release whose client does not send overridesBuiltInTool, naming the capability", async () => {
+        const dir = patchedCopy("no-override", (copy) => {
+            claimVersion(copy, "1.0.98");
+            for (const file of ["dist/client.js", "dist/cjs/client.js"]) {
+                const path = join(copy, file);
+                writeFileSync(
+                    path,
+                    readFileSync(path, "utf8").replace(
+                        /overridesBuiltInTool: tool\.overridesBuiltInTool,/g,
+                        ""
+                    )
+                );
+            }
+        });
+        const { esm, cjs } = await loadBoth(dir);
         for (const sdk of [esm, cjs]) {
-            expect(() => sdk.assertToolCustomizationPatch?.()).toThrow(
-                `@github/copilot-sdk 1.0.99 is installed, but its tool-customization patch was built for ${PINNED} (patch ${PROJECT_VERSION} (build ${esm.TOOL_CUSTOMIZATION_PATCH!.buildHash}) for @github/copilot-sdk ${PINNED}, runtimes measured: ${MEASURED_RUNTIMES.join(", ")}). Swap the patch file: replace patches/@github+copilot-sdk+${PINNED}.patch with the one for 1.0.99`
+            expect(() => construct(sdk)).toThrow(
+                /cannot serve @github\/copilot-sdk 1\.0\.98: its createSession \/ resumeSession were not found sending a custom tool's 'overridesBuiltInTool' \(capability builtInOverride\)/
             );
         }
     });
@@ -144,5 +174,17 @@ describe("assertToolCustomizationPatch", () => {
         const { esm, cjs } = await loadBoth(unpatched);
         expect(esm.assertToolCustomizationPatch).toBeUndefined();
         expect(cjs.assertToolCustomizationPatch).toBeUndefined();
+    });
+
+    it("wraps once: the library entry over the patched SDK hands out the SDK's own wrapped class", async () => {
+        const library = (await import(
+            pathToFileURL(join(ROOT, "build", "esm", "library.js")).href
+        )) as Sdk;
+        const { esm } = await loadBoth(INSTALLED);
+        expect(library.CopilotClient).toBe(esm.CopilotClient);
+        const cjsLibrary = require(join(ROOT, "build", "cjs", "library.js")) as Sdk;
+        expect(cjsLibrary.CopilotClient).toBe(
+            require(join(INSTALLED, "dist", "cjs", "index.js")).CopilotClient
+        );
     });
 });

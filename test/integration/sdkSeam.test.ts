@@ -13,6 +13,7 @@ import {
     RuntimeConnection,
 } from "copilot-sdk-unpatched";
 import { INTERNAL_MEMBERS, wireToolDefinition } from "../../src/sdkSeam/sdkSeam.js";
+import { detectRelease } from "../../src/sdkSeam/sdkRelease.js";
 import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
 import { startFakeRuntime } from "../support/fakeRuntime.js";
 
@@ -61,6 +62,22 @@ describe("the SDK seam, on every served release as published", () => {
                 }
             }
             expect(missing).toEqual([]);
+        });
+    }
+
+    for (const version of supportedVersions()) {
+        it(`detects at run time what the build-time reading of @github/copilot-sdk ${version} finds`, () => {
+            // Two readers of the release's files: the wrap's, at run time (src/sdkSeam/sdkRelease.ts),
+            // and the patch scripts' (scripts/patch/lib/sdkPatch.mjs), which the self-contained
+            // patches of 0.3.0 carried as constants.
+            const dir = pristineDir(version);
+            const release = detectRelease(join(dir, "package.json"));
+            expect(release).toEqual({
+                version,
+                root: dir,
+                capabilities: releaseCapabilities(dir),
+                unsupported: undefined,
+            });
         });
     }
 

@@ -22,7 +22,7 @@ import { EDIT_MEMBERS, EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
 
 // The real patched CopilotClient talking JSON-RPC to a fake runtime on 127.0.0.1: the exact
 // tool fields of the session.create / session.resume payloads, and the requests construction
-// makes. Expected values are written by hand from the rules README.md states.
+// makes. Expected values are written by hand from the rules docs/using.md states.
 const handler = async (): Promise<string> => "custom result";
 const MODEL = "claude-sonnet-4.5";
 /** The runtime whose measurements stand in for an unmeasured or silent one: the newest. */

@@ -3,7 +3,7 @@
  * runtime: an unknown source prefix is refused, a mistyped or empty custom toolset is named, the
  * client option `strictToolFilters: true` turns the warnings that name nothing into a
  * `SessionToolError` before anything is sent, and the 0.1.0 option names are refused in
- * JavaScript. Expected values are written by hand from the rules in the README.
+ * JavaScript. Expected values are written by hand from the rules in docs/using.md.
  */
 import { describe, expect, it } from "vitest";
 import {

@@ -17,7 +17,7 @@ import {
 import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
 import { NEWEST_MEASURED_RUNTIME, RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 
-// The rule (README.md, "What each SDK release does with tool names"): the built-in catalog comes from the measurements of the runtime's
+// The rule (docs/conformance.md): the built-in catalog comes from the measurements of the runtime's
 // version; a bundled measured runtime costs no request, any other runtime is asked its version
 // once per client and, when unmeasured, its tools.list; a runtime that does not answer within
 // the timeout gets the newest measurements and one CATALOG_FALLBACK warning. Expected names

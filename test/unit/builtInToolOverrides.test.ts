@@ -4,7 +4,7 @@ import { resolveBuiltInToolOverrides } from "../../src/safetyNet/builtInToolOver
 import type { CustomToolSnapshot } from "../../src/safetyNet/customTools.js";
 import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
 
-// The override rule (README.md, "Custom tools and built-ins"): which custom tools may replace the built-in of their name, and
+// The override rule (docs/using.md, "Custom tools and built-ins"): which custom tools may replace the built-in of their name, and
 // how every accepted tool goes on the wire. A small hand-written catalog keeps each case readable.
 const handler = async (): Promise<string> => "ok";
 

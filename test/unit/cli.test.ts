@@ -1,7 +1,7 @@
 /**
  * The CLI's decisions without an app on disk: how `init` rewrites package.json for npm and pnpm,
  * and what `doctor` reads from a Dockerfile and a .dockerignore. Expected values are written from
- * the rules the README states (patch-package in dependencies with both flags; patchedDependencies
+ * the rules docs/adopting.md states (patch-package in dependencies with both flags; patchedDependencies
  * naming only the installed version; patches/ copied before the install).
  */
 import { describe, expect, it } from "vitest";
@@ -12,17 +12,23 @@ import { wirePatch } from "../../src/cli/wiring.js";
 
 const PATCH = "@github+copilot-sdk+1.0.14.patch";
 const POSTINSTALL = "patch-package --error-on-fail --error-on-warn";
+/** What the app depends on for this package (its exact version). */
+const OWN = "0.4.0";
 
 describe("init's package.json for npm", () => {
     it("pins the SDK, adds patch-package to dependencies and the postinstall", () => {
         const json = { name: "app", dependencies: { "@github/copilot-sdk": "^1.0.14" } };
-        const { json: wired, changes } = wirePatch(json, "npm", "1.0.14");
+        const { json: wired, changes } = wirePatch(json, "npm", "1.0.14", OWN);
         expect(wired).toEqual({
             name: "app",
-            dependencies: { "@github/copilot-sdk": "1.0.14", "patch-package": "8.0.1" },
+            dependencies: {
+                "@github/copilot-sdk": "1.0.14",
+                "copilot-sdk-tool-override": OWN,
+                "patch-package": "8.0.1",
+            },
             scripts: { postinstall: POSTINSTALL },
         });
-        expect(changes).toHaveLength(3);
+        expect(changes).toHaveLength(4);
         expect(json).toEqual({ name: "app", dependencies: { "@github/copilot-sdk": "^1.0.14" } });
     });
 
@@ -34,28 +40,31 @@ describe("init's package.json for npm", () => {
                 scripts: { postinstall: POSTINSTALL },
             },
             "npm",
-            "1.0.14"
+            "1.0.14",
+            OWN
         );
         expect(json.devDependencies).toEqual({ vitest: "4.1.12" });
         expect(json.dependencies).toEqual({
             "@github/copilot-sdk": "1.0.14",
+            "copilot-sdk-tool-override": OWN,
             "patch-package": "8.0.1",
         });
     });
 
     it("adds the flags to a bare patch-package postinstall and keeps one that has them", () => {
         expect(
-            wirePatch({ scripts: { postinstall: "patch-package" } }, "npm", "1.0.14").json.scripts
+            wirePatch({ scripts: { postinstall: "patch-package" } }, "npm", "1.0.14", OWN).json
+                .scripts
         ).toEqual({ postinstall: POSTINSTALL });
         const chained = `${POSTINSTALL} && node build.js`;
         expect(
-            wirePatch({ scripts: { postinstall: chained } }, "npm", "1.0.14").json.scripts
+            wirePatch({ scripts: { postinstall: chained } }, "npm", "1.0.14", OWN).json.scripts
         ).toEqual({ postinstall: chained });
     });
 
     it("refuses to overwrite another postinstall, naming it and how to chain them", () => {
         expect(() =>
-            wirePatch({ scripts: { postinstall: "node build.js" } }, "npm", "1.0.14")
+            wirePatch({ scripts: { postinstall: "node build.js" } }, "npm", "1.0.14", OWN)
         ).toThrow(
             `package.json has a postinstall of its own, 'node build.js', which this command would overwrite. Add the patch step to it yourself, e.g. "postinstall": "${POSTINSTALL} && node build.js", then run this command again.`
         );
@@ -63,17 +72,22 @@ describe("init's package.json for npm", () => {
 
     it("changes nothing in a package.json that is wired already", () => {
         const json = {
-            dependencies: { "@github/copilot-sdk": "1.0.14", "patch-package": "8.0.1" },
+            dependencies: {
+                "@github/copilot-sdk": "1.0.14",
+                "copilot-sdk-tool-override": OWN,
+                "patch-package": "8.0.1",
+            },
             scripts: { postinstall: POSTINSTALL },
         };
-        expect(wirePatch(json, "npm", "1.0.14")).toEqual({ json, changes: [] });
+        expect(wirePatch(json, "npm", "1.0.14", OWN)).toEqual({ json, changes: [] });
     });
 
     it("keeps the SDK in devDependencies when the app has it there", () => {
         const { json } = wirePatch(
             { devDependencies: { "@github/copilot-sdk": "1.0.13" } },
             "npm",
-            "1.0.14"
+            "1.0.14",
+            OWN
         );
         expect(json.devDependencies).toEqual({ "@github/copilot-sdk": "1.0.14" });
     });
@@ -93,14 +107,18 @@ describe("init's package.json for pnpm", () => {
                 },
             },
             "pnpm",
-            "1.0.14"
+            "1.0.14",
+            OWN
         );
         expect(json).toEqual({
-            dependencies: { "@github/copilot-sdk": "1.0.14" },
+            dependencies: { "@github/copilot-sdk": "1.0.14", "copilot-sdk-tool-override": OWN },
             pnpm: {
                 patchedDependencies: {
                     "left-pad@1.3.0": "patches/left-pad@1.3.0.patch",
                     "@github/copilot-sdk@1.0.14": "patches/@github__copilot-sdk@1.0.14.patch",
+                },
+                packageExtensions: {
+                    "@github/copilot-sdk": { dependencies: { "copilot-sdk-tool-override": OWN } },
                 },
                 onlyBuiltDependencies: ["esbuild", "koffi"],
             },
@@ -110,8 +128,29 @@ describe("init's package.json for pnpm", () => {
 
     it("refuses patch-package in a pnpm app's postinstall", () => {
         expect(() =>
-            wirePatch({ scripts: { postinstall: POSTINSTALL } }, "pnpm", "1.0.14")
+            wirePatch({ scripts: { postinstall: POSTINSTALL } }, "pnpm", "1.0.14", OWN)
         ).toThrow(/runs patch-package in its postinstall .*, but this app uses pnpm/);
+    });
+});
+
+describe("init's package.json for this package", () => {
+    it("moves it out of devDependencies: the patched SDK imports it at run time", () => {
+        const { json, changes } = wirePatch(
+            {
+                dependencies: { "@github/copilot-sdk": "1.0.14" },
+                devDependencies: { "copilot-sdk-tool-override": "0.4.0", vitest: "4.1.12" },
+            },
+            "npm",
+            "1.0.14",
+            "file:../copilot-sdk-tool-override-0.4.0.tgz"
+        );
+        expect(json.devDependencies).toEqual({ vitest: "4.1.12" });
+        expect((json.dependencies as Record<string, string>)["copilot-sdk-tool-override"]).toBe(
+            "file:../copilot-sdk-tool-override-0.4.0.tgz"
+        );
+        expect(changes[0]).toMatch(
+            /^devDependencies: copilot-sdk-tool-override moved to dependencies/
+        );
     });
 });
 

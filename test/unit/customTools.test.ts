@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { snapshotCustomTools } from "../../src/safetyNet/customTools.js";
 import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
 
-// The rule for custom tools (README.md, "Custom tools and built-ins"): `tools` is read once into frozen snapshots and checked; what is
+// The rule for custom tools (docs/using.md, "Custom tools and built-ins"): `tools` is read once into frozen snapshots and checked; what is
 // checked is what is sent and registered. Expected values are written by hand from the rule.
 const handler = async (): Promise<string> => "ok";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseFilterEntry } from "../../src/safetyNet/filterEntry.js";
 
-// The entry forms of README.md's "availableTools / excludedTools with toolsets" section: bare
+// The entry forms of docs/using.md's "availableTools / excludedTools with toolsets" section: bare
 // names are tools, `toolset:<name>` is a toolset, `builtin:` / `custom:` / `mcp:` are the SDK's
 // source patterns, and any other `<prefix>:` is refused later.
 describe("parseFilterEntry", () => {

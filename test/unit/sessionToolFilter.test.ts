@@ -10,7 +10,7 @@ import {
 import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
 import { EDIT_MEMBERS, EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
 
-// The filter rule (README.md, "availableTools / excludedTools with toolsets"), in the SDK's vocabulary: availableTools / excludedTools with
+// The filter rule (docs/using.md, "availableTools / excludedTools with toolsets"), in the SDK's vocabulary: availableTools / excludedTools with
 // bare tool names, toolset:<name> entries and builtin:/custom:/mcp: patterns, and customToolSets.
 // The inventory is written by hand: a session whose model is offered `edit` and `create` (not
 // `apply_patch`, which another model family gets), and whose custom `view` replaces the built-in.

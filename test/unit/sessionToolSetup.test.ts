@@ -10,7 +10,7 @@ import {
 import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
 import { EDIT_MEMBERS } from "../support/toolSetMembers.js";
 
-// The session step of createSession / resumeSession (the rules of README.md's "Using it" section) on a
+// The session step of createSession / resumeSession (the rules of docs/using.md) on a
 // small fake client: tools snapshot -> checks -> built-in catalog -> overrides -> filter -> wire.
 // The client runs the bundled runtime 1.0.85, whose measurements the SDK carries. Expected
 // values are written by hand from the rules and runtime 1.0.85's measured data.

@@ -9,7 +9,7 @@ import {
     type ToolFilterWarning,
 } from "../../src/toolFilter/toolFilter.js";
 
-// The rules of the workbench.action.chat.open tool-filtering proposal (the rules README.md and toolFilter.ts state), one test
+// The rules of the workbench.action.chat.open tool-filtering proposal (the rules docs/chat-open.md and toolFilter.ts state), one test
 // each, on a catalog shaped like VS Code's: Copilot Chat's toolsets (ids
 // "toolset:GitHub.copilot-chat/<name>") beside core ones (id = reference name). Expected values are
 // written by hand from the rule.

@@ -2,7 +2,7 @@
  * `npm run conformance:chat-open` for the pinned VS Code build, run as a user runs it (a child
  * process; the package is installed into .cache/vscode-workbench/ when absent). Skipped, with the
  * reason, only when the package cannot be installed. Expected values come from the design (each
- * case's hand-written answer) and from the decisions in the README, not from the adapter.
+ * case's hand-written answer) and from the decisions in docs/chat-open.md, not from the adapter.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -46,7 +46,7 @@ interface Runs {
     }[];
 }
 
-/** Where the adapter departs from VS Code on purpose or by the design's silence (README). */
+/** Where the adapter departs from VS Code on purpose or by the design's silence (docs/chat-open.md). */
 const DIFFERING = [
     "toolset-and-tool-include",
     "toolset-and-tool-exclude",

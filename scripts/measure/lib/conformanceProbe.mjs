@@ -8,12 +8,20 @@
 // bundled one, and the names the runtime lists (`tools.list`) are probed too, so that a built-in
 // newer than every measurement is not missed.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { connectionTo } from "./externalRuntime.mjs";
 import { startMockChatModel } from "../../lib/mockChatModel.mjs";
+import {
+    nameOf,
+    PROBE_KEY,
+    probeCustomTool,
+    refusalOf,
+    removeProbeDirectory,
+    TURN_TIMEOUT_MS,
+} from "./customToolProbe.mjs";
 
 const [sdkDir = "", namesJson = "[]", outFile = "", cliPath] = process.argv.slice(2);
 /**
@@ -26,8 +34,6 @@ const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
 const { CopilotClient, approveAll } = sdk;
 const patched = sdk.TOOL_CUSTOMIZATION_PATCH !== undefined;
 const MODELS = /** @type {const} */ (["claude-sonnet-4.5", "gpt-4o"]);
-const CUSTOM = "conformance custom definition";
-const TURN_TIMEOUT_MS = 20_000;
 /** Where the patched SDK took its built-in names from (`toolResolution.runtime.catalog`). */
 /** @type {string | undefined} */
 let catalog;
@@ -46,88 +52,34 @@ let catalog;
  * @property {string | undefined} catalog
  */
 
-/** @param {number} count */
-function fillerTools(count) {
-    return Array.from({ length: count }, (_, i) => ({
-        name: `conformance_filler_${i}`,
-        description: "filler",
-        handler: async () => "filler",
-    }));
-}
-
-/** @typedef {import("../../lib/mockChatModel.mjs").RecordedTool & { name?: string, description?: string }} OfferedTool */
-/** @typedef {Awaited<ReturnType<typeof startMockChatModel>>} Mock */
-/** @param {OfferedTool} tool */
-const nameOf = (tool) => tool.function?.name ?? tool.custom?.name ?? tool.name;
-/** @param {OfferedTool} tool */
-const descriptionOf = (tool) => tool.function?.description ?? tool.description;
-/**
- * @param {unknown} error what createSession threw
- * @returns {string} its code (a `SessionToolError`'s), else the start of its message
- */
-const refusalOf = (error) => {
-    const { code, message } = /** @type {Error & { code?: string }} */ (error);
-    return code ?? message.slice(0, 120);
-};
+/** @typedef {import("./customToolProbe.mjs").Mock} Mock */
 
 /**
- * One custom tool named `name`, called once by the model. Outcome:
- * - `refused:<code or message>`: createSession threw;
- * - `fails-at-send`: the turn failed (the runtime's conflict error, ...);
- * - `dropped`: the model never saw the custom definition;
- * - `built-in-answers`: the model saw it, but the handler never ran;
- * - `custom-runs`: the model saw exactly one definition, the custom one, and the handler ran.
+ * {@link probeCustomTool} with this probe's SDK; notes where the patched SDK took its built-in
+ * names from.
  *
- * @param {any} client the SDK's client
+ * @param {any} client
  * @param {Mock} mock
  * @param {string} model
  * @param {string} name
- * @param {boolean} flag whether the tool sets `overridesBuiltInTool: true`
- * @param {object} [extra] more session options
- * @param {number} [fillers] filler tools beside it
- * @returns {Promise<string>}
+ * @param {boolean} flag
+ * @param {object} [extra]
+ * @param {number} [fillers]
  */
-async function probe(client, mock, model, name, flag, extra = {}, fillers = 0) {
-    let ran = false;
-    const tool = {
+const probe = (client, mock, model, name, flag, extra = {}, fillers = 0) =>
+    probeCustomTool(
+        client,
+        mock,
+        sdk,
+        model,
         name,
-        description: CUSTOM,
-        parameters: { type: "object", properties: {} },
-        skipPermission: true,
-        handler: async () => {
-            ran = true;
-            return "custom handler ran";
+        flag,
+        (session) => {
+            catalog ??= session.toolResolution?.runtime?.catalog;
         },
-        ...(flag ? { overridesBuiltInTool: true } : {}),
-    };
-    let session;
-    try {
-        session = await client.createSession({
-            model,
-            provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: "conformance-key-5d1" },
-            onPermissionRequest: approveAll,
-            tools: [tool, ...fillerTools(fillers)],
-            ...extra,
-        });
-    } catch (error) {
-        return `refused:${refusalOf(error)}`;
-    }
-    catalog ??= session.toolResolution?.runtime?.catalog;
-    const first = mock.requests.length;
-    mock.toolCalls = [name];
-    try {
-        await session.sendAndWait({ prompt: "call the tool" }, TURN_TIMEOUT_MS);
-    } catch {
-        if (mock.requests.length === first) return "fails-at-send";
-    } finally {
-        mock.toolCalls = undefined;
-        await session.disconnect().catch(() => {});
-    }
-    const definitions = (mock.requests[first]?.tools ?? []).filter((t) => nameOf(t) === name);
-    if (!definitions.some((t) => descriptionOf(t) === CUSTOM)) return "dropped";
-    if (!ran) return "built-in-answers";
-    return definitions.length === 1 ? "custom-runs" : "duplicate-definitions";
-}
+        extra,
+        fillers
+    );
 
 /**
  * Which tools the model is offered under a filter, and what toolResolution says.
@@ -144,7 +96,7 @@ async function filterScenario(client, mock, model, config, switchTo) {
     try {
         session = await client.createSession({
             model,
-            provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: "conformance-key-5d1" },
+            provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: PROBE_KEY },
             onPermissionRequest: approveAll,
             ...config,
         });
@@ -242,14 +194,6 @@ try {
 } finally {
     await client.stop().catch(() => {});
     await mock.close();
-    // An external CLI runs its binary as a child of a loader; the binary may still be writing
-    // into the base directory for a moment after the client stopped the loader.
-    // If it is still writing after 10 s, the probe's result stands; the folder is left, and said.
-    try {
-        rmSync(base, { recursive: true, force: true, maxRetries: 50, retryDelay: 200 });
-    } catch (error) {
-        console.error(
-            `could not remove the probe's base directory ${base}: ${error instanceof Error ? error.message : error}`
-        );
-    }
+    // An external CLI runs its binary as a child of a loader; see removeProbeDirectory.
+    await removeProbeDirectory(base);
 }

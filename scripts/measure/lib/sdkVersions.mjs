@@ -211,7 +211,7 @@ export function npmErrorCause(output) {
  * @param {string} what what is installed, for the message
  * @param {string[]} [specs]
  */
-function npmInstall(prefix, what, specs = []) {
+export function npmInstall(prefix, what, specs = []) {
     const result = spawnSync(
         "npm",
         ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts", ...specs],
@@ -235,7 +235,7 @@ function npmInstall(prefix, what, specs = []) {
  * @param {string} prefix
  * @param {Record<string, string>} dependencies
  */
-function freshPrefix(prefix, dependencies) {
+export function freshPrefix(prefix, dependencies) {
     rmSync(prefix, { recursive: true, force: true });
     mkdirSync(prefix, { recursive: true });
     writeFileSync(

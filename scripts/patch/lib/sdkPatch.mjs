@@ -188,6 +188,11 @@ export function compileSources() {
     runTsc("tsconfig.patch-esm.json");
     runTsc("tsconfig.patch-types.json");
     runTsc("tsconfig.patch-cjs.json");
+    // `import.meta` does not exist in CommonJS: this module's location comes from __filename there.
+    writeFileSync(
+        join(ROOT, "build", "patch", "cjs", "moduleLocation.js"),
+        '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.MODULE_URL = require("node:url").pathToFileURL(__filename).href;\n'
+    );
     compiled = {
         esm: listFiles(join(ROOT, "build", "patch", "esm")),
         cjs: listFiles(join(ROOT, "build", "patch", "cjs")),

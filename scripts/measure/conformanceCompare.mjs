@@ -1,0 +1,252 @@
+#!/usr/bin/env node
+// conformance --compare <runtime A> <runtime B> [--tools <names> | --app <module>] [--json]:
+// what a runtime upgrade changes for an app. Both runtimes (npm specs such as
+// @github/copilot@1.0.83, or paths of a copilot CLI or of a folder that installed one) are driven
+// by the pinned SDK, offline, with the mock model on 127.0.0.1 (lib/compareProbe.mjs), and the
+// results compared (lib/runtimeComparison.mjs).
+//
+// Exit codes: 0 nothing the app relies on changed; 1 something did (each difference is named);
+// 2 a usage error (the message names the bad value); 3 a runtime could not be probed. Runtime installs are cached in
+// $COPILOT_SDK_TOOL_OVERRIDE_CACHE/runtimes (default: the repository's .cache/).
+
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { appSessionConfig } from "./lib/compareProbe.mjs";
+import { compareRuntimes, formatComparison } from "./lib/runtimeComparison.mjs";
+import { CACHE, freshPrefix, installSdkVersion, npmInstall } from "./lib/sdkVersions.mjs";
+
+const USAGE =
+    "Usage: conformance --compare <runtime A> <runtime B> [--tools <name,name,...> | --app <module>] [--json]\n" +
+    "  <runtime>: an npm spec (@github/copilot@1.0.83) or the path of a copilot CLI (or of a folder\n" +
+    "  whose node_modules/.bin/copilot is one). Exit 0: nothing the app relies on changed; 1: something\n" +
+    "  did; 2: usage error; 3: a runtime could not be probed.";
+const PROBE = join(dirname(fileURLToPath(import.meta.url)), "lib", "compareProbe.mjs");
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const NPM_SPEC = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*@[A-Za-z0-9._^~<>=*+-]+$/;
+
+const KNOWN_FLAGS = new Set(["--compare", "--tools", "--app", "--json"]);
+
+class UsageError extends Error {}
+
+/**
+ * @param {string[]} args
+ * @returns {{ a: string, b: string, tools: string[] | undefined, app: string | undefined, json: boolean }}
+ */
+export function readCompareArguments(args) {
+    const unknown = args.find((arg) => arg.startsWith("-") && !KNOWN_FLAGS.has(arg));
+    if (unknown !== undefined) throw new UsageError(`Unknown option '${unknown}'.`);
+    const rest = [...args];
+    const take = (/** @type {string} */ flag) => {
+        const at = rest.indexOf(flag);
+        if (at === -1) return undefined;
+        const value = rest[at + 1];
+        if (value === undefined || value.startsWith("--")) {
+            throw new UsageError(`${flag} needs a value.`);
+        }
+        rest.splice(at, 2);
+        return value;
+    };
+    const json = rest.includes("--json");
+    if (json) rest.splice(rest.indexOf("--json"), 1);
+    const at = rest.indexOf("--compare");
+    if (at === -1) throw new UsageError("--compare needs two runtimes.");
+    const [a, b] = rest.splice(at, 3).slice(1);
+    if (a === undefined || b === undefined || a.startsWith("--") || b.startsWith("--")) {
+        throw new UsageError(
+            `--compare needs two runtimes, found ${
+                [a, b]
+                    .filter((v) => v !== undefined)
+                    .map((v) => `'${v}'`)
+                    .join(" and ") || "none"
+            }.`
+        );
+    }
+    const toolList = take("--tools");
+    const app = take("--app");
+    if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'.`);
+    if (toolList !== undefined && app !== undefined) {
+        throw new UsageError(
+            "Give --tools or --app, not both: --app reads the tools from the app's session config."
+        );
+    }
+    let tools;
+    if (toolList !== undefined) {
+        tools = toolList.split(",").map((name) => name.trim());
+        const bad = tools.find((name) => !TOOL_NAME.test(name));
+        if (bad !== undefined) {
+            throw new UsageError(
+                `Invalid --tools entry '${bad}': list tool names separated by commas, e.g. --tools view,bash,apply_patch (letters, digits, '_' and '-').`
+            );
+        }
+    }
+    if (app !== undefined && !existsSync(app)) {
+        throw new UsageError(
+            `--app '${app}' does not exist: name a module that exports the app's session config.`
+        );
+    }
+    for (const runtime of [a, b]) {
+        if (!existsSync(runtime) && !NPM_SPEC.test(runtime)) {
+            throw new UsageError(
+                `Runtime '${runtime}' is neither an existing path nor an npm spec: use e.g. @github/copilot@1.0.102, or the path of a copilot CLI.`
+            );
+        }
+    }
+    return { a, b, tools, app, json };
+}
+
+/**
+ * The copilot CLI of a runtime argument, installing an npm spec into the cache once.
+ *
+ * @param {string} runtime
+ * @returns {string}
+ */
+function cliOf(runtime) {
+    if (existsSync(runtime)) {
+        const path = resolve(runtime);
+        if (!statSync(path).isDirectory()) return path;
+        const cli = join(path, "node_modules", ".bin", "copilot");
+        if (existsSync(cli)) return cli;
+        throw new UsageError(
+            `Runtime '${runtime}' is a folder without node_modules/.bin/copilot: name the copilot CLI itself.`
+        );
+    }
+    const prefix = join(CACHE, "runtimes", runtime.replace(/[^A-Za-z0-9._@-]/g, "+"));
+    const cli = join(prefix, "node_modules", ".bin", "copilot");
+    if (existsSync(cli)) return cli;
+    const [, name = "", version = ""] = /^(.+)@([^@]+)$/.exec(runtime) ?? [];
+    freshPrefix(prefix, { [name]: version });
+    try {
+        npmInstall(prefix, runtime);
+    } catch (error) {
+        rmSync(prefix, { recursive: true, force: true });
+        throw new UsageError(
+            `Runtime '${runtime}' could not be installed: ${error instanceof Error ? error.message : error}`
+        );
+    }
+    if (!existsSync(cli)) {
+        rmSync(prefix, { recursive: true, force: true });
+        throw new UsageError(
+            `Runtime '${runtime}' installed no copilot CLI (node_modules/.bin/copilot): name a @github/copilot release.`
+        );
+    }
+    return cli;
+}
+
+/**
+ * Runs the probe on one runtime.
+ *
+ * @param {string} sdkDir
+ * @param {string} cli
+ * @param {readonly string[]} tools
+ * @param {string | undefined} app
+ * @param {string | undefined} patchedDir
+ * @returns {import("./lib/compareProbe.mjs").CompareProbeResult}
+ */
+function probe(sdkDir, cli, tools, app, patchedDir) {
+    const dir = mkdtempSync(join(tmpdir(), "conformance-compare-out-"));
+    try {
+        const out = join(dir, "result.json");
+        const extra =
+            app === undefined || patchedDir === undefined ? [] : [resolve(app), patchedDir];
+        execFileSync(process.execPath, [PROBE, sdkDir, cli, JSON.stringify(tools), out, ...extra], {
+            stdio: ["ignore", "ignore", "inherit"],
+        });
+        return JSON.parse(readFileSync(out, "utf8"));
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+}
+
+/**
+ * @param {string[]} args
+ * @returns {Promise<number>} the exit code
+ */
+export async function runComparison(args) {
+    const started = performance.now();
+    if (args.includes("--help") || args.includes("-h")) {
+        console.log(USAGE);
+        return 0;
+    }
+    let options;
+    try {
+        options = readCompareArguments(args);
+    } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        console.error(`${error.message}\n\n${USAGE}`);
+        return 2;
+    }
+    const { a, b, app, json } = options;
+    let tools = options.tools ?? [];
+    let cliA;
+    let cliB;
+    try {
+        if (app !== undefined) {
+            const config = await appSessionConfig(app);
+            tools = (Array.isArray(config.tools) ? config.tools : []).map((tool) =>
+                String(tool?.name)
+            );
+        }
+        console.error(`runtime A: ${a}`);
+        cliA = cliOf(a);
+        console.error(`runtime B: ${b}`);
+        cliB = cliOf(b);
+    } catch (error) {
+        if (
+            !(error instanceof UsageError) &&
+            !(error instanceof Error && /--app/.test(error.message))
+        )
+            throw error;
+        console.error(`${error.message}\n\n${USAGE}`);
+        return 2;
+    }
+    const { pinnedVersion } = await import("../patch/lib/sdkPatch.mjs");
+    const sdkVersion = pinnedVersion();
+    const sdkDir = await installSdkVersion(sdkVersion);
+    let patchedDir;
+    if (app !== undefined) {
+        const { patchedCopy } = await import("../patch/lib/patchedInstall.mjs");
+        patchedDir = await patchedCopy(sdkVersion, sdkDir, "compare");
+    }
+    /** @type {import("./lib/compareProbe.mjs").CompareProbeResult[]} */
+    const results = [];
+    for (const [label, spec, cli] of /** @type {const} */ ([
+        ["A", a, cliA],
+        ["B", b, cliB],
+    ])) {
+        console.error(`probing ${label} (${cli})`);
+        try {
+            results.push(probe(sdkDir, cli, tools, app, patchedDir));
+        } catch (error) {
+            // Not a difference: nothing is known about what changed.
+            console.error(
+                `Runtime ${label} '${spec}' could not be probed (${error instanceof Error ? error.message.split("\n")[0] : error}): see the probe's error above.`
+            );
+            return 3;
+        }
+    }
+    const [resultA, resultB] =
+        /** @type {[import("./lib/compareProbe.mjs").CompareProbeResult, import("./lib/compareProbe.mjs").CompareProbeResult]} */ (
+            results
+        );
+    const { differences, added } = compareRuntimes(resultA, resultB, tools);
+    const exitCode = differences.length > 0 ? 1 : 0;
+    const report = {
+        a: { spec: a, version: resultA.runtimeVersion },
+        b: { spec: b, version: resultB.runtimeVersion },
+        tools,
+        differences,
+        added,
+        observed: { a: resultA.names, b: resultB.names },
+        exitCode,
+        seconds: Math.round((performance.now() - started) / 100) / 10,
+    };
+    console.log(json ? JSON.stringify(report, null, 2) : formatComparison(report));
+    return exitCode;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+    process.exitCode = await runComparison(process.argv.slice(2));
+}

@@ -1,0 +1,39 @@
+// `copilot-sdk-tool-override`: the library form. Everything the installed @github/copilot-sdk
+// exports, with `CopilotClient` wrapped (the tool customization), plus this package's own
+// exports. No patch: an app imports from here instead of from "@github/copilot-sdk".
+
+import { createRequire } from "node:module";
+import * as sdk from "@github/copilot-sdk";
+import type { CopilotClient as PublishedClient } from "@github/copilot-sdk";
+import { MODULE_URL } from "./moduleLocation.js";
+import type { builtInToolGroups } from "./safetyNet/builtInToolGroups.js";
+import { adoptSdk, type SdkRoot } from "./sdkSeam/wrapSdk.js";
+
+export * from "@github/copilot-sdk";
+export * from "./index.js";
+
+/** Where the SDK's entry is, resolved from here as this module's own import resolves it. */
+function sdkEntry(): string {
+    return createRequire(MODULE_URL).resolve("@github/copilot-sdk");
+}
+
+/**
+ * The SDK's `CopilotClient` with the tool customization: a custom tool named like a built-in
+ * replaces it (`overridesBuiltInTool: true`), `availableTools` / `excludedTools` take
+ * `toolset:<name>`, and `session.setTools` changes a running session's tools. Everything else is
+ * the SDK's own client. A client of an SDK release that cannot be served is refused at
+ * construction with a `SessionToolError` naming the release and what it lacks.
+ */
+export const CopilotClient: typeof PublishedClient = adoptSdk(
+    sdk as unknown as SdkRoot,
+    sdkEntry()
+) as unknown as typeof PublishedClient;
+/** An instance of {@link CopilotClient}. */
+export type CopilotClient = PublishedClient;
+
+/**
+ * The SDK's `BuiltInTools`, with the groups this package installs on it (`Read`, `Edit`, `Search`,
+ * `Execute`, ...: every measured built-in of their kind, so that excluding one fails closed).
+ */
+export const BuiltInTools: typeof sdk.BuiltInTools & typeof builtInToolGroups =
+    sdk.BuiltInTools as typeof sdk.BuiltInTools & typeof builtInToolGroups;

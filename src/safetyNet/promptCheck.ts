@@ -1,0 +1,87 @@
+import { formatList } from "../toolFilter/formatting.js";
+import type { SessionToolWarning } from "./sessionToolWarning.js";
+
+/**
+ * A bare word of letters and digits joined by underscores, not part of a longer identifier, a
+ * path or a file name (`src/read_file.ts` does not count; `apply_patch.` at a sentence's end does).
+ */
+const BARE_NAME =
+    /(?<![A-Za-z0-9_`/\\.-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![A-Za-z0-9_`/-]|\.[A-Za-z0-9])/g;
+
+/**
+ * The tool names a system message mentions, by this rule (so that ordinary words are not taken
+ * for tools):
+ * - a backticked span that is one name, e.g. `` `view` `` or `` `read_file` ``;
+ * - a bare word of letters and digits joined by underscores, e.g. `apply_patch` (a bare `view`
+ *   or `edit` is an ordinary word and is not counted; a name inside a path or a file name, such as
+ *   `src/read_file.ts`, is not counted either).
+ *
+ * @param text - the system message text
+ * @returns the names, each once, in order of first mention
+ */
+export function toolNamesInPrompt(text: string): readonly string[] {
+    const names = new Set<string>();
+    for (const match of text.matchAll(/`([A-Za-z][A-Za-z0-9_-]*)`/g)) names.add(match[1]!);
+    for (const match of text.matchAll(BARE_NAME)) {
+        names.add(match[0]);
+    }
+    return [...names];
+}
+
+/**
+ * The texts of a `systemMessage` option: its `content`, and each section override's `content`
+ * (customize mode). Anything else yields nothing.
+ */
+function promptTexts(systemMessage: unknown): string[] {
+    if (typeof systemMessage === "string") return [systemMessage];
+    if (systemMessage === null || typeof systemMessage !== "object") return [];
+    const { content, sections } = systemMessage as { content?: unknown; sections?: unknown };
+    const texts = typeof content === "string" ? [content] : [];
+    if (sections !== null && typeof sections === "object") {
+        for (const section of Object.values(sections)) {
+            const text = (section as { content?: unknown } | null)?.content;
+            if (typeof text === "string") texts.push(text);
+        }
+    }
+    return texts;
+}
+
+/**
+ * `PROMPT_NAMES_REMOVED_TOOL` warnings: the session's `systemMessage` names (see
+ * {@link toolNamesInPrompt}) a tool its filter removed, or a built-in a custom tool replaced, so
+ * the model is told about a tool it cannot call, or one that now behaves as the app's tool does.
+ *
+ * @param systemMessage - the session's `systemMessage` option, as read
+ * @param toolEnablement - the session's enablement of each offered tool
+ * @param replaced - the built-ins the session's custom tools replace
+ * @returns at most two warnings (removed, replaced)
+ */
+export function promptToolWarnings(
+    systemMessage: unknown,
+    toolEnablement: ReadonlyMap<string, boolean>,
+    replaced: readonly string[]
+): SessionToolWarning[] {
+    const texts = promptTexts(systemMessage);
+    if (texts.length === 0) return [];
+    const named = new Set(texts.flatMap((text) => toolNamesInPrompt(text)));
+    const removed = [...named].filter((name) => toolEnablement.get(name) === false);
+    const replacedNamed = replaced.filter((name) => named.has(name));
+    const warnings: SessionToolWarning[] = [];
+    if (removed.length > 0) {
+        warnings.push({
+            code: "PROMPT_NAMES_REMOVED_TOOL",
+            option: "systemMessage",
+            identifiers: Object.freeze(removed),
+            message: `The systemMessage names ${formatList(removed)}, which this session's availableTools / excludedTools ${removed.length === 1 ? "removes" : "remove"}: the model would be told about a tool it cannot call ("Tool does not exist"). Remove the mention from the prompt, or keep the tool in the filter.`,
+        });
+    }
+    if (replacedNamed.length > 0) {
+        warnings.push({
+            code: "PROMPT_NAMES_REMOVED_TOOL",
+            option: "systemMessage",
+            identifiers: Object.freeze(replacedNamed),
+            message: `The systemMessage names ${formatList(replacedNamed)}, a built-in this session's custom tool of the same name replaces: the model calls the app's tool under that name. Make sure the prompt describes the app's tool, or rename the custom tool to keep the built-in.`,
+        });
+    }
+    return warnings;
+}

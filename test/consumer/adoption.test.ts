@@ -1,0 +1,266 @@
+/**
+ * The patch form adopted as a user adopts it, from the PACKED package: `npm pack` of this
+ * repository, then in fresh git apps (an npm app; a pnpm app with `hoistPattern: []`) the CLI's
+ * `init` as one command in a clean tree. Each app then runs ESM and CommonJS code that imports
+ * `SessionToolError` from "@github/copilot-sdk" and passes the start-up check `init` prints, and
+ * `doctor` is green (it starts the release's runtime once). An app carrying the self-contained
+ * patch of 0.3.0 (the last one this repository committed) is migrated by `upgrade`. And a pnpm
+ * app where no pnpm answers is left untouched. Needs the npm registry.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+    existsSync,
+    mkdirSync,
+    mkdtempSync,
+    readdirSync,
+    readFileSync,
+    rmSync,
+    writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CJS_START_UP_CHECK, ESM_START_UP_CHECK } from "../../src/cli/startUpCheck.js";
+
+const SDK = "1.0.14";
+const ROOT = join(import.meta.dirname, "..", "..");
+const PNPM = join(ROOT, "node_modules", "pnpm", "bin", "pnpm.cjs");
+/** The last commit whose patches/ held the self-contained patches of 0.3.0. */
+const LAST_SELF_CONTAINED = "22b6b05";
+
+const work = mkdtempSync(join(tmpdir(), "adoption-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+let tarball = "";
+let cli = "";
+
+/** The environment without the npm_* of the test run (so the CLI finds the app's own manager). */
+function cleanEnv(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [key, value] of Object.entries(process.env)) {
+        if (!key.startsWith("npm_") && !key.startsWith("COPILOT_SDK_")) env[key] = value;
+    }
+    return {
+        ...env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@t",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@t",
+    };
+}
+
+function run(command: string, args: string[], cwd: string, env = cleanEnv()) {
+    const result = spawnSync(command, args, { cwd, encoding: "utf8", env, timeout: 240_000 });
+    return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+function ok(command: string, args: string[], cwd: string): string {
+    const result = run(command, args, cwd);
+    if (result.status !== 0) {
+        throw new Error(`${command} ${args.join(" ")} failed:\n${result.output}`);
+    }
+    return result.output;
+}
+
+/** A fresh git app with the SDK installed and everything committed. */
+function freshApp(
+    name: string,
+    manager: "npm" | "pnpm",
+    extra: Record<string, unknown> = {}
+): string {
+    const app = join(work, name);
+    mkdirSync(app);
+    writeFileSync(
+        join(app, "package.json"),
+        `${JSON.stringify({ name, version: "1.0.0", private: true, ...extra }, null, 2)}\n`
+    );
+    writeFileSync(join(app, ".gitignore"), "node_modules\n");
+    if (manager === "pnpm") writeFileSync(join(app, "pnpm-workspace.yaml"), "hoistPattern: []\n");
+    if (manager === "npm") {
+        ok(
+            "npm",
+            ["install", "--save-exact", `@github/copilot-sdk@${SDK}`, "--no-audit", "--no-fund"],
+            app
+        );
+    } else {
+        ok(process.execPath, [PNPM, "add", "--save-exact", `@github/copilot-sdk@${SDK}`], app);
+    }
+    ok("git", ["init", "-q"], app);
+    ok("git", ["add", "-A"], app);
+    ok("git", ["commit", "-qm", "app"], app);
+    return app;
+}
+
+/** Runs the app's ESM and CommonJS start-up code: the check init prints, then SessionToolError. */
+function startBoth(app: string): void {
+    const use =
+        "console.log(typeof copilotSdk.SessionToolError, copilotSdk.TOOL_CUSTOMIZATION_PATCH.form);";
+    writeFileSync(join(app, "start.mjs"), `${ESM_START_UP_CHECK}\n${use}\n`);
+    writeFileSync(join(app, "start.cjs"), `${CJS_START_UP_CHECK}\n${use}\n`);
+    for (const file of ["start.mjs", "start.cjs"]) {
+        expect(run(process.execPath, [file], app)).toEqual({
+            status: 0,
+            output: "function patch\n",
+        });
+    }
+}
+
+beforeAll(() => {
+    const packed = join(work, "packed");
+    mkdirSync(packed);
+    const name = execFileSync(
+        "npm",
+        ["pack", "--ignore-scripts", "--pack-destination", packed, "--silent"],
+        { cwd: ROOT, encoding: "utf8", env: cleanEnv() }
+    )
+        .trim()
+        .split("\n")
+        .at(-1)!;
+    tarball = join(packed, name);
+    ok("tar", ["xzf", tarball], packed);
+    cli = join(packed, "package", "build", "cli", "main.js");
+}, 120_000);
+
+describe("the patch form, adopted from the packed package", () => {
+    it("npm: init in a clean git app pins the package in dependencies, applies a patch of at most 30 lines, doctor is green", () => {
+        const app = freshApp("npm-app", "npm", { type: "module" });
+        const init = ok(process.execPath, [cli, "init", "--package", `file:${tarball}`], app);
+        expect(init).toContain("verified (ESM and CommonJS): copilot-sdk-tool-override");
+        const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+        expect(manifest.dependencies).toEqual({
+            "@github/copilot-sdk": SDK,
+            "copilot-sdk-tool-override": `file:${tarball}`,
+            "patch-package": "8.0.1",
+        });
+        const patch = readFileSync(
+            join(app, "patches", `@github+copilot-sdk+${SDK}.patch`),
+            "utf8"
+        );
+        expect(patch.split("\n").length - 1).toBeLessThanOrEqual(30);
+        startBoth(app);
+        // The library form in the same app wraps nothing twice.
+        writeFileSync(
+            join(app, "library.mjs"),
+            'import * as sdk from "@github/copilot-sdk";\nimport { CopilotClient } from "copilot-sdk-tool-override";\nconsole.log(CopilotClient === sdk.CopilotClient);\n'
+        );
+        expect(run(process.execPath, ["library.mjs"], app)).toEqual({
+            status: 0,
+            output: "true\n",
+        });
+        const doctor = run(process.execPath, [cli, "doctor"], app);
+        expect(doctor.status, doctor.output).toBe(0);
+        expect(doctor.output).not.toContain("FAIL");
+        expect(doctor.output).toContain("the release's runtime starts under Node");
+    }, 400_000);
+
+    it("pnpm with hoistPattern []: init writes the versioned patchedDependencies key and packageExtensions, doctor is green", () => {
+        const app = freshApp("pnpm-app", "pnpm", { pnpm: { onlyBuiltDependencies: ["koffi"] } });
+        // As `pnpm exec` runs it: no pnpm on PATH, the CLI finds the pnpm that started it.
+        const init = ok(
+            process.execPath,
+            [PNPM, "exec", "node", cli, "init", "--package", `file:${tarball}`],
+            app
+        );
+        expect(init).toContain("run as the pnpm that started this command");
+        const { pnpm } = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+        expect(pnpm.patchedDependencies).toEqual({
+            [`@github/copilot-sdk@${SDK}`]: `patches/@github__copilot-sdk@${SDK}.patch`,
+        });
+        expect(pnpm.packageExtensions).toEqual({
+            "@github/copilot-sdk": {
+                dependencies: { "copilot-sdk-tool-override": `file:${tarball}` },
+            },
+        });
+        startBoth(app);
+        const doctor = run(process.execPath, [PNPM, "exec", "node", cli, "doctor"], app);
+        expect(doctor.status, doctor.output).toBe(0);
+        expect(doctor.output).not.toContain("FAIL");
+    }, 400_000);
+
+    it("pnpm with no pnpm to run: init refuses and changes nothing", () => {
+        const app = join(work, "no-pnpm");
+        mkdirSync(app);
+        writeFileSync(join(app, "package.json"), '{ "name": "no-pnpm", "private": true }\n');
+        writeFileSync(join(app, "pnpm-lock.yaml"), "lockfileVersion: '9.0'\n");
+        ok("git", ["init", "-q"], app);
+        ok("git", ["add", "-A"], app);
+        ok("git", ["commit", "-qm", "app"], app);
+        // PATH with node alone: no pnpm, no corepack.
+        const nodeOnly = join(work, "node-only");
+        mkdirSync(nodeOnly, { recursive: true });
+        execFileSync("ln", ["-sf", process.execPath, join(nodeOnly, "node")]);
+        const result = run(process.execPath, [cli, "init"], app, {
+            ...cleanEnv(),
+            PATH: nodeOnly,
+        });
+        expect(result.status).toBe(1);
+        expect(result.output).toContain(
+            "This app uses pnpm (pnpm-lock.yaml), but no pnpm answers here"
+        );
+        expect(result.output).toContain("Nothing was changed.");
+        expect(run("git", ["status", "--porcelain"], app).output).toBe("");
+        expect(existsSync(join(app, "patches"))).toBe(false);
+    });
+
+    it("upgrade migrates an npm app from the self-contained patch of 0.3.0", () => {
+        const old = run(
+            "git",
+            ["show", `${LAST_SELF_CONTAINED}:patches/@github+copilot-sdk+${SDK}.patch`],
+            ROOT
+        );
+        expect(
+            old.status,
+            `git show needs this repository's history: ${old.output.slice(0, 200)}`
+        ).toBe(0);
+        const app = join(work, "old-app");
+        mkdirSync(join(app, "patches"), { recursive: true });
+        writeFileSync(join(app, "patches", `@github+copilot-sdk+${SDK}.patch`), old.output);
+        writeFileSync(
+            join(app, "package.json"),
+            `${JSON.stringify(
+                {
+                    name: "old-app",
+                    private: true,
+                    scripts: { postinstall: "patch-package --error-on-fail --error-on-warn" },
+                    dependencies: { "@github/copilot-sdk": SDK, "patch-package": "8.0.1" },
+                },
+                null,
+                2
+            )}\n`
+        );
+        writeFileSync(join(app, ".gitignore"), "node_modules\n");
+        ok("npm", ["install", "--no-audit", "--no-fund"], app);
+        ok("git", ["init", "-q"], app);
+        ok("git", ["add", "-A"], app);
+        ok("git", ["commit", "-qm", "app on 0.3.0"], app);
+        const before = run(process.execPath, [cli, "doctor", "--no-start"], app);
+        expect(before.status).toBe(1);
+        expect(before.output).toContain(
+            "the old self-contained patch. Fix: `npx copilot-sdk-tool-override upgrade`"
+        );
+
+        // The library entry over 0.3.0's patch: one wrap (the SDK's), and a warning saying how to move.
+        ok("npm", ["install", "--no-save", "--no-audit", "--no-fund", tarball], app);
+        writeFileSync(
+            join(app, "library.mjs"),
+            'import * as sdk from "@github/copilot-sdk";\nimport { CopilotClient } from "copilot-sdk-tool-override";\nconsole.log(CopilotClient === sdk.CopilotClient);\n'
+        );
+        const library = run(process.execPath, ["library.mjs"], app);
+        expect(library.status).toBe(0);
+        expect(library.output).toContain("true\n");
+        expect(library.output).toContain(
+            "carries the self-contained tool-customization patch of copilot-sdk-tool-override 0.3.0 or earlier"
+        );
+        rmSync(join(app, "library.mjs"));
+
+        ok(process.execPath, [cli, "upgrade", "--package", `file:${tarball}`], app);
+        const patch = readFileSync(
+            join(app, "patches", `@github+copilot-sdk+${SDK}.patch`),
+            "utf8"
+        );
+        expect(patch.split("\n").length - 1).toBeLessThanOrEqual(30);
+        expect(readdirSync(join(app, "patches"))).toEqual([`@github+copilot-sdk+${SDK}.patch`]);
+        startBoth(app);
+        const doctor = run(process.execPath, [cli, "doctor", "--no-start"], app);
+        expect(doctor.status, doctor.output).toBe(0);
+    }, 400_000);
+});

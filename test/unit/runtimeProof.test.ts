@@ -1,0 +1,205 @@
+/**
+ * The pure decisions behind the runtime proof: which names a system message mentions
+ * (`PROMPT_NAMES_REMOVED_TOOL`), and which differences between two probed runtimes fail
+ * `conformance --compare`, with its command line.
+ */
+import { describe, expect, it } from "vitest";
+import { promptToolWarnings, toolNamesInPrompt } from "../../src/safetyNet/promptCheck.js";
+import { compareRuntimes, formatComparison } from "../../scripts/measure/lib/runtimeComparison.mjs";
+import type { CompareProbeResult } from "../../scripts/measure/lib/compareProbe.mjs";
+import { readCompareArguments } from "../../scripts/measure/conformanceCompare.mjs";
+
+describe("toolNamesInPrompt: the rule for what counts as a tool name", () => {
+    it("counts backticked names and bare names with an underscore", () => {
+        expect(
+            toolNamesInPrompt(
+                "Use `view` to read, apply_patch to edit, and never `rm -rf`. Call read_file(x)."
+            )
+        ).toEqual(["view", "apply_patch", "read_file"]);
+    });
+
+    it("does not count ordinary words that happen to be tool names", () => {
+        expect(toolNamesInPrompt("View the file, then edit it and create a summary.")).toEqual([]);
+    });
+
+    it("does not count snake_case inside longer identifiers or paths", () => {
+        expect(toolNamesInPrompt("see src/read_file.ts and __init__ and a-b_c")).toEqual([]);
+    });
+});
+
+describe("promptToolWarnings", () => {
+    const enablement = new Map([
+        ["view", false],
+        ["bash", true],
+        ["apply_patch", true],
+    ]);
+
+    it("names a tool the filter removed", () => {
+        const warnings = promptToolWarnings({ content: "Read with `view`." }, enablement, []);
+        expect(warnings.map((w) => [w.code, w.option, w.identifiers])).toEqual([
+            ["PROMPT_NAMES_REMOVED_TOOL", "systemMessage", ["view"]],
+        ]);
+        expect(warnings[0]?.message).toContain("'view'");
+    });
+
+    it("names a built-in a custom tool replaced, from a customize section too", () => {
+        const warnings = promptToolWarnings(
+            {
+                mode: "customize",
+                sections: {
+                    tool_instructions: { action: "append", content: "Prefer apply_patch." },
+                },
+            },
+            enablement,
+            ["apply_patch"]
+        );
+        expect(warnings.map((w) => w.identifiers)).toEqual([["apply_patch"]]);
+        expect(warnings[0]?.message).toContain("replaces");
+    });
+
+    it("says nothing for tools that are on, or without a systemMessage", () => {
+        expect(promptToolWarnings({ content: "Run `bash`." }, enablement, [])).toEqual([]);
+        expect(promptToolWarnings(undefined, enablement, ["view"])).toEqual([]);
+    });
+});
+
+/** A probe result for one model, with what a test sets. */
+function probed(
+    parts: Partial<Omit<CompareProbeResult, "offered">> & { offered: string[] }
+): CompareProbeResult {
+    const model = "claude-sonnet-4.5";
+    return {
+        runtimeVersion: "x",
+        listed: parts.listed ?? [],
+        listedByModel: parts.listedByModel ?? { [model]: [] },
+        offered: { [model]: parts.offered },
+        names: parts.names ?? { [model]: {} },
+        app: parts.app,
+    };
+}
+
+describe("compareRuntimes: what fails an upgrade", () => {
+    const model = "claude-sonnet-4.5";
+    const runs = { noFlag: "custom-runs", flag: "custom-runs" };
+
+    it("finds nothing when the runtimes agree", () => {
+        const same = probed({ offered: ["bash", "view"], names: { [model]: { lint: runs } } });
+        expect(compareRuntimes(same, same, ["lint"]).differences).toEqual([]);
+    });
+
+    it("names a new built-in of an app tool's name, an override no longer honoured and a dropped built-in", () => {
+        const a = probed({
+            offered: ["bash", "view"],
+            names: {
+                [model]: { lint: runs, view: { noFlag: "fails-at-send", flag: "custom-runs" } },
+            },
+        });
+        const b = probed({
+            offered: ["bash", "lint"],
+            names: {
+                [model]: {
+                    lint: { noFlag: "fails-at-send", flag: "custom-runs" },
+                    view: { noFlag: "fails-at-send", flag: "built-in-answers" },
+                },
+            },
+        });
+        expect(compareRuntimes(a, b, ["lint", "view"]).differences).toEqual([
+            { kind: "NEW_BUILT_IN", tool: "lint", model, a: "no built-in", b: "offered built-in" },
+            {
+                kind: "OVERRIDE_NOT_HONOURED",
+                tool: "view",
+                model,
+                a: "override honoured (custom handler runs)",
+                b: "built-in-answers",
+            },
+            { kind: "TOOL_DROPPED", tool: "view", model, a: "offered", b: "not offered" },
+        ]);
+    });
+
+    it("counts a hidden built-in (a custom tool without the flag answered by it) as a built-in", () => {
+        const a = probed({ offered: [], names: { [model]: { lint: runs } } });
+        const b = probed({
+            offered: [],
+            names: { [model]: { lint: { noFlag: "built-in-answers", flag: "custom-runs" } } },
+        });
+        expect(compareRuntimes(a, b, ["lint"]).differences.map((d) => d.kind)).toEqual([
+            "NEW_BUILT_IN",
+        ]);
+    });
+
+    it("names what the app's filter resolves to differently, and reports new built-ins for information only", () => {
+        const a = probed({ offered: ["bash"], app: { [model]: { seen: ["bash", "lint"] } } });
+        const b = probed({
+            offered: ["bash", "sql"],
+            app: { [model]: { seen: ["bash", "lint", "sql"] } },
+        });
+        const { differences, added } = compareRuntimes(a, b, ["lint"]);
+        expect(differences).toEqual([
+            { kind: "FILTER_CHANGED", tool: "sql", model, a: "not offered", b: "offered" },
+        ]);
+        expect(added).toEqual({ [model]: ["sql"] });
+        const table = formatComparison({
+            a: { spec: "A", version: "1" },
+            b: { spec: "B", version: "2" },
+            tools: ["lint"],
+            differences,
+            added,
+        });
+        expect(table).toContain("FILTER_CHANGED  sql");
+        expect(table).toContain("1 difference the app relies on: exit 1.");
+    });
+});
+
+describe("conformance --compare: usage errors name the bad value", () => {
+    const refused = (args: string[]) => {
+        try {
+            readCompareArguments(args);
+        } catch (error) {
+            return (error as Error).message;
+        }
+        return undefined;
+    };
+
+    it.for([
+        [
+            ["--compare", "@github/copilot@1.0.83"],
+            "--compare needs two runtimes, found '@github/copilot@1.0.83'.",
+        ],
+        [["--compare", "a@1", "b@2", "--tools", "view,,bash"], "Invalid --tools entry ''"],
+        [
+            ["--compare", "a@1", "b@2", "--tools", "view", "--app", "x.mjs"],
+            "Give --tools or --app, not both",
+        ],
+        [
+            ["--compare", "a@1", "b@2", "--app", "no-such-app.mjs"],
+            "--app 'no-such-app.mjs' does not exist",
+        ],
+        [
+            ["--compare", "not a spec", "b@2"],
+            "Runtime 'not a spec' is neither an existing path nor an npm spec",
+        ],
+        [["--compare", "a@1", "b@2", "--jsn"], "Unknown option '--jsn'."],
+        [["--compare", "a@1", "b@2", "c@3"], "Unexpected argument 'c@3'."],
+    ] as const)("%j", ([args, message]) => {
+        expect(refused([...args])).toContain(message);
+    });
+
+    it("reads a valid command line", () => {
+        expect(
+            readCompareArguments([
+                "--compare",
+                "@github/copilot@1.0.83",
+                "@github/copilot@1.0.102",
+                "--tools",
+                "view,bash,apply_patch",
+                "--json",
+            ])
+        ).toEqual({
+            a: "@github/copilot@1.0.83",
+            b: "@github/copilot@1.0.102",
+            tools: ["view", "bash", "apply_patch"],
+            app: undefined,
+            json: true,
+        });
+    });
+});
