@@ -1199,6 +1199,8 @@ function failureReason(output) {
         .map((l) => l.trim());
     const line =
         lines.find((l) => /conflicts with a built-in tool/.test(l)) ??
+        // pytest marks its failure lines with "E"; the lines around them are the test's source.
+        lines.find((l) => /^E\s+\S/.test(l)) ??
         lines.find((l) =>
             /AssertionError|AssertionFailedError|assert |Expected|expected|left: |assertion/.test(l)
         );
