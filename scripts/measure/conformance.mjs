@@ -54,7 +54,15 @@ const started = performance.now();
 
 const args = process.argv.slice(2);
 /** An external CLI to probe instead of each version's bundled runtime. */
-const externalRuntime = runtimeOption(args);
+const externalRuntime = (() => {
+    try {
+        return runtimeOption(args);
+    } catch (error) {
+        // A --runtime that names nothing runnable is a usage error: its message, exit 2.
+        console.error(error instanceof Error ? error.message : String(error));
+        process.exit(2);
+    }
+})();
 const outFile = optionValue(args, "out");
 const namesFrom = optionValue(args, "names-from");
 if (externalRuntime === undefined && (outFile ?? namesFrom) !== undefined) {
