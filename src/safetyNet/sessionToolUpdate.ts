@@ -242,6 +242,14 @@ export function sessionToolSource(session: object): ToolSessionConfig | undefine
 }
 
 /**
+ * The client that constructed the session, while it has tool state (not released); undefined
+ * otherwise.
+ */
+export function sessionToolClient(session: object): SessionToolUpdateHost | undefined {
+    return sessionTools.get(session)?.client;
+}
+
+/**
  * Changes a running session's custom tools and filter, with the checks of construction: the
  * update is read and checked as `createSession` would, and refused with the same
  * `SessionToolError` before anything is sent, leaving the session as it was. Accepted, the change
