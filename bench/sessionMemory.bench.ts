@@ -106,12 +106,19 @@ console.log(
 try {
     const timing = JSON.parse(
         readFileSync(join("build", "bench", "createSessionRatio.json"), "utf8")
-    ) as { patched: number; unpatched: number; stepUs: number };
+    ) as {
+        patched: number;
+        unpatched: number;
+        stepUs: number;
+        work: Record<"patched" | "unpatched", { requests: string[]; subscriptions: number }>;
+    };
     console.log(
         `summary: disconnected session patched ${kib(patched)} vs unpatched ${kib(unpatched)} (ratio ${(patched / Math.max(unpatched, 1)).toFixed(2)}, +${kib(patched - unpatched)}) | warm createSession patched ${timing.patched.toFixed(2)} ms vs unpatched ${timing.unpatched.toFixed(2)} ms (ratio ${(timing.patched / timing.unpatched).toFixed(3)})`
     );
+    const { patched: mine, unpatched: theirs } = timing.work;
+    const extraRequests = mine.requests.length - theirs.requests.length;
     console.log(
-        `  patched createSession's extra work per session: the in-process step (${timing.stepUs.toFixed(0)} us: snapshot with one JSON copy of each schema, catalog, overrides, filter, resolution), six event subscriptions (user.message, assistant.turn_start, assistant.turn_end, session.idle, external_tool.requested, external_tool.completed) and one WeakMap entry`
+        `  patched createSession's extra work per session: the in-process step (${timing.stepUs.toFixed(0)} us: snapshot with one JSON copy of each schema, catalog, overrides, filter, resolution), ${extraRequests} more runtime request${extraRequests === 1 ? "" : "s"} (patched [${mine.requests.join(", ")}], unpatched [${theirs.requests.join(", ")}]), ${mine.subscriptions - theirs.subscriptions} more event subscriptions (busy state: user.message, assistant.turn_start, assistant.turn_end, session.idle; removed tools: external_tool.requested, external_tool.completed; call attribution: external_tool.requested, permission.completed, tool.execution_start, tool.execution_complete) and two WeakMap entries (tool state, recorded calls), both dropped at disconnect`
     );
 } catch {
     console.log("(run npm run bench for the createSession ratio next to these figures)");
