@@ -792,7 +792,7 @@ function releaseSession(session: object): void {
  * A custom tool as `session.tools.set` must carry it. `createSession`/`resumeSession` send a tool
  * without `description` with the field left out, and the runtime takes it (the model is offered
  * the tool with no description); `session.tools.set` refuses the same tool ("missing field
- * `description`", runtime 1.0.14 and 1.0.89-7). So a missing description goes as the empty
+ * `description`", measured on runtime 1.0.14). So a missing description goes as the empty
  * string, the nearest the runtime accepts: `setTools` takes every tool `createSession` takes.
  */
 function toolsSetDefinition(tool: Tool): object {
