@@ -93,6 +93,45 @@ async function interleaved(
     return { patched: median(times.patched), unpatched: median(times.unpatched) };
 }
 
+/**
+ * The runtime requests one `createSession` sends on a started client, by method (the client's
+ * JSON-RPC connection, read for the benchmark only), and the event subscriptions it leaves on
+ * the session: the extra work per session besides the in-process step.
+ */
+async function perSessionWork(
+    client: Client,
+    kind: Kind
+): Promise<{ requests: string[]; subscriptions: number }> {
+    const connection = (client as unknown as { connection: { sendRequest: Function } }).connection;
+    const sendRequest = connection.sendRequest;
+    const requests: string[] = [];
+    connection.sendRequest = function (this: unknown, method: unknown, ...rest: unknown[]) {
+        requests.push(
+            typeof method === "string" ? method : String((method as { method?: unknown }).method)
+        );
+        return sendRequest.call(this, method, ...rest);
+    };
+    try {
+        const session = (await client.createSession({
+            model: MODEL,
+            provider: PROVIDER,
+            onPermissionRequest: approveAll,
+            ...(kind === "patched" ? { tools, ...patchedConfig } : unpatchedConfig),
+        })) as unknown as {
+            typedEventHandlers: Map<string, Set<unknown>>;
+            eventHandlers: Set<unknown>;
+            disconnect(): Promise<void>;
+        };
+        let subscriptions = session.eventHandlers.size;
+        for (const handlers of session.typedEventHandlers.values()) subscriptions += handlers.size;
+        const sent = [...requests];
+        await session.disconnect();
+        return { requests: sent, subscriptions };
+    } finally {
+        connection.sendRequest = sendRequest;
+    }
+}
+
 function report(label: string, result: Record<Kind, number>): void {
     console.log(
         `${label.padEnd(44)} unpatched ${result.unpatched.toFixed(2).padStart(8)} ms   patched ${result.patched.toFixed(2).padStart(8)} ms   ratio ${(result.patched / result.unpatched).toFixed(3)}`
@@ -154,10 +193,19 @@ try {
         const warmResult = await interleaved(WARM_SAMPLES, (kind) => timeSession(warm[kind], kind));
         console.log("createSession, real bundled runtime, 20 custom tools (median per session):");
         report(`warm client (${WARM_SAMPLES} sessions each)`, warmResult);
+        const work = {
+            patched: await perSessionWork(warm.patched, "patched"),
+            unpatched: await perSessionWork(warm.unpatched, "unpatched"),
+        };
+        const workLine = (kind: Kind) =>
+            `${kind}: runtime requests [${work[kind].requests.join(", ")}], ${work[kind].subscriptions} event subscriptions`;
+        console.log(
+            `  per session on a warm client: ${workLine("patched")}; ${workLine("unpatched")}`
+        );
         // For the summary the memory bench prints next to its own ratio (npm run bench).
         writeFileSync(
             join("build", "bench", "createSessionRatio.json"),
-            JSON.stringify({ ...warmResult, stepUs })
+            JSON.stringify({ ...warmResult, stepUs, work })
         );
     } finally {
         await Promise.all([warm.patched.stop(), warm.unpatched.stop()]);

@@ -2,6 +2,7 @@ import type { Tool } from "@github/copilot-sdk";
 import { quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 import type { SessionToolResolution } from "./sessionToolSetup.js";
+import { onDisconnected } from "../sdkSeam/sdkSeam.js";
 
 /**
  * What answered a tool call: the app's handler (a custom tool: the SDK ran its handler, or the
@@ -140,7 +141,6 @@ export function attachCallAttribution(
     const denied = new Set<string>();
     const started = new Map<string, StartedCall>();
     const record = { calls: Object.freeze([]) as readonly ToolAnswer[] };
-    let failure: SessionToolError | undefined;
 
     const remember = (ids: Set<string>, id: unknown) => {
         if (typeof id !== "string") return;
@@ -213,7 +213,9 @@ export function attachCallAttribution(
             answer.answeredBy !== "handler" &&
             answer.answeredBy !== "none"
         ) {
-            failure ??= answeredElsewhere(session.sessionId, answer);
+            if (!failures.has(session)) {
+                failures.set(session, answeredElsewhere(session.sessionId, answer));
+            }
             session.abort?.().catch(() => {});
         }
         try {
@@ -225,11 +227,42 @@ export function attachCallAttribution(
             );
         }
     });
-    const send = session.send;
+    // A session of the SDK's class gets `send` from the class; an object with its own `send`
+    // (a test double) gets its own wrapper.
+    if (Object.hasOwn(session, "send")) guardSend(session);
+    else attributeClass(Object.getPrototypeOf(session) as object | null);
+}
+
+/** By session, the call that a built-in or an MCP server answered in its handler's place. */
+const failures = new WeakMap<object, SessionToolError>();
+
+/** Session classes that {@link attributeClass} installed. */
+const attributedClasses = new WeakSet<object>();
+
+/**
+ * Installs, once per session class: `send` that rejects with the session's
+ * `CALL_ANSWERED_ELSEWHERE` once it has one, and the release of the recorded calls at disconnect.
+ * On the class, so that a session object gets no own property and a disconnected one keeps
+ * nothing of its attribution but such a failure (the SDK drops the event handlers at the same
+ * step).
+ */
+function attributeClass(prototype: object | null): void {
+    if (prototype === null || prototype === Object.prototype) return;
+    if (attributedClasses.has(prototype)) return;
+    attributedClasses.add(prototype);
+    onDisconnected(prototype, (session) => recordedCalls.delete(session));
+    guardSend(prototype);
+}
+
+/** Makes `target.send` reject with the session's `CALL_ANSWERED_ELSEWHERE` once it has one. */
+function guardSend(target: object): void {
+    const send = (target as { send?: unknown }).send;
     if (typeof send !== "function") return;
-    Object.defineProperty(session, "send", {
-        value: (...args: unknown[]) =>
-            failure !== undefined ? Promise.reject(failure) : send.apply(session, args),
+    Object.defineProperty(target, "send", {
+        value: function send_(this: object, ...args: unknown[]) {
+            const failure = failures.get(this);
+            return failure !== undefined ? Promise.reject(failure) : send.apply(this, args);
+        },
         enumerable: false,
         writable: true,
         configurable: true,

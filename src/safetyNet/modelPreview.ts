@@ -13,7 +13,7 @@ import {
     type SessionToolResolution,
     type ToolSessionConfig,
 } from "./sessionToolSetup.js";
-import { sessionToolSource } from "./sessionToolUpdate.js";
+import { sessionToolClient, sessionToolSource } from "./sessionToolUpdate.js";
 
 /**
  * A custom tool of the session that has a built-in's name on the model previewed.
@@ -167,36 +167,44 @@ export async function previewModel(
     });
 }
 
+/** Session classes whose `previewModel` and guarded `setModel` {@link guardModelSwitches} installed. */
+const guardedClasses = new WeakSet<object>();
+
 /**
  * Gives the session `previewModel`, and makes its `setModel` refuse (before anything is sent) a
- * switch the preview refuses.
+ * switch the preview refuses. Both live on the session class, installed once: a session object
+ * gets no own property, and the client comes from the session's tool state, which is dropped at
+ * disconnect (a disconnected session keeps nothing of this; bench/sessionMemory.bench.ts).
  *
- * @param client - the client that constructed the session
  * @param session - the session, after `attachSessionTools`
  */
-export function guardModelSwitches(client: PreviewHost, session: object): void {
-    const live = session as PreviewedSession;
-    Object.defineProperty(session, "previewModel", {
-        value: (model: unknown) => previewModel(client, live, model),
+export function guardModelSwitches(session: object): void {
+    const prototype = Object.getPrototypeOf(session) as {
+        setModel?: (model: string, ...rest: unknown[]) => Promise<unknown>;
+    } | null;
+    if (prototype === null || prototype === Object.prototype) return;
+    if (guardedClasses.has(prototype)) return;
+    guardedClasses.add(prototype);
+    Object.defineProperty(prototype, "previewModel", {
+        value: function previewModel_(this: PreviewedSession, model: unknown) {
+            return previewModel(sessionToolClient(this) as PreviewHost, this, model);
+        },
         enumerable: false,
         writable: false,
         configurable: false,
     });
-    const setModel = live.setModel;
+    const setModel = prototype.setModel;
     if (typeof setModel !== "function") return;
-    Object.defineProperty(session, "setModel", {
-        value: async (model: string, ...rest: unknown[]) => {
-            // A model id the SDK itself refuses, and a released session, get the SDK's own
-            // answer.
-            if (
-                typeof model === "string" &&
-                model.length > 0 &&
-                sessionToolSource(session) !== undefined
-            ) {
-                const { refusal } = await previewModel(client, live, model);
+    Object.defineProperty(prototype, "setModel", {
+        value: async function setModel_(this: PreviewedSession, model: string, ...rest: unknown[]) {
+            // A model id the SDK itself refuses, and a session without tool state (released,
+            // or not constructed by the patch), get the SDK's own answer.
+            const client = sessionToolClient(this);
+            if (typeof model === "string" && model.length > 0 && client !== undefined) {
+                const { refusal } = await previewModel(client as PreviewHost, this, model);
                 if (refusal !== undefined) throw refusal;
             }
-            return setModel.call(session, model, ...rest);
+            return setModel.call(this, model, ...rest);
         },
         enumerable: false,
         writable: true,

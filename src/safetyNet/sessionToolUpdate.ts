@@ -242,6 +242,14 @@ export function sessionToolSource(session: object): ToolSessionConfig | undefine
 }
 
 /**
+ * The client that constructed the session, while it has tool state (not released); undefined
+ * otherwise.
+ */
+export function sessionToolClient(session: object): SessionToolUpdateHost | undefined {
+    return sessionTools.get(session)?.client;
+}
+
+/**
  * Changes a running session's custom tools and filter, with the checks of construction: the
  * update is read and checked as `createSession` would, and refused with the same
  * `SessionToolError` before anything is sent, leaving the session as it was. Accepted, the change
@@ -444,7 +452,7 @@ async function transition(
                         throw new BusyMeanwhile(plan.idleOnly);
                     }
                     await send("session.tools.set", () =>
-                        session.rpc.tools.set({ tools: next.tools.map(wireToolDefinition) })
+                        session.rpc.tools.set({ tools: next.tools.map(toolsSetDefinition) })
                     );
                     break;
                 case "validate":
@@ -542,7 +550,7 @@ async function putBack(
         assertLive(client, session, entry);
         await send("session.options.update", () => sendFilter(session, meet));
         await send("session.tools.set", () =>
-            session.rpc.tools.set({ tools: previous.tools.map(wireToolDefinition) })
+            session.rpc.tools.set({ tools: previous.tools.map(toolsSetDefinition) })
         );
         registerHandlers(session, entry, both(previous.tools, next.tools));
         await send("session.options.update", () => sendFilter(session, previous.filter));
@@ -778,6 +786,18 @@ function releaseSession(session: object): void {
     entry.config = undefined;
     entry.answered.clear();
     entry.removed.clear();
+}
+
+/**
+ * A custom tool as `session.tools.set` must carry it. `createSession`/`resumeSession` send a tool
+ * without `description` with the field left out, and the runtime takes it (the model is offered
+ * the tool with no description); `session.tools.set` refuses the same tool ("missing field
+ * `description`", measured on runtime 1.0.14). So a missing description goes as the empty
+ * string, the nearest the runtime accepts: `setTools` takes every tool `createSession` takes.
+ */
+function toolsSetDefinition(tool: Tool): object {
+    const definition = wireToolDefinition(tool) as { description?: unknown };
+    return definition.description === undefined ? { ...definition, description: "" } : definition;
 }
 
 /** What the step prepared, as one side of a change. */

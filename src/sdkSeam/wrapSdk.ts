@@ -111,7 +111,7 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
                 onToolAnswered,
                 Object.keys(prepared.source.mcpServers ?? {})
             );
-            guardModelSwitches(client, session);
+            guardModelSwitches(session);
             return session;
         }
     );

@@ -218,4 +218,30 @@ describe.concurrent.each([CLAUDE_MODEL, GPT_MODEL])("session.setTools on %s", (m
     });
 });
 
+describe("session.setTools and a tool without description", () => {
+    it("takes every tool createSession takes: the runtime gets the tool, its handler answers", async ({
+        onTestFinished,
+    }) => {
+        const { client, model, base } = await rig(testCleanups(onTestFinished));
+        const { description: _, ...bare } = recordingTool("bare");
+        const lint = recordingTool("lint");
+        const session = await client.createSession({ ...base(CLAUDE_MODEL), tools: [bare] });
+        await session.sendAndWait({ prompt: "hello" });
+        // session.create leaves the description out, and the runtime offers the tool without one.
+        expect(
+            model.toolDefinitionsOf(model.requests.length - 1, "bare").map(descriptionOf)
+        ).toEqual([undefined]);
+        // The runtime refuses session.tools.set with the field missing: setTools must still take it.
+        const resolution = await session.setTools({ tools: [bare, lint] });
+        expect(sorted(resolution.enabledTools)).toEqual(
+            sorted([...DEFAULT_BUILT_INS[CLAUDE_MODEL]!, "bare", "lint"])
+        );
+        const next = model.requests.length;
+        await session.sendAndWait({ prompt: callPrompt("bare") });
+        expect(model.toolDefinitionsOf(next, "bare")).toHaveLength(1);
+        expect(bare.calls).toHaveLength(1);
+        expect(toolResultTexts(model.requests[next + 1])).toEqual([bare.result]);
+    });
+});
+
 describeNoLeftovers();

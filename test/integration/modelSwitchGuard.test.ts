@@ -85,3 +85,20 @@ describe("setModel refuses a switch after which a built-in could answer a custom
         });
     });
 });
+
+describe("what a session object carries of the guard", () => {
+    it("gets no own property (previewModel, setModel and send live on the class), and a disconnected one previews nothing", async () => {
+        const { session } = await sessionOnUnmeasuredRuntime(true);
+        // Own properties would be kept, with what their closures hold, for as long as the SDK's
+        // client keeps the disconnected session (bench/sessionMemory.bench.ts).
+        for (const key of ["previewModel", "setModel", "send", "setTools", "toolResolution"]) {
+            expect(Object.hasOwn(session, key), key).toBe(false);
+        }
+        expect((await session.previewModel("gpt-4o")).refusal).toBeUndefined();
+        await session.disconnect();
+        await expect(session.previewModel("gpt-4o")).rejects.toMatchObject({
+            code: "INVALID_TOOL_UPDATE",
+        });
+        expect(session.toolResolution).toBeUndefined();
+    });
+});

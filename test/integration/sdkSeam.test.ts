@@ -143,12 +143,18 @@ describe("the wire form of a custom tool", () => {
         ).toEqual(published);
     });
 
-    it("is what the patched setTools sends on session.tools.set", async () => {
-        const published = await publishedWireForm();
+    it("is what the patched setTools sends on session.tools.set, a missing description as the empty string", async () => {
+        const published = (await publishedWireForm()) as Record<string, unknown>[];
         const { runtime, client } = await setUp();
         const session = await client.createSession({ onPermissionRequest: approveAll });
         await session.setTools({ tools: tools as never });
         const [set] = runtime.paramsOf("session.tools.set");
-        expect(JSON.parse(JSON.stringify(set!.tools))).toEqual(published);
+        // The runtime refuses session.tools.set without `description` (session.create takes it).
+        expect(published[2]).not.toHaveProperty("description");
+        expect(JSON.parse(JSON.stringify(set!.tools))).toEqual([
+            published[0],
+            published[1],
+            { ...published[2], description: "" },
+        ]);
     });
 });

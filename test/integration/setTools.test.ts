@@ -31,6 +31,47 @@ function handlerOf(session: CopilotSession, name: string): unknown {
 }
 
 describe("session.setTools: what it sends", () => {
+    it("takes a tool without description as createSession does: session.tools.set carries it as the empty string", async () => {
+        const { runtime, client } = await setUp();
+        const bare = { name: "bare", handler };
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [bare],
+        });
+        // session.create leaves the field out (the SDK's own form); the runtime takes that there,
+        // but refuses it on session.tools.set ("missing field `description`").
+        expect(runtime.paramsOf("session.create").at(-1)!.tools).toEqual([
+            { name: "bare", overridesBuiltInTool: true, defer: "auto" },
+        ]);
+        const from = runtime.requests.length;
+        await session.setTools({ tools: [bare, lint] });
+        expect(updates(runtime, from).filter(([method]) => method === "session.tools.set")).toEqual(
+            [
+                [
+                    "session.tools.set",
+                    {
+                        tools: [
+                            {
+                                name: "bare",
+                                description: "",
+                                overridesBuiltInTool: true,
+                                defer: "auto",
+                            },
+                            {
+                                name: "lint",
+                                description: "Lint the code",
+                                overridesBuiltInTool: true,
+                                defer: "auto",
+                            },
+                        ],
+                    },
+                ],
+            ]
+        );
+        expect(bare).not.toHaveProperty("description");
+    });
+
     it("sends the meet of both filters first, then the new tools as session.create would, for the session it changes", async () => {
         const { runtime, client } = await setUp();
         const session = await client.createSession({
