@@ -88,6 +88,9 @@ function run(argv: string[]): number {
         if (noStart !== -1) args.splice(noStart, 1);
         refuseLeftovers(args, command);
         log(`${identity.name} ${identity.version} doctor: ${app}`);
+        log(
+            `Checks the patch form. An app in the library form (it imports from "${identity.name}") needs none of these pieces.`
+        );
         const diagnosis = diagnose(app, identity, { packageManager, startRuntime: noStart === -1 });
         const marks = { ok: "ok  ", warn: "warn", fail: "FAIL", info: "    " } as const;
         for (const finding of diagnosis.findings)
