@@ -5,6 +5,7 @@
 
 import { cpSync, mkdirSync, readdirSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { linkedModules } from "./patchedInstall.mjs";
 import { ROOT } from "./sdkPatch.mjs";
 import { CACHE } from "../../measure/lib/sdkVersions.mjs";
 
@@ -17,22 +18,11 @@ import { CACHE } from "../../measure/lib/sdkVersions.mjs";
  */
 export function libraryApp(sdkDir, purpose, version) {
     const app = join(CACHE, purpose, version);
-    rmSync(app, { recursive: true, force: true });
     const realSdk = realpathSync(sdkDir);
     // The node_modules folder that holds the SDK (scoped, or an alias such as copilot-sdk-unpatched).
     let modules = dirname(realSdk);
     while (!modules.endsWith("node_modules")) modules = dirname(modules);
-    const target = join(app, "node_modules");
-    mkdirSync(join(target, "@github"), { recursive: true });
-    for (const entry of readdirSync(modules)) {
-        if (entry === "@github" || entry === "copilot-sdk-tool-override" || entry.startsWith("."))
-            continue;
-        symlinkSync(join(modules, entry), join(target, entry));
-    }
-    for (const entry of readdirSync(join(modules, "@github"))) {
-        if (entry === "copilot-sdk") continue;
-        symlinkSync(join(modules, "@github", entry), join(target, "@github", entry));
-    }
+    const target = linkedModules(app, modules);
     symlinkSync(realSdk, join(target, "@github", "copilot-sdk"));
     const own = join(target, "copilot-sdk-tool-override");
     mkdirSync(own);

@@ -16,8 +16,29 @@ import { CACHE } from "../../measure/lib/sdkVersions.mjs";
  */
 export async function patchedCopy(version, sdkDir, purpose) {
     const app = join(CACHE, purpose, version);
+    const target = linkedModules(app, dirname(dirname(sdkDir)));
+    symlinkSync(ROOT, join(target, "copilot-sdk-tool-override"));
+    const copy = join(target, "@github", "copilot-sdk");
+    cpSync(sdkDir, copy, { recursive: true });
+    await appendThinPatch(copy);
+    writeFileSync(
+        join(app, "package.json"),
+        JSON.stringify({ name: purpose, private: true, dependencies: { [PACKAGE_NAME]: version } })
+    );
+    return copy;
+}
+
+/**
+ * A fresh scratch app whose node_modules links everything of an install's node_modules except the
+ * SDK and this package, which the caller puts in: the SDK's runtime and dependencies are shared,
+ * not installed again.
+ *
+ * @param {string} app the scratch app's folder (emptied first)
+ * @param {string} modules the install's node_modules folder
+ * @returns {string} the scratch app's node_modules folder
+ */
+export function linkedModules(app, modules) {
     rmSync(app, { recursive: true, force: true });
-    const modules = dirname(dirname(sdkDir));
     const target = join(app, "node_modules");
     mkdirSync(join(target, "@github"), { recursive: true });
     for (const entry of readdirSync(modules)) {
@@ -29,13 +50,5 @@ export async function patchedCopy(version, sdkDir, purpose) {
         if (entry === "copilot-sdk") continue;
         symlinkSync(join(modules, "@github", entry), join(target, "@github", entry));
     }
-    symlinkSync(ROOT, join(target, "copilot-sdk-tool-override"));
-    const copy = join(target, "@github", "copilot-sdk");
-    cpSync(sdkDir, copy, { recursive: true });
-    await appendThinPatch(copy);
-    writeFileSync(
-        join(app, "package.json"),
-        JSON.stringify({ name: purpose, private: true, dependencies: { [PACKAGE_NAME]: version } })
-    );
-    return copy;
+    return target;
 }
