@@ -137,8 +137,11 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
         );
     }
 
-    log(`  running \`${manager} install\``);
-    runPackageManager(runner, ["install"], app);
+    // init changes the dependencies, so the lockfile must follow: pnpm freezes it when CI is
+    // set (its default there), which would refuse the very change init just made.
+    const installArgs = manager === "pnpm" ? ["install", "--no-frozen-lockfile"] : ["install"];
+    log(`  running \`${manager} ${installArgs.join(" ")}\``);
+    runPackageManager(runner, installArgs, app);
 
     const probe = probeApp(app, false);
     for (const [format, view] of [

@@ -41,6 +41,8 @@ function cleanEnv(): NodeJS.ProcessEnv {
     }
     return {
         ...env,
+        // As a CI job runs it, wherever the test runs: pnpm freezes the lockfile when CI is set.
+        CI: "true",
         GIT_AUTHOR_NAME: "t",
         GIT_AUTHOR_EMAIL: "t@t",
         GIT_COMMITTER_NAME: "t",
