@@ -1,5 +1,5 @@
 import { describeValue, readList, readOrRefuse, readRecord } from "./callerInput.js";
-import { formatList, quoteValue } from "../toolFilter/formatting.js";
+import { formatList, quoteValue, suggestionSentence } from "../toolFilter/formatting.js";
 import { closestName } from "../toolFilter/nameSuggestions.js";
 import { SessionToolError } from "./sessionToolError.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
@@ -400,9 +400,6 @@ function checkCustomToolSetMembers(
         }
         if (ofToolSet.length === 0) continue;
         unknown.push(...ofToolSet);
-        const suggestions = ofToolSet
-            .filter((entry) => entry.suggestion !== undefined)
-            .map((entry) => `${quoteValue(entry.identifier)} -> ${quoteValue(entry.suggestion)}`);
         const plural = ofToolSet.length === 1 ? "member names" : "members name";
         onWarning({
             code: "UNKNOWN_IDENTIFIERS",
@@ -410,9 +407,7 @@ function checkCustomToolSetMembers(
             identifiers: Object.freeze(ofToolSet.map((entry) => entry.identifier)),
             message:
                 `${ofToolSet.length} ${option} ${plural} no known tool: ${formatList(ofToolSet.map((entry) => entry.identifier))}.` +
-                (suggestions.length > 0
-                    ? ` Did you mean ${formatList(suggestions, 160, (text) => text)}?`
-                    : "") +
+                suggestionSentence(ofToolSet) +
                 (ofToolSet.length === 1
                     ? " It still reaches the runtime, which may know it (an MCP tool)."
                     : " They still reach the runtime, which may know them (MCP tools)."),

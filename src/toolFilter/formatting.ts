@@ -48,6 +48,27 @@ export function formatList(
     return rest === 0 ? text : `${text} and ${rest.toLocaleString("en-US")} more`;
 }
 
+/**
+ * The "Did you mean" part of a warning about unknown names: the suggestion alone when one name
+ * was unknown, each suggestion with the name it replaces when several were.
+ *
+ * @param entries - the unknown names, each with its closest known name when there is one
+ * @returns for example ` Did you mean 'view'?`, or "" when nothing comes close
+ */
+export function suggestionSentence(
+    entries: readonly { identifier: string; suggestion?: string | undefined }[]
+): string {
+    const close = entries.filter((entry) => entry.suggestion !== undefined);
+    if (close.length === 0) return "";
+    const items =
+        entries.length === 1
+            ? [quoteValue(close[0]!.suggestion)]
+            : close.map(
+                  (entry) => `${quoteValue(entry.suggestion)} for ${quoteValue(entry.identifier)}`
+              );
+    return ` Did you mean ${formatList(items, 160, (text) => text)}?`;
+}
+
 function shorten(text: string): string {
     return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

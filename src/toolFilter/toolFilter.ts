@@ -1,4 +1,4 @@
-import { formatList, quoteValue } from "./formatting.js";
+import { formatList, quoteValue, suggestionSentence } from "./formatting.js";
 import { readListByIndex } from "./listReader.js";
 import { closestName } from "./nameSuggestions.js";
 
@@ -402,9 +402,6 @@ function unknownIdentifiersWarning(
     unknown: readonly UnknownToolIdentifier[],
     index: CatalogIndex
 ): ToolFilterWarning {
-    const suggestions = unknown
-        .filter((entry) => entry.suggestion !== undefined)
-        .map((entry) => `${quoteValue(entry.identifier)} -> ${quoteValue(entry.suggestion)}`);
     const toolSets = index.toolSetNames();
     const plural = unknown.length === 1 ? "entry names" : "entries name";
     return {
@@ -414,9 +411,7 @@ function unknownIdentifiersWarning(
         message:
             `${unknown.length} ${option} ${plural} no known tool or toolset: ` +
             `${formatList(unknown.map((entry) => entry.identifier))}.` +
-            (suggestions.length > 0
-                ? ` Did you mean ${formatList(suggestions, 160, (text) => text)}?`
-                : "") +
+            suggestionSentence(unknown) +
             (toolSets.length > 0 ? ` Toolsets: ${formatList(toolSets, 160)}.` : ""),
     };
 }

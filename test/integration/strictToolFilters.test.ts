@@ -69,7 +69,7 @@ describe("customToolSets members", () => {
             ["UNKNOWN_IDENTIFIERS", "customToolSets.q", ["lnt"]],
             ["EMPTY_TOOL_SET", "customToolSets.empty", ["toolset:empty"]],
         ]);
-        expect(warnings[0]!.message).toContain("'lnt' -> 'lint'");
+        expect(warnings[0]!.message).toContain("Did you mean 'lint'?");
         expect(session.toolResolution!.unknownIdentifiers).toEqual([
             { option: "customToolSets.q", identifier: "lnt", suggestion: "lint" },
         ]);
@@ -92,7 +92,7 @@ describe("strictToolFilters: true", () => {
             const outcome = await outcomeOf(attempt());
             expect(outcome).toBeInstanceOf(SessionToolError);
             expect(outcome).toMatchObject({ code: "UNKNOWN_IDENTIFIERS", toolNames: ["veiw"] });
-            expect((outcome as Error).message).toContain("'veiw' -> 'view'");
+            expect((outcome as Error).message).toContain("Did you mean 'view'?");
             expect((outcome as Error).message).toContain("strictToolFilters: true");
         }
         expect(runtime.paramsOf("session.create")).toEqual([]);

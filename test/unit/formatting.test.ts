@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatList, quoteValue } from "../../src/toolFilter/formatting.js";
+import { formatList, quoteValue, suggestionSentence } from "../../src/toolFilter/formatting.js";
 
 // One formatter for values, one for lists: every message quotes what the caller passed.
 describe("quoteValue", () => {
@@ -52,5 +52,27 @@ describe("formatList", () => {
 
     it("renders names as told", () => {
         expect(formatList(["'a' -> 'b'"], 240, (text) => text)).toBe("'a' -> 'b'");
+    });
+});
+
+describe("suggestionSentence", () => {
+    it("gives the suggestion alone for one unknown name", () => {
+        expect(
+            suggestionSentence([{ identifier: "toolset:reed", suggestion: "toolset:read" }])
+        ).toBe(" Did you mean 'toolset:read'?");
+    });
+
+    it("pairs each suggestion with the name it replaces when several were unknown", () => {
+        expect(
+            suggestionSentence([
+                { identifier: "veiw", suggestion: "view" },
+                { identifier: "zzz" },
+                { identifier: "Bash", suggestion: "bash" },
+            ])
+        ).toBe(" Did you mean 'view' for 'veiw', 'bash' for 'Bash'?");
+    });
+
+    it("says nothing when no name comes close", () => {
+        expect(suggestionSentence([{ identifier: "zzz" }, { identifier: "qqq" }])).toBe("");
     });
 });

@@ -274,7 +274,7 @@ describe("session tool filter: warnings", () => {
                 code: "UNKNOWN_IDENTIFIERS",
                 option: "availableTools",
                 identifiers: ["veiw", "read", "Bash", "toolset:edti", "toolset:nope"],
-                message: `5 availableTools entries name no known tool or toolset: 'veiw', 'read', 'Bash', 'toolset:edti', 'toolset:nope'. Did you mean 'veiw' -> 'view', 'read' -> 'toolset:read', 'Bash' -> 'bash', 'toolset:edti' -> 'toolset:edit'? Toolsets: ${DEFAULT_TOOL_SET_LIST}.`,
+                message: `5 availableTools entries name no known tool or toolset: 'veiw', 'read', 'Bash', 'toolset:edti', 'toolset:nope'. Did you mean 'view' for 'veiw', 'toolset:read' for 'read', 'bash' for 'Bash', 'toolset:edit' for 'toolset:edti'? Toolsets: ${DEFAULT_TOOL_SET_LIST}.`,
             },
             {
                 code: "UNKNOWN_IDENTIFIERS",
@@ -470,7 +470,7 @@ describe("session tool filter: every entry is checked", () => {
             option: "customToolSets.q",
             identifiers: ["lnt"],
             message:
-                "1 customToolSets.q member names no known tool: 'lnt'. Did you mean 'lnt' -> 'lint'? It still reaches the runtime, which may know it (an MCP tool).",
+                "1 customToolSets.q member names no known tool: 'lnt'. Did you mean 'lint'? It still reaches the runtime, which may know it (an MCP tool).",
         });
         expect(filter.unknownMembers).toEqual([
             { option: "customToolSets.q", identifier: "lnt", suggestion: "lint" },
@@ -509,7 +509,7 @@ describe("session tool filter: suggestions", () => {
         const { warnings } = resolve({ excludedTools: ["toolset:exec"] });
         expect(warnings).toHaveLength(1);
         expect(warnings[0]!.code).toBe("UNKNOWN_IDENTIFIERS");
-        expect(warnings[0]!.message).toContain("Did you mean 'toolset:exec' -> 'toolset:execute'?");
+        expect(warnings[0]!.message).toContain("Did you mean 'toolset:execute'?");
     });
 });
 

@@ -511,7 +511,7 @@ describe("session tool step: availableTools and excludedTools", () => {
             ["UNKNOWN_IDENTIFIERS", "excludedTools", ["bsah"]],
         ]);
         expect(fake.warnings[0]!.message).toContain(
-            "Did you mean 'read' -> 'toolset:read', 'veiw' -> 'view'?"
+            "Did you mean 'toolset:read' for 'read', 'view' for 'veiw'?"
         );
     });
 

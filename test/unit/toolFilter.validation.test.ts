@@ -93,7 +93,7 @@ describe("unknown identifiers", () => {
             "execute",
         ]);
         expect(result.warnings[0]!.message).toContain(
-            "Did you mean 'VIEW' -> 'view', 'Execute' -> 'execute'?"
+            "Did you mean 'view' for 'VIEW', 'execute' for 'Execute'?"
         );
     });
 
