@@ -23,7 +23,7 @@ import {
     recordedReleases,
     type PackageIdentity,
 } from "./patchFiles.js";
-import { describeMarker, probeApp, type PatchMarker } from "./probe.js";
+import { describeMarker, probeApp, probeLibrary, type PatchMarker, type Probe } from "./probe.js";
 import { carriesSelfContainedPatch, carriesThinPatch } from "./thinPatch.js";
 import { runsPatchPackage, runsPatchPackageStrictly } from "./wiring.js";
 
@@ -36,12 +36,17 @@ export interface Finding {
 
 /** What the doctor found, and whether the app is ready. */
 export interface Diagnosis {
+    /** The form checked: the library form when the app depends on this package and no SDK patch is wired. */
+    readonly form: AppForm;
     readonly manager: PackageManager;
     readonly installed: string | undefined;
     readonly marker: PatchMarker | undefined;
     readonly findings: readonly Finding[];
     readonly healthy: boolean;
 }
+
+/** How an app takes the tool customization: importing this package, or patching the SDK. */
+export type AppForm = "library" | "patch";
 
 /** The command that runs this package's CLI in an app. */
 export function cliCommand(manager: PackageManager): string {
@@ -99,7 +104,12 @@ export function diagnose(
         fail(
             `${SDK_PACKAGE} is not installed in ${app}. Fix: ${declared === undefined ? `\`${manager === "npm" ? "npm install" : "pnpm add"} ${SDK_PACKAGE}@<version>\`, then \`${cli} init\`` : `\`${manager} install\``}.`
         );
-        return { manager, installed, marker: undefined, findings, healthy: false };
+        return { form: "patch", manager, installed, marker: undefined, findings, healthy: false };
+    }
+    const form = detectForm(app, manifest.json);
+    findings.push({ status: "info", message: `form: ${form.form} (${form.reason})` });
+    if (form.form === "library") {
+        return diagnoseLibrary(app, manifest.json, installed, identity, manager, options, findings);
     }
     findings.push({
         status: "info",
@@ -162,6 +172,128 @@ export function diagnose(
     }
     if (patchFile !== undefined) checkContainer(app, patchFile, manager, findings);
     return {
+        form: "patch",
+        manager,
+        installed,
+        marker,
+        findings,
+        healthy: findings.every((finding) => finding.status !== "fail"),
+    };
+}
+
+/**
+ * The patch form when any piece of it is in the app (an SDK patch in patches/, a pnpm
+ * patchedDependencies entry for the SDK, a postinstall running patch-package), so that a half-made
+ * patch form is diagnosed as one; else the library form when the app depends on this package.
+ */
+function detectForm(app: string, json: Record<string, unknown>): { form: AppForm; reason: string } {
+    const patches = join(app, "patches");
+    const patchFiles = existsSync(patches)
+        ? readdirSync(patches).filter((file) => patchVersionOf(file) !== undefined)
+        : [];
+    if (patchFiles.length > 0) return { form: "patch", reason: `patches/${patchFiles[0]}` };
+    const patched = section(section(json, "pnpm"), "patchedDependencies");
+    const key = Object.keys(patched).find(
+        (name) => name === SDK_PACKAGE || name.startsWith(`${SDK_PACKAGE}@`)
+    );
+    if (key !== undefined) return { form: "patch", reason: `pnpm.patchedDependencies: ${key}` };
+    const postinstall = section(json, "scripts").postinstall;
+    if (typeof postinstall === "string" && runsPatchPackage(postinstall)) {
+        return { form: "patch", reason: "the postinstall runs patch-package" };
+    }
+    for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
+        if (typeof section(json, field)[OWN_PACKAGE] === "string") {
+            return {
+                form: "library",
+                reason: `package.json lists ${OWN_PACKAGE} in ${field} and no SDK patch is wired: the app imports from "${OWN_PACKAGE}"`,
+            };
+        }
+    }
+    return {
+        form: "patch",
+        reason: `neither form is set up: ${OWN_PACKAGE} is not in package.json`,
+    };
+}
+
+/**
+ * The library form: this package in `dependencies` (the app imports it at run time), resolvable
+ * from the app, the same version as this command; the app's ESM and CommonJS code get the wrapped
+ * client on the installed SDK; the release's runtime starts.
+ */
+function diagnoseLibrary(
+    app: string,
+    json: Record<string, unknown>,
+    installed: string,
+    identity: PackageIdentity,
+    manager: PackageManager,
+    options: DiagnoseOptions,
+    findings: Finding[]
+): Diagnosis {
+    const ok = (message: string) => findings.push({ status: "ok", message });
+    const warn = (message: string) => findings.push({ status: "warn", message });
+    const fail = (message: string) => findings.push({ status: "fail", message });
+    const add = manager === "npm" ? "npm install" : "pnpm add";
+    const declared = section(json, "dependencies")[OWN_PACKAGE];
+    if (typeof declared === "string") {
+        ok(`${OWN_PACKAGE} is in dependencies (${declared})`);
+    } else {
+        fail(
+            `${OWN_PACKAGE} is not in dependencies (${typeof section(json, "devDependencies")[OWN_PACKAGE] === "string" ? "only in devDependencies" : "only in optionalDependencies"}): an install with --omit=dev, or without the optional package, leaves the app's import of it failing. Fix: \`${add} ${OWN_PACKAGE}\` (it moves the entry to dependencies).`
+        );
+    }
+    let probe: Probe;
+    try {
+        probe = probeLibrary(app, options.startRuntime ?? true);
+    } catch (error) {
+        fail(`${(error as Error).message} Fix: \`${manager} install\`.`);
+        return { form: "library", manager, installed, marker: undefined, findings, healthy: false };
+    }
+    let marker: PatchMarker | undefined;
+    for (const [format, view] of [
+        ["ESM", probe.esm],
+        ["CommonJS", probe.cjs],
+    ] as const) {
+        if (view.error !== undefined) {
+            fail(
+                `the app's ${format} code cannot load ${OWN_PACKAGE}: ${view.error}. Fix: \`${manager} install\`.`
+            );
+        } else if (view.marker === undefined || view.marker.form === "none") {
+            fail(
+                `the app's ${format} code gets ${OWN_PACKAGE} without the tool customization${view.refusal === undefined ? "" : ` (${view.refusal})`}. Fix: \`${manager} install\`, or a ${SDK_PACKAGE} release it serves (the compatibility table in its README).`
+            );
+        } else if (view.marker.form === "self-contained") {
+            fail(
+                `the app's ${format} code gets ${describeMarker(view.marker)}: the installed SDK still carries the old self-contained patch. Fix: \`${manager} install\` after deleting its patch from patches/, or \`${cliCommand(manager)} upgrade\`.`
+            );
+        } else if (view.refusal !== undefined) {
+            fail(`${format}: ${view.refusal}`);
+        } else if (view.marker.sdkVersion !== installed) {
+            fail(
+                `the app's ${format} code gets the tool customization on ${SDK_PACKAGE} ${view.marker.sdkVersion}, but the app has ${installed}: ${OWN_PACKAGE} resolves another copy of the SDK. Fix: \`${manager} install\` (one copy), or \`${add} ${SDK_PACKAGE}@${view.marker.sdkVersion}\`.`
+            );
+        } else {
+            marker ??= view.marker;
+        }
+    }
+    if (marker !== undefined) {
+        ok(`ESM and CommonJS: ${describeMarker(marker)}`);
+        if (marker.patchVersion !== undefined && marker.patchVersion !== identity.version) {
+            warn(
+                `the app loads ${OWN_PACKAGE} ${marker.patchVersion}, but this command is ${identity.version}: the versions disagree. Fix: run the app's own copy (\`${cliCommand(manager)} doctor\`).`
+            );
+        }
+    }
+    if (probe.start !== undefined) {
+        if (probe.start.started) {
+            ok(
+                `the release's runtime starts under Node ${process.versions.node} (${probe.start.detail})`
+            );
+        } else {
+            fail(runtimeFailure(installed, probe.start.detail, identity));
+        }
+    }
+    return {
+        form: "library",
         manager,
         installed,
         marker,

@@ -26,9 +26,10 @@ Patch form, for apps that cannot change their imports (run in your app's folder,
                             (pnpm), install, verify in ESM and CommonJS
   upgrade [<version>]       the same, from the self-contained patch of 0.3.0 or for another SDK
                             release (<version>), in one step
-  doctor [--no-start]       checks each piece (patch, package, versions, pnpm entries, the
-                            runtime starting under this Node) and says how to fix each; exits 1
-                            when something must be fixed
+  doctor [--no-start]       checks each piece of the app's form (library: the package in
+                            dependencies, what the app's imports get; patch: patch, package,
+                            versions, pnpm entries) and the runtime starting under this Node, and
+                            says how to fix each; exits 1 when something must be fixed
   conformance --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]
                             what a runtime does with custom tools named like built-ins,
                             unpatched and patched (offline, mock model on 127.0.0.1)
@@ -88,17 +89,16 @@ function run(argv: string[]): number {
         if (noStart !== -1) args.splice(noStart, 1);
         refuseLeftovers(args, command);
         log(`${identity.name} ${identity.version} doctor: ${app}`);
-        log(
-            `Checks the patch form. An app in the library form (it imports from "${identity.name}") needs none of these pieces.`
-        );
         const diagnosis = diagnose(app, identity, { packageManager, startRuntime: noStart === -1 });
         const marks = { ok: "ok  ", warn: "warn", fail: "FAIL", info: "    " } as const;
         for (const finding of diagnosis.findings)
             log(`${marks[finding.status]} ${finding.message}`);
         log(
-            diagnosis.healthy
-                ? "The app's SDK runs the tool customization and stays patched on the next install."
-                : "The app is not ready: apply the fixes above (lines marked FAIL)."
+            !diagnosis.healthy
+                ? "The app is not ready: apply the fixes above (lines marked FAIL)."
+                : diagnosis.form === "library"
+                  ? `The app's imports from "${identity.name}" run the tool customization (imports from "@github/copilot-sdk" do not).`
+                  : "The app's SDK runs the tool customization and stays patched on the next install."
         );
         return diagnosis.healthy ? 0 : 1;
     }

@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { CliError } from "./app.js";
-import { SDK_PACKAGE } from "./patchFiles.js";
+import { OWN_PACKAGE, SDK_PACKAGE } from "./patchFiles.js";
 
 /** What `TOOL_CUSTOMIZATION_PATCH` of the app's SDK holds (0.4: `form`; 0.3: `buildHash`). */
 export interface PatchMarker {
@@ -37,9 +37,9 @@ const PROBE = `
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-const [cjsEntry, start] = process.argv.slice(2);
+const [cjsEntry, esmEntry, start] = process.argv.slice(2);
 const view = (sdk) => {
     const m = sdk.TOOL_CUSTOMIZATION_PATCH;
     let refusal;
@@ -55,7 +55,7 @@ const view = (sdk) => {
 const result = {};
 let esm;
 try { result.cjs = view(createRequire(cjsEntry)(cjsEntry)); } catch (error) { result.cjs = { error: String(error.message).split("\\n")[0] }; }
-try { esm = await import(pathToFileURL(join(dirname(dirname(cjsEntry)), "index.js")).href); result.esm = view(esm); } catch (error) { result.esm = { error: String(error.message).split("\\n")[0] }; }
+try { esm = await import(pathToFileURL(esmEntry).href); result.esm = view(esm); } catch (error) { result.esm = { error: String(error.message).split("\\n")[0] }; }
 if (start === "start" && esm !== undefined) {
     const baseDirectory = mkdtempSync(join(tmpdir(), "tool-override-doctor-"));
     const client = new esm.CopilotClient({ baseDirectory });
@@ -83,35 +83,75 @@ process.exit(0);
  * @throws CliError when the SDK cannot be resolved from the app
  */
 export function probeApp(app: string, start: boolean): Probe {
-    let entry: string;
-    try {
-        entry = createRequire(join(app, "package.json")).resolve(SDK_PACKAGE);
-    } catch (error) {
+    const entry = resolveFromApp(app, SDK_PACKAGE);
+    return probeEntries(app, SDK_PACKAGE, entry, join(dirname(dirname(entry)), "index.js"), start);
+}
+
+/**
+ * The library form's probe: loads `copilot-sdk-tool-override` from the app, as the app's ESM and
+ * CommonJS code import it, and reports what each sees, as {@link probeApp} does for the SDK.
+ *
+ * @param app - the app's folder
+ * @param start - whether to start the runtime through the library's `CopilotClient`
+ * @throws CliError when the package cannot be resolved from the app
+ */
+export function probeLibrary(app: string, start: boolean): Probe {
+    const cjs = resolveFromApp(app, OWN_PACKAGE);
+    const manifest = resolveFromApp(app, `${OWN_PACKAGE}/package.json`);
+    const { exports } = JSON.parse(readFileSync(manifest, "utf8")) as {
+        exports?: { ".": { import: { default: string } } };
+    };
+    const esm = exports?.["."]?.import?.default;
+    if (typeof esm !== "string") {
         throw new CliError(
-            `${SDK_PACKAGE} cannot be loaded from ${app} (${(error as Error).message.split("\n")[0]}): install the app's dependencies first.`
+            `${manifest} has no ESM entry in its exports map: reinstall ${OWN_PACKAGE}.`
         );
     }
+    return probeEntries(app, OWN_PACKAGE, cjs, join(dirname(manifest), esm), start);
+}
+
+function resolveFromApp(app: string, specifier: string): string {
+    try {
+        return createRequire(join(app, "package.json")).resolve(specifier);
+    } catch (error) {
+        throw new CliError(
+            `${specifier} cannot be loaded from ${app} (${(error as Error).message.split("\n")[0]}): install the app's dependencies first.`
+        );
+    }
+}
+
+function probeEntries(
+    app: string,
+    name: string,
+    cjsEntry: string,
+    esmEntry: string,
+    start: boolean
+): Probe {
     const dir = mkdtempSync(join(tmpdir(), "tool-override-probe-"));
     try {
         const script = join(dir, "probe.mjs");
         writeFileSync(script, PROBE);
         let output: string;
         try {
-            output = execFileSync(process.execPath, [script, entry, start ? "start" : ""], {
-                cwd: app,
-                encoding: "utf8",
-                stdio: ["ignore", "pipe", "pipe"],
-                timeout: 120_000,
-            });
+            output = execFileSync(
+                process.execPath,
+                [script, cjsEntry, esmEntry, start ? "start" : ""],
+                {
+                    cwd: app,
+                    encoding: "utf8",
+                    stdio: ["ignore", "pipe", "pipe"],
+                    timeout: 120_000,
+                }
+            );
         } catch (error) {
             const stderr = (error as { stderr?: string }).stderr ?? (error as Error).message;
             throw new CliError(
-                `Loading ${SDK_PACKAGE} from ${entry} failed, so whether it is patched cannot be told:\n${stderr.trim()}`
+                `Loading ${name} from ${cjsEntry} failed, so whether it carries the tool customization cannot be told:\n${stderr.trim()}`
             );
         }
         const line = output.split("\n").find((text) => text.startsWith("TOOL-OVERRIDE-PROBE "));
         if (line === undefined) {
-            throw new CliError(`Loading ${SDK_PACKAGE} from ${entry} gave no answer:\n${output}`);
+            throw new CliError(`Loading ${name} from ${cjsEntry} gave no answer:\n${output}`);
         }
         return JSON.parse(line.slice("TOOL-OVERRIDE-PROBE ".length)) as Probe;
     } finally {

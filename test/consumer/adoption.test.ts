@@ -151,6 +151,7 @@ describe("the patch form, adopted from the packed package", () => {
         const doctor = run(process.execPath, [cli, "doctor"], app);
         expect(doctor.status, doctor.output).toBe(0);
         expect(doctor.output).not.toContain("FAIL");
+        expect(doctor.output).toContain(`form: patch (patches/@github+copilot-sdk+${SDK}.patch)`);
         expect(doctor.output).toContain("the release's runtime starts under Node");
     }, 400_000);
 
@@ -264,5 +265,45 @@ describe("the patch form, adopted from the packed package", () => {
         startBoth(app);
         const doctor = run(process.execPath, [cli, "doctor", "--no-start"], app);
         expect(doctor.status, doctor.output).toBe(0);
+    }, 400_000);
+});
+
+describe("the library form, adopted from the packed package", () => {
+    it("npm: an app that installs the package and imports it gets a green doctor; the package only in devDependencies fails it", () => {
+        const app = freshApp("library-app", "npm", { type: "module" });
+        ok("npm", ["install", "--save-exact", "--no-audit", "--no-fund", tarball], app);
+        writeFileSync(
+            join(app, "start.mjs"),
+            'import { CopilotClient, TOOL_CUSTOMIZATION_PATCH } from "copilot-sdk-tool-override";\nconsole.log(typeof CopilotClient, TOOL_CUSTOMIZATION_PATCH.form);\n'
+        );
+        expect(run(process.execPath, ["start.mjs"], app)).toEqual({
+            status: 0,
+            output: "function library\n",
+        });
+
+        const doctor = run(process.execPath, [cli, "doctor"], app);
+        expect(doctor.status, doctor.output).toBe(0);
+        expect(doctor.output).not.toContain("FAIL");
+        expect(doctor.output).toContain(
+            "form: library (package.json lists copilot-sdk-tool-override in dependencies"
+        );
+        expect(doctor.output).toContain(
+            `ok   ESM and CommonJS: copilot-sdk-tool-override 0.4.0 (library form) on @github/copilot-sdk ${SDK}`
+        );
+        expect(doctor.output).toContain("the release's runtime starts under Node");
+
+        // A production install (--omit=dev) would leave the app's import failing.
+        const manifestPath = join(app, "package.json");
+        const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+        manifest.devDependencies = {
+            "copilot-sdk-tool-override": manifest.dependencies["copilot-sdk-tool-override"],
+        };
+        delete manifest.dependencies["copilot-sdk-tool-override"];
+        writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+        const dev = run(process.execPath, [cli, "doctor", "--no-start"], app);
+        expect(dev.status, dev.output).toBe(1);
+        expect(dev.output).toContain(
+            "FAIL copilot-sdk-tool-override is not in dependencies (only in devDependencies)"
+        );
     }, 400_000);
 });
