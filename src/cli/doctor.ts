@@ -161,15 +161,7 @@ export function diagnose(
         }
     }
     if (marker !== undefined) ok(`ESM and CommonJS: ${describeMarker(marker)}`);
-    if (probe.start !== undefined) {
-        if (probe.start.started) {
-            ok(
-                `the release's runtime starts under Node ${process.versions.node} (${probe.start.detail})`
-            );
-        } else {
-            fail(runtimeFailure(installed, probe.start.detail, identity));
-        }
-    }
+    checkRuntimeStart(probe, installed, identity, ok, fail);
     if (patchFile !== undefined) checkContainer(app, patchFile, manager, findings);
     return {
         form: "patch",
@@ -283,15 +275,7 @@ function diagnoseLibrary(
             );
         }
     }
-    if (probe.start !== undefined) {
-        if (probe.start.started) {
-            ok(
-                `the release's runtime starts under Node ${process.versions.node} (${probe.start.detail})`
-            );
-        } else {
-            fail(runtimeFailure(installed, probe.start.detail, identity));
-        }
-    }
+    checkRuntimeStart(probe, installed, identity, ok, fail);
     return {
         form: "library",
         manager,
@@ -300,6 +284,24 @@ function diagnoseLibrary(
         findings,
         healthy: findings.every((finding) => finding.status !== "fail"),
     };
+}
+
+/** Whether the release's runtime started under this Node, when the probe started it. */
+function checkRuntimeStart(
+    probe: Probe,
+    installed: string,
+    identity: PackageIdentity,
+    ok: (message: string) => void,
+    fail: (message: string) => void
+): void {
+    if (probe.start === undefined) return;
+    if (probe.start.started) {
+        ok(
+            `the release's runtime starts under Node ${process.versions.node} (${probe.start.detail})`
+        );
+    } else {
+        fail(runtimeFailure(installed, probe.start.detail, identity));
+    }
 }
 
 /** The start failure of a release's runtime, with the fix this package measured for it. */
