@@ -96,6 +96,24 @@ export function readRecord(
 }
 
 /**
+ * Reads a session config once, as a shallow copy of its own enumerable options: everything the
+ * wrap and the session step look at afterwards is this copy, so a getter is read once and a
+ * getter or a `Proxy` that throws is refused here, never a `TypeError` later.
+ *
+ * @param config - the config as the caller passed it (not modified)
+ * @returns the copy
+ * @throws SessionToolError `INVALID_TOOL_FILTER` when the config cannot be read
+ */
+export function readSessionConfig<C>(config: C): C {
+    return readOrRefuse(
+        () => ({ ...config }),
+        "INVALID_TOOL_FILTER",
+        (reason) =>
+            `The session config cannot be read (${reason}): pass a plain object whose options are values, not throwing getters.`
+    );
+}
+
+/**
  * Runs a read of caller data and turns anything it throws, other than a `SessionToolError`, into
  * one with `code` and `message` (the original as its cause).
  */

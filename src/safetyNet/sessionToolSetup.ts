@@ -21,7 +21,7 @@ import { promptToolWarnings } from "./promptCheck.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { formatList, quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
-import { readOrRefuse } from "./callerInput.js";
+import { readSessionConfig } from "./callerInput.js";
 import { refuseMcpShadows } from "./mcpToolNames.js";
 import {
     readFilterOptions,
@@ -278,12 +278,7 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
 ): Promise<PreparedSessionTools<C>> {
     const state = sessionToolStateOf(client);
     // One read of the caller's config: a getter or a Proxy that throws is refused here.
-    const given = readOrRefuse(
-        () => ({ ...config }),
-        "INVALID_TOOL_FILTER",
-        (reason) =>
-            `The session config cannot be read (${reason}): pass a plain object whose options are values, not throwing getters.`
-    );
+    const given = readSessionConfig(config);
     const read: C = {
         ...given,
         tools: snapshotCustomTools(given.tools),

@@ -293,3 +293,56 @@ describe("issue 27: one reader, one snapshot, bounded schemas, in both paths", (
         expect(runtime.requests.length).toBe(from);
     });
 });
+
+describe("the session config is read once, before the wrap or the SDK looks at it", () => {
+    const throwingGetter = (option: string) => () => {
+        const config = { model: MODEL, onPermissionRequest: approveAll };
+        Object.defineProperty(config, option, {
+            enumerable: true,
+            get() {
+                throw new Error("getter says no");
+            },
+        });
+        return config;
+    };
+    const CONFIGS: [string, () => object][] = [
+        ["a gitHubToken getter that throws", throwingGetter("gitHubToken")],
+        ["an onToolAnswered getter that throws", throwingGetter("onToolAnswered")],
+        [
+            "a Proxy whose get trap throws",
+            () =>
+                new Proxy(
+                    { model: MODEL, onPermissionRequest: approveAll },
+                    {
+                        get() {
+                            throw new Error("get trap says no");
+                        },
+                    }
+                ),
+        ],
+    ];
+    for (const [what, config] of CONFIGS) {
+        it(`refuses a config with ${what} in createSession and resumeSession`, async () => {
+            const { runtime, client } = await setUp();
+            await client.start();
+            const from = runtime.requests.length;
+            for (const attempt of [
+                () => client.createSession(config() as never),
+                () => client.resumeSession("other-session", config() as never),
+            ]) {
+                const error = await attempt().then(
+                    () => undefined,
+                    (caught: unknown) => caught
+                );
+                expect(error).toBeInstanceOf(SessionToolError);
+                expect(error).toMatchObject({
+                    code: "INVALID_TOOL_FILTER",
+                    message: expect.stringMatching(
+                        /^The session config cannot be read \((getter|get trap) says no\): pass a plain object/
+                    ),
+                });
+            }
+            expect(runtime.requests.length).toBe(from);
+        });
+    }
+});
