@@ -95,6 +95,15 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
             [name]
         );
     }
+    // The other fields go to the runtime as they are: each must be what JSON carries as such.
+    for (const [field, type, instead] of SENT_AS_IS) {
+        const value = snapshot[field];
+        if (value === undefined || typeof value === type) continue;
+        throw invalid(
+            `Custom tool '${name}' has ${field} ${quoteValue(value)}: ${instead}, or leave it out.`,
+            [name]
+        );
+    }
     // The runtime receives the definition as JSON: read it once, here, and send that copy (a
     // `toJSON` / `toJSONSchema` is not called again); a cycle, a BigInt, a throwing getter, or a
     // schema too deep or too large is refused naming the tool.
@@ -110,6 +119,14 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
     }
     return Object.freeze(snapshot) as CustomToolSnapshot;
 }
+
+/** Fields of a tool sent to the runtime as read, with the type each must have. */
+const SENT_AS_IS: readonly (readonly [string, "string" | "boolean", string])[] = [
+    ["description", "string", "pass a string that tells the model what the tool does"],
+    ["skipPermission", "boolean", "use true or false"],
+    ["defer", "string", "use 'auto' or 'never'"],
+    ["isTerminal", "boolean", "use true or false"],
+];
 
 /** The deepest nesting a tool's `parameters` or `metadata` may have. */
 export const MAX_SCHEMA_DEPTH = 64;

@@ -346,3 +346,58 @@ describe("the session config is read once, before the wrap or the SDK looks at i
         });
     }
 });
+
+describe("custom tool fields sent as they are read must be what JSON carries", () => {
+    const FIELDS: [string, unknown, RegExp][] = [
+        ["description", 1n, /^Custom tool 'lint' has description 1n: pass a string/],
+        [
+            "description",
+            {
+                toJSON() {
+                    throw new Error("toJSON says no");
+                },
+            },
+            /^Custom tool 'lint' has description .*: pass a string/,
+        ],
+        ["skipPermission", 1n, /^Custom tool 'lint' has skipPermission 1n: use true or false/],
+        ["defer", { when: 1n }, /^Custom tool 'lint' has defer .*: use 'auto' or 'never'/],
+        ["isTerminal", "yes", /^Custom tool 'lint' has isTerminal 'yes': use true or false/],
+    ];
+    for (const [field, value, message] of FIELDS) {
+        it(`refuses ${field} ${typeof value === "bigint" ? "1n" : JSON.stringify(typeof value)} in createSession, resumeSession and setTools`, async () => {
+            const { runtime, client } = await setUp();
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+            });
+            const from = runtime.requests.length;
+            const tools = [{ name: "lint", handler, [field]: value }];
+            for (const attempt of [
+                () =>
+                    client.createSession({
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        tools,
+                    } as never),
+                () =>
+                    client.resumeSession("other-session", {
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        tools,
+                    } as never),
+                () => session.setTools({ tools } as never),
+            ]) {
+                const error = await attempt().then(
+                    () => undefined,
+                    (caught: unknown) => caught
+                );
+                expect(error).toBeInstanceOf(SessionToolError);
+                expect(error).toMatchObject({
+                    code: "INVALID_CUSTOM_TOOL",
+                    message: expect.stringMatching(message),
+                });
+            }
+            expect(runtime.requests.length).toBe(from);
+        });
+    }
+});
