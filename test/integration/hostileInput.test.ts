@@ -401,3 +401,107 @@ describe("custom tool fields sent as they are read must be what JSON carries", (
         });
     }
 });
+
+describe("options the SDK sends as they are are read once and must be what JSON carries", () => {
+    const throwingContent = () => {
+        const message = { mode: "append" };
+        Object.defineProperty(message, "content", {
+            enumerable: true,
+            get() {
+                throw new Error("getter says no");
+            },
+        });
+        return message;
+    };
+    const OPTIONS: [string, string, () => unknown, RegExp][] = [
+        ["model", "a BigInt", () => 1n, /^Invalid model 1n: pass a model id/],
+        [
+            "systemMessage",
+            "a BigInt content",
+            () => ({ mode: "append", content: 1n }),
+            /^Invalid systemMessage\.content 1n: a bigint cannot be sent as JSON/,
+        ],
+        [
+            "systemMessage",
+            "a content getter that throws",
+            throwingContent,
+            /^Invalid systemMessage: it cannot be read \(getter says no\)/,
+        ],
+        [
+            "mcpServers",
+            "a server config that is a number",
+            () => ({ lint: 10 }),
+            /^Invalid config 10 of MCP server 'lint': pass an object/,
+        ],
+        [
+            "mcpServers",
+            "a BigInt in a server's env",
+            () => ({ lint: { command: "lint", env: { N: 1n } } }),
+            /^Invalid mcpServers\.lint\.env\.N 1n: a bigint cannot be sent as JSON/,
+        ],
+        [
+            "mcpServers",
+            "a revoked Proxy",
+            () => revoked(),
+            /^Invalid mcpServers: it cannot be read/,
+        ],
+    ];
+    for (const [option, what, value, message] of OPTIONS) {
+        it(`refuses ${option} as ${what} in createSession and resumeSession`, async () => {
+            const { runtime, client } = await setUp();
+            await client.start();
+            const from = runtime.requests.length;
+            for (const attempt of [
+                () =>
+                    client.createSession({
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        [option]: value(),
+                    } as never),
+                () =>
+                    client.resumeSession("other-session", {
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        [option]: value(),
+                    } as never),
+            ]) {
+                const error = await attempt().then(
+                    () => undefined,
+                    (caught: unknown) => caught
+                );
+                expect(error).toBeInstanceOf(SessionToolError);
+                expect(error).toMatchObject({
+                    code: "INVALID_SESSION_OPTION",
+                    message: expect.stringMatching(message),
+                });
+            }
+            expect(runtime.requests.length).toBe(from);
+        });
+    }
+
+    it("sends the systemMessage and mcpServers it read, once, whatever a getter answers later", async () => {
+        const { runtime, client } = await setUp();
+        let reads = 0;
+        const message: Record<string, unknown> = { mode: "append" };
+        Object.defineProperty(message, "content", {
+            enumerable: true,
+            get: () => (++reads === 1 ? "Use `view` to read." : 1n),
+        });
+        let serverReads = 0;
+        const servers: Record<string, unknown> = {};
+        Object.defineProperty(servers, "lint", {
+            enumerable: true,
+            get: () => (++serverReads === 1 ? { command: "lint", tools: ["*"] } : 10),
+        });
+        await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            systemMessage: message,
+            mcpServers: servers,
+        } as never);
+        const [params] = runtime.paramsOf("session.create");
+        expect(params!.systemMessage).toEqual({ mode: "append", content: "Use `view` to read." });
+        expect(params!.mcpServers).toEqual({ lint: { command: "lint", tools: ["*"] } });
+        expect([reads, serverReads]).toEqual([1, 1]);
+    });
+});
