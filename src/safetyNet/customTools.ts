@@ -96,9 +96,9 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
         );
     }
     // The other fields go to the runtime as they are: each must be what JSON carries as such.
-    for (const [field, type, instead] of SENT_AS_IS) {
+    for (const [field, types, instead] of SENT_AS_IS) {
         const value = snapshot[field];
-        if (value === undefined || typeof value === type) continue;
+        if (value === undefined || types.includes(typeof value)) continue;
         throw invalid(
             `Custom tool '${name}' has ${field} ${quoteValue(value)}: ${instead}, or leave it out.`,
             [name]
@@ -120,12 +120,15 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
     return Object.freeze(snapshot) as CustomToolSnapshot;
 }
 
-/** Fields of a tool sent to the runtime as read, with the type each must have. */
-const SENT_AS_IS: readonly (readonly [string, "string" | "boolean", string])[] = [
-    ["description", "string", "pass a string that tells the model what the tool does"],
-    ["skipPermission", "boolean", "use true or false"],
-    ["defer", "string", "use 'auto' or 'never'"],
-    ["isTerminal", "boolean", "use true or false"],
+/**
+ * Fields of a tool sent to the runtime as read, with the types each may have (`defer` also as a
+ * boolean, which the SDK sends as it is).
+ */
+const SENT_AS_IS: readonly (readonly [string, readonly string[], string])[] = [
+    ["description", ["string"], "pass a string that tells the model what the tool does"],
+    ["skipPermission", ["boolean"], "use true or false"],
+    ["defer", ["string", "boolean"], "use 'auto' or 'never'"],
+    ["isTerminal", ["boolean"], "use true or false"],
 ];
 
 /** The deepest nesting a tool's `parameters` or `metadata` may have. */
