@@ -505,3 +505,81 @@ describe("options the SDK sends as they are are read once and must be what JSON 
         expect([reads, serverReads]).toEqual([1, 1]);
     });
 });
+
+describe("a tool's parameters and metadata must be what JSON carries as an object", () => {
+    const SHAPES: [string, string, () => unknown, RegExp][] = [
+        [
+            "parameters",
+            "a Map",
+            () => new Map([["type", "object"]]),
+            /^Custom tool 'lint' has parameters \(a Map\), which JSON does not carry as an object: pass a JSON Schema object/,
+        ],
+        [
+            "parameters",
+            "a Date",
+            () => new Date(0),
+            /^Custom tool 'lint' has parameters "1970-01-01T00:00:00\.000Z", which JSON does not carry as an object/,
+        ],
+        [
+            "parameters",
+            "a function",
+            () => () => "schema",
+            /^Custom tool 'lint' has parameters a function, which JSON does not carry as an object/,
+        ],
+        [
+            "parameters",
+            "a string",
+            () => "path: string",
+            /^Custom tool 'lint' has parameters 'path: string', which JSON does not carry as an object/,
+        ],
+        [
+            "metadata",
+            "a Set",
+            () => new Set(["qa"]),
+            /^Custom tool 'lint' has metadata \(a Set\), which JSON does not carry as an object: pass an object of JSON values/,
+        ],
+        [
+            "metadata",
+            "an array",
+            () => ["qa"],
+            /^Custom tool 'lint' has metadata \["qa"\], which JSON does not carry as an object/,
+        ],
+    ];
+    for (const [field, what, value, message] of SHAPES) {
+        it(`refuses ${field} as ${what} in createSession, resumeSession and setTools`, async () => {
+            const { runtime, client } = await setUp();
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+            });
+            const from = runtime.requests.length;
+            const tools = () => [{ name: "lint", handler, [field]: value() }];
+            for (const attempt of [
+                () =>
+                    client.createSession({
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        tools: tools(),
+                    } as never),
+                () =>
+                    client.resumeSession("other-session", {
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        tools: tools(),
+                    } as never),
+                () => session.setTools({ tools: tools() } as never),
+            ]) {
+                const error = await attempt().then(
+                    () => undefined,
+                    (caught: unknown) => caught
+                );
+                expect(error).toBeInstanceOf(SessionToolError);
+                expect(error).toMatchObject({
+                    code: "INVALID_CUSTOM_TOOL",
+                    message: expect.stringMatching(message),
+                });
+            }
+            expect(runtime.requests.length).toBe(from);
+        });
+    }
+});
