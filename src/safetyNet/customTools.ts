@@ -1,6 +1,6 @@
 import type { Tool } from "@github/copilot-sdk";
 import { formatList, quoteValue } from "../toolFilter/formatting.js";
-import { readList, readOrRefuse } from "./callerInput.js";
+import { describeValue, readList, readOrRefuse } from "./callerInput.js";
 import { SessionToolError } from "./sessionToolError.js";
 import { jsonSchemaOf } from "../sdkSeam/sdkSeam.js";
 
@@ -95,20 +95,71 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
             [name]
         );
     }
+    // The other fields go to the runtime as they are: each must be what JSON carries as such.
+    for (const [field, types, instead] of SENT_AS_IS) {
+        const value = snapshot[field];
+        if (value === undefined || types.includes(typeof value)) continue;
+        throw invalid(
+            `Custom tool '${name}' has ${field} ${quoteValue(value)}: ${instead}, or leave it out.`,
+            [name]
+        );
+    }
     // The runtime receives the definition as JSON: read it once, here, and send that copy (a
     // `toJSON` / `toJSONSchema` is not called again); a cycle, a BigInt, a throwing getter, or a
     // schema too deep or too large is refused naming the tool.
     for (const field of ["parameters", "metadata"] as const) {
         const value = snapshot[field];
-        if (value === undefined) continue;
-        snapshot[field] = readOrRefuse(
-            () => jsonCopyOf(field === "parameters" ? jsonSchemaOf(value) : value),
+        if (value === undefined || value === null) continue;
+        const [copy, isObject] = readOrRefuse(
+            () => {
+                const copied = jsonCopyOf(field === "parameters" ? jsonSchemaOf(value) : value);
+                return [copied, isJsonObject(value, copied)] as const;
+            },
             "INVALID_CUSTOM_TOOL",
             (reason) =>
                 `Custom tool '${name}' has ${field} that cannot be sent as JSON (${reason}): remove cycles, BigInt values and throwing getters, keep it under ${MAX_SCHEMA_DEPTH} levels and ${MAX_SCHEMA_BYTES / 1024} KiB.`
         );
+        if (!isObject) {
+            throw invalid(
+                `Custom tool '${name}' has ${field} ${describeValue(value)}, which JSON does not carry as an object: pass ${OBJECT_FIELDS[field]}, or leave it out.`,
+                [name]
+            );
+        }
+        snapshot[field] = copy;
     }
     return Object.freeze(snapshot) as CustomToolSnapshot;
+}
+
+/**
+ * Fields of a tool sent to the runtime as read, with the types each may have (`defer` also as a
+ * boolean, which the SDK sends as it is).
+ */
+const SENT_AS_IS: readonly (readonly [string, readonly string[], string])[] = [
+    ["description", ["string"], "pass a string that tells the model what the tool does"],
+    ["skipPermission", ["boolean"], "use true or false"],
+    ["defer", ["string", "boolean"], "use 'auto' or 'never'"],
+    ["isTerminal", ["boolean"], "use true or false"],
+];
+
+/** What a tool's `parameters` and `metadata` must be, for messages. */
+const OBJECT_FIELDS = {
+    parameters:
+        'a JSON Schema object, e.g. { type: "object", properties: { path: { type: "string" } } }, or a zod schema',
+    metadata: 'an object of JSON values, e.g. { owner: "qa" }',
+} as const;
+
+/**
+ * Whether a tool's `parameters` or `metadata` is an object of fields as JSON carries it: its copy
+ * is a JSON object, and it is no `Map` or `Set` (whose entries JSON drops, leaving `{}`).
+ */
+function isJsonObject(value: unknown, copied: unknown): boolean {
+    return (
+        copied !== null &&
+        typeof copied === "object" &&
+        !Array.isArray(copied) &&
+        !(value instanceof Map) &&
+        !(value instanceof Set)
+    );
 }
 
 /** The deepest nesting a tool's `parameters` or `metadata` may have. */

@@ -1,5 +1,5 @@
 import { formatList, quoteValue } from "../toolFilter/formatting.js";
-import { readOrRefuse } from "./callerInput.js";
+import { readOrRefuse, readSentOption } from "./callerInput.js";
 import { SessionToolError } from "./sessionToolError.js";
 
 /**
@@ -13,6 +13,40 @@ export interface McpShadow {
     readonly tool: string;
     /** The MCP server whose tools may take that name. */
     readonly server: string;
+}
+
+const MCP_SERVERS_EXAMPLE =
+    'an object of server names to server configs, e.g. { lint: { command: "node", args: ["lint.js"], tools: ["*"] } }';
+
+/**
+ * Reads the session's `mcpServers` once ({@link readSentOption}): a plain copy, which the SDK
+ * sends, whose every server config is an object.
+ *
+ * @param mcpServers - the option as the caller passed it (not modified)
+ * @returns the copy
+ * @throws SessionToolError `INVALID_SESSION_OPTION`
+ */
+export function readMcpServers(mcpServers: unknown): unknown {
+    const servers = readSentOption(mcpServers, "mcpServers", MCP_SERVERS_EXAMPLE);
+    if (servers === undefined || servers === null) return servers;
+    const isConfig = (value: unknown) =>
+        value !== null && typeof value === "object" && !Array.isArray(value);
+    if (!isConfig(servers)) {
+        throw new SessionToolError(
+            "INVALID_SESSION_OPTION",
+            `Invalid mcpServers ${quoteValue(servers)}: pass ${MCP_SERVERS_EXAMPLE}.`,
+            ["mcpServers"]
+        );
+    }
+    for (const [server, config] of Object.entries(servers as Record<string, unknown>)) {
+        if (isConfig(config)) continue;
+        throw new SessionToolError(
+            "INVALID_SESSION_OPTION",
+            `Invalid config ${quoteValue(config)} of MCP server ${quoteValue(server)}: pass an object with its command or url, e.g. { command: "node", args: ["lint.js"], tools: ["*"] }.`,
+            ["mcpServers"]
+        );
+    }
+    return servers;
 }
 
 /**

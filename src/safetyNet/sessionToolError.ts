@@ -21,7 +21,8 @@
  *   (`<server>-<tool>`), which would shadow it;
  * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`: the warnings of these codes, on a
  *   client created with `strictToolFilters: true`;
- * - `INVALID_SESSION_OPTION`: `onToolAnswered` is not a function;
+ * - `INVALID_SESSION_OPTION`: `onToolAnswered` is not a function, `model` is not a string, or
+ *   `systemMessage` or `mcpServers` holds what JSON cannot carry as it is (or cannot be read);
  * - `CALL_ANSWERED_ELSEWHERE`: a built-in or an MCP server answered a call of one of the session's
  *   custom tools; the turn was aborted and the session refuses every later `send`;
  * - `MODEL_SWITCH_REFUSED`: `session.setModel` would leave a model on which a built-in could

@@ -21,8 +21,8 @@ import { promptToolWarnings } from "./promptCheck.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { formatList, quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
-import { readOrRefuse } from "./callerInput.js";
-import { refuseMcpShadows } from "./mcpToolNames.js";
+import { readSentOption, readSessionConfig } from "./callerInput.js";
+import { readMcpServers, refuseMcpShadows } from "./mcpToolNames.js";
 import {
     readFilterOptions,
     resolveSessionToolFilter,
@@ -278,16 +278,12 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
 ): Promise<PreparedSessionTools<C>> {
     const state = sessionToolStateOf(client);
     // One read of the caller's config: a getter or a Proxy that throws is refused here.
-    const given = readOrRefuse(
-        () => ({ ...config }),
-        "INVALID_TOOL_FILTER",
-        (reason) =>
-            `The session config cannot be read (${reason}): pass a plain object whose options are values, not throwing getters.`
-    );
+    const given = readSessionConfig(config);
     const read: C = {
         ...given,
         tools: snapshotCustomTools(given.tools),
         ...readFilterOptions(given),
+        ...readSentOptions(given),
     };
     if (resumedSessionId === undefined) {
         return prepareSessionTools(client, read, normalise(read));
@@ -304,6 +300,39 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
             resumes.set(resumedSessionId, generation - 1);
         throw error;
     }
+}
+
+/**
+ * The options of a session config that the session step reads and the SDK sends as they are:
+ * `model` must be a string, `systemMessage` and `mcpServers` become plain copies (see
+ * `readSentOption`), so that what the prompt check and the MCP check read is what is sent. An
+ * option left out stays out.
+ *
+ * @throws SessionToolError `INVALID_SESSION_OPTION`
+ */
+function readSentOptions(
+    given: ToolSessionConfig
+): Partial<Pick<ToolSessionConfig, "systemMessage" | "mcpServers">> {
+    const { model } = given as { model?: unknown };
+    if (model !== undefined && typeof model !== "string") {
+        throw new SessionToolError(
+            "INVALID_SESSION_OPTION",
+            `Invalid model ${quoteValue(model)}: pass a model id, e.g. 'claude-sonnet-4.5', or leave it out for the runtime's default.`,
+            ["model"]
+        );
+    }
+    const read: Partial<Pick<ToolSessionConfig, "systemMessage" | "mcpServers">> = {};
+    if (given.systemMessage !== undefined) {
+        read.systemMessage = readSentOption(
+            given.systemMessage,
+            "systemMessage",
+            "an object such as { mode: 'append', content: '...' }"
+        ) as ToolSessionConfig["systemMessage"];
+    }
+    if (given.mcpServers !== undefined) {
+        read.mcpServers = readMcpServers(given.mcpServers) as ToolSessionConfig["mcpServers"];
+    }
+    return read;
 }
 
 /**

@@ -20,6 +20,7 @@ import { recordDetectedRelease, TOOL_CUSTOMIZATION_PATCH } from "../patchMarker.
 import { builtInToolGroups } from "../safetyNet/builtInToolGroups.js";
 import { assertUniqueToolNames, validateSessionTools } from "../safetyNet/customToolChecks.js";
 import { SessionToolError } from "../safetyNet/sessionToolError.js";
+import { readSessionConfig } from "../safetyNet/callerInput.js";
 import { toolSetEntry } from "../safetyNet/defaultToolSets.js";
 import {
     createSessionToolState,
@@ -82,7 +83,9 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
     return wrapClient(
         Published,
         release,
-        async (client, config, { resumedSessionId, construct, discard }) => {
+        async (client, given, { resumedSessionId, construct, discard }) => {
+            // One read of the caller's config, before anything looks at it.
+            const config = readSessionConfig(given);
             // The SDK's own first check refuses such a config before anything else: it answers.
             if (refusedBySdkFirst(config)) return construct(config as never);
             refuseMissingCapabilities(config);

@@ -293,3 +293,293 @@ describe("issue 27: one reader, one snapshot, bounded schemas, in both paths", (
         expect(runtime.requests.length).toBe(from);
     });
 });
+
+describe("the session config is read once, before the wrap or the SDK looks at it", () => {
+    const throwingGetter = (option: string) => () => {
+        const config = { model: MODEL, onPermissionRequest: approveAll };
+        Object.defineProperty(config, option, {
+            enumerable: true,
+            get() {
+                throw new Error("getter says no");
+            },
+        });
+        return config;
+    };
+    const CONFIGS: [string, () => object][] = [
+        ["a gitHubToken getter that throws", throwingGetter("gitHubToken")],
+        ["an onToolAnswered getter that throws", throwingGetter("onToolAnswered")],
+        [
+            "a Proxy whose get trap throws",
+            () =>
+                new Proxy(
+                    { model: MODEL, onPermissionRequest: approveAll },
+                    {
+                        get() {
+                            throw new Error("get trap says no");
+                        },
+                    }
+                ),
+        ],
+    ];
+    for (const [what, config] of CONFIGS) {
+        it(`refuses a config with ${what} in createSession and resumeSession`, async () => {
+            const { runtime, client } = await setUp();
+            await client.start();
+            const from = runtime.requests.length;
+            for (const attempt of [
+                () => client.createSession(config() as never),
+                () => client.resumeSession("other-session", config() as never),
+            ]) {
+                const error = await attempt().then(
+                    () => undefined,
+                    (caught: unknown) => caught
+                );
+                expect(error).toBeInstanceOf(SessionToolError);
+                expect(error).toMatchObject({
+                    code: "INVALID_TOOL_FILTER",
+                    message: expect.stringMatching(
+                        /^The session config cannot be read \((getter|get trap) says no\): pass a plain object/
+                    ),
+                });
+            }
+            expect(runtime.requests.length).toBe(from);
+        });
+    }
+});
+
+describe("custom tool fields sent as they are read must be what JSON carries", () => {
+    const FIELDS: [string, unknown, RegExp][] = [
+        ["description", 1n, /^Custom tool 'lint' has description 1n: pass a string/],
+        [
+            "description",
+            {
+                toJSON() {
+                    throw new Error("toJSON says no");
+                },
+            },
+            /^Custom tool 'lint' has description .*: pass a string/,
+        ],
+        ["skipPermission", 1n, /^Custom tool 'lint' has skipPermission 1n: use true or false/],
+        ["defer", { when: 1n }, /^Custom tool 'lint' has defer .*: use 'auto' or 'never'/],
+        ["isTerminal", "yes", /^Custom tool 'lint' has isTerminal 'yes': use true or false/],
+    ];
+    for (const [field, value, message] of FIELDS) {
+        it(`refuses ${field} ${typeof value === "bigint" ? "1n" : JSON.stringify(typeof value)} in createSession, resumeSession and setTools`, async () => {
+            const { runtime, client } = await setUp();
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+            });
+            const from = runtime.requests.length;
+            const tools = [{ name: "lint", handler, [field]: value }];
+            for (const attempt of [
+                () =>
+                    client.createSession({
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        tools,
+                    } as never),
+                () =>
+                    client.resumeSession("other-session", {
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        tools,
+                    } as never),
+                () => session.setTools({ tools } as never),
+            ]) {
+                const error = await attempt().then(
+                    () => undefined,
+                    (caught: unknown) => caught
+                );
+                expect(error).toBeInstanceOf(SessionToolError);
+                expect(error).toMatchObject({
+                    code: "INVALID_CUSTOM_TOOL",
+                    message: expect.stringMatching(message),
+                });
+            }
+            expect(runtime.requests.length).toBe(from);
+        });
+    }
+});
+
+describe("options the SDK sends as they are are read once and must be what JSON carries", () => {
+    const throwingContent = () => {
+        const message = { mode: "append" };
+        Object.defineProperty(message, "content", {
+            enumerable: true,
+            get() {
+                throw new Error("getter says no");
+            },
+        });
+        return message;
+    };
+    const OPTIONS: [string, string, () => unknown, RegExp][] = [
+        ["model", "a BigInt", () => 1n, /^Invalid model 1n: pass a model id/],
+        [
+            "systemMessage",
+            "a BigInt content",
+            () => ({ mode: "append", content: 1n }),
+            /^Invalid systemMessage\.content 1n: a bigint cannot be sent as JSON/,
+        ],
+        [
+            "systemMessage",
+            "a content getter that throws",
+            throwingContent,
+            /^Invalid systemMessage: it cannot be read \(getter says no\)/,
+        ],
+        [
+            "mcpServers",
+            "a server config that is a number",
+            () => ({ lint: 10 }),
+            /^Invalid config 10 of MCP server 'lint': pass an object/,
+        ],
+        [
+            "mcpServers",
+            "a BigInt in a server's env",
+            () => ({ lint: { command: "lint", env: { N: 1n } } }),
+            /^Invalid mcpServers\.lint\.env\.N 1n: a bigint cannot be sent as JSON/,
+        ],
+        [
+            "mcpServers",
+            "a revoked Proxy",
+            () => revoked(),
+            /^Invalid mcpServers: it cannot be read/,
+        ],
+    ];
+    for (const [option, what, value, message] of OPTIONS) {
+        it(`refuses ${option} as ${what} in createSession and resumeSession`, async () => {
+            const { runtime, client } = await setUp();
+            await client.start();
+            const from = runtime.requests.length;
+            for (const attempt of [
+                () =>
+                    client.createSession({
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        [option]: value(),
+                    } as never),
+                () =>
+                    client.resumeSession("other-session", {
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        [option]: value(),
+                    } as never),
+            ]) {
+                const error = await attempt().then(
+                    () => undefined,
+                    (caught: unknown) => caught
+                );
+                expect(error).toBeInstanceOf(SessionToolError);
+                expect(error).toMatchObject({
+                    code: "INVALID_SESSION_OPTION",
+                    message: expect.stringMatching(message),
+                });
+            }
+            expect(runtime.requests.length).toBe(from);
+        });
+    }
+
+    it("sends the systemMessage and mcpServers it read, once, whatever a getter answers later", async () => {
+        const { runtime, client } = await setUp();
+        let reads = 0;
+        const message: Record<string, unknown> = { mode: "append" };
+        Object.defineProperty(message, "content", {
+            enumerable: true,
+            get: () => (++reads === 1 ? "Use `view` to read." : 1n),
+        });
+        let serverReads = 0;
+        const servers: Record<string, unknown> = {};
+        Object.defineProperty(servers, "lint", {
+            enumerable: true,
+            get: () => (++serverReads === 1 ? { command: "lint", tools: ["*"] } : 10),
+        });
+        await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            systemMessage: message,
+            mcpServers: servers,
+        } as never);
+        const [params] = runtime.paramsOf("session.create");
+        expect(params!.systemMessage).toEqual({ mode: "append", content: "Use `view` to read." });
+        expect(params!.mcpServers).toEqual({ lint: { command: "lint", tools: ["*"] } });
+        expect([reads, serverReads]).toEqual([1, 1]);
+    });
+});
+
+describe("a tool's parameters and metadata must be what JSON carries as an object", () => {
+    const SHAPES: [string, string, () => unknown, RegExp][] = [
+        [
+            "parameters",
+            "a Map",
+            () => new Map([["type", "object"]]),
+            /^Custom tool 'lint' has parameters \(a Map\), which JSON does not carry as an object: pass a JSON Schema object/,
+        ],
+        [
+            "parameters",
+            "a Date",
+            () => new Date(0),
+            /^Custom tool 'lint' has parameters "1970-01-01T00:00:00\.000Z", which JSON does not carry as an object/,
+        ],
+        [
+            "parameters",
+            "a function",
+            () => () => "schema",
+            /^Custom tool 'lint' has parameters a function, which JSON does not carry as an object/,
+        ],
+        [
+            "parameters",
+            "a string",
+            () => "path: string",
+            /^Custom tool 'lint' has parameters 'path: string', which JSON does not carry as an object/,
+        ],
+        [
+            "metadata",
+            "a Set",
+            () => new Set(["qa"]),
+            /^Custom tool 'lint' has metadata \(a Set\), which JSON does not carry as an object: pass an object of JSON values/,
+        ],
+        [
+            "metadata",
+            "an array",
+            () => ["qa"],
+            /^Custom tool 'lint' has metadata \["qa"\], which JSON does not carry as an object/,
+        ],
+    ];
+    for (const [field, what, value, message] of SHAPES) {
+        it(`refuses ${field} as ${what} in createSession, resumeSession and setTools`, async () => {
+            const { runtime, client } = await setUp();
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+            });
+            const from = runtime.requests.length;
+            const tools = () => [{ name: "lint", handler, [field]: value() }];
+            for (const attempt of [
+                () =>
+                    client.createSession({
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        tools: tools(),
+                    } as never),
+                () =>
+                    client.resumeSession("other-session", {
+                        model: MODEL,
+                        onPermissionRequest: approveAll,
+                        tools: tools(),
+                    } as never),
+                () => session.setTools({ tools: tools() } as never),
+            ]) {
+                const error = await attempt().then(
+                    () => undefined,
+                    (caught: unknown) => caught
+                );
+                expect(error).toBeInstanceOf(SessionToolError);
+                expect(error).toMatchObject({
+                    code: "INVALID_CUSTOM_TOOL",
+                    message: expect.stringMatching(message),
+                });
+            }
+            expect(runtime.requests.length).toBe(from);
+        });
+    }
+});
