@@ -21,7 +21,7 @@ import { promptToolWarnings } from "./promptCheck.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { formatList, quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
-import { readSentOption, readSessionConfig } from "./callerInput.js";
+import { readOrRefuse, readSentOption, readSessionConfig } from "./callerInput.js";
 import { readMcpServers, refuseMcpShadows } from "./mcpToolNames.js";
 import {
     readFilterOptions,
@@ -321,6 +321,7 @@ function readSentOptions(
             ["model"]
         );
     }
+    refuseUnsendableOptions(given as Record<string, unknown>);
     const read: Partial<Pick<ToolSessionConfig, "systemMessage" | "mcpServers">> = {};
     if (given.systemMessage !== undefined) {
         read.systemMessage = readSentOption(
@@ -333,6 +334,45 @@ function readSentOptions(
         read.mcpServers = readMcpServers(given.mcpServers) as ToolSessionConfig["mcpServers"];
     }
     return read;
+}
+
+/** Options the session step reads and checks itself. */
+const READ_BY_THE_SESSION_STEP = new Set([
+    "tools",
+    "availableTools",
+    "excludedTools",
+    "customToolSets",
+    "systemMessage",
+    "mcpServers",
+    "model",
+    "onToolAnswered",
+]);
+
+/**
+ * Every other option of the config goes to the SDK, which sends what is not a function as JSON:
+ * one it cannot send (a BigInt, a Symbol, a cycle, a throwing getter or `toJSON`) is refused
+ * here, naming it, instead of failing the SDK's send after the checks.
+ *
+ * @throws SessionToolError `INVALID_SESSION_OPTION`
+ */
+function refuseUnsendableOptions(given: Record<string, unknown>): void {
+    for (const [option, value] of Object.entries(given)) {
+        if (READ_BY_THE_SESSION_STEP.has(option) || typeof value === "function") continue;
+        const fix = `pass ${option} as the SDK's SessionConfig types it, or leave it out`;
+        if (typeof value === "symbol") {
+            throw new SessionToolError(
+                "INVALID_SESSION_OPTION",
+                `Invalid ${option} ${quoteValue(value)}: a symbol cannot be sent as JSON; ${fix}.`,
+                [option]
+            );
+        }
+        readOrRefuse(
+            () => JSON.stringify(value),
+            "INVALID_SESSION_OPTION",
+            (reason) =>
+                `Invalid ${option} ${quoteValue(value)}: it cannot be sent as JSON (${reason}); ${fix}.`
+        );
+    }
 }
 
 /**

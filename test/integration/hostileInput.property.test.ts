@@ -201,6 +201,10 @@ const OPTIONS = [
     "onToolAnswered",
     "strictToolFilters",
     "model",
+    // Options the wrap does not read itself, which the SDK sends.
+    "clientName",
+    "reasoningEffort",
+    "provider",
 ] as const;
 
 const TRAPS = ["get", "has", "ownKeys", "getOwnPropertyDescriptor", "getPrototypeOf"] as const;

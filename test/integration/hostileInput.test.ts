@@ -445,6 +445,39 @@ describe("options the SDK sends as they are are read once and must be what JSON 
             () => revoked(),
             /^Invalid mcpServers: it cannot be read/,
         ],
+        // Options the wrap does not read itself: the SDK would fail its send on them.
+        [
+            "clientName",
+            "a BigInt",
+            () => 1n,
+            /^Invalid clientName 1n: it cannot be sent as JSON \(.*BigInt.*\); pass clientName as the SDK's SessionConfig types it/,
+        ],
+        [
+            "reasoningEffort",
+            "an object whose toJSON throws",
+            () => ({
+                toJSON() {
+                    throw new Error("toJSON says no");
+                },
+            }),
+            /^Invalid reasoningEffort .*: it cannot be sent as JSON \(toJSON says no\)/,
+        ],
+        [
+            "workingDirectory",
+            "a Symbol",
+            () => Symbol("dir"),
+            /^Invalid workingDirectory .*: a symbol cannot be sent as JSON/,
+        ],
+        [
+            "provider",
+            "a cycle",
+            () => {
+                const provider: Record<string, unknown> = { type: "openai" };
+                provider.self = provider;
+                return provider;
+            },
+            /^Invalid provider .*: it cannot be sent as JSON \(.*circular/i,
+        ],
     ];
     for (const [option, what, value, message] of OPTIONS) {
         it(`refuses ${option} as ${what} in createSession and resumeSession`, async () => {
