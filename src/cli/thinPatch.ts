@@ -1,6 +1,6 @@
 // The thin patch: the few lines an app's @github/copilot-sdk needs for the patch form, rendered
-// for the installed release from its own files. They only append (to each build's client.js,
-// which rebinds `CopilotClient` to the wrapped class, and to each build's root module and its
+// for the installed release from its own files. They only append, on each file's last line (to
+// each build's client.js, which rebinds `CopilotClient` to the wrapped class, and to each build's root module and its
 // typings, which re-export this package's API); everything else stays in this package, imported
 // through its SDK-free subpath `copilot-sdk-tool-override/patch`.
 
@@ -39,18 +39,27 @@ const REQUIRES: ReadonlyMap<string, readonly RegExp[]> = new Map([
 /** The layouts: patch-package's paths start at the app, pnpm's at the package. */
 export type PatchLayout = "patch-package" | "pnpm";
 
-/** The text appended to one file, as the patched file ends. */
+/**
+ * The file as the patch leaves it: its last line followed, on the same line, by the appends.
+ *
+ * @param text - the unpatched file
+ * @param lines - what the patch appends to it
+ */
 export function appendTo(text: string, lines: readonly string[]): string {
-    return (
-        (text === "" || text.endsWith("\n") ? text : `${text}\n`) +
-        lines.map((line) => `${line}\n`).join("")
-    );
+    const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+    return `${body} ${lines.join(" ")}\n`;
 }
 
+/** How far patch-package looks above and below a hunk's line for its text (its fuzzing). */
+const FUZZ_LINES = 20;
+
 /**
- * Renders the thin patch for one release in unified-diff form with one line of context (the
- * file's last line, which patch-package and pnpm check before they append), so that the whole
- * patch is one added line per file, a few lines to review.
+ * Renders the thin patch for one release in unified-diff form: each file's last line replaced by
+ * itself followed by the appends, so that the whole patch is one changed line per file, a few
+ * lines to review. A changed line, not an added one: patch-package applies its patches again on
+ * every `npm install`, and a file that carries the appends no longer holds the old last line, so
+ * it finds the patch applied (an added line after an unchanged one would be added again, and a
+ * second import of the same name stops the ES module from loading).
  *
  * @param read - the release's pristine file at a path inside the package
  * @param version - the release, for messages
@@ -91,18 +100,27 @@ export function renderThinPatch(
                 `@github/copilot-sdk ${version}: ${file} is empty: the thin patch cannot append to it.`
             );
         }
+        if (/\/\/|\/\*/.test(last)) {
+            throw new Error(
+                `@github/copilot-sdk ${version}: ${file} ends with a comment (${quote(last)}), which would swallow the appends: adapt renderThinPatch in src/cli/thinPatch.ts.`
+            );
+        }
+        if (fileLines.slice(Math.max(0, count - 1 - FUZZ_LINES), count - 1).includes(last)) {
+            throw new Error(
+                `@github/copilot-sdk ${version}: ${file}'s last line ${quote(last)} stands again within ${FUZZ_LINES} lines above it, where patch-package would apply the patch a second time: adapt renderThinPatch in src/cli/thinPatch.ts.`
+            );
+        }
         out.push(`diff --git a/${prefix}${file} b/${prefix}${file}`);
         out.push(`--- a/${prefix}${file}`, `+++ b/${prefix}${file}`);
-        if (endsWithNewline) {
-            out.push(`@@ -${count},1 +${count},${lines.length + 1} @@`, ` ${last}`);
-        } else {
-            // The last line has no newline: it is replaced by itself with one.
-            out.push(`@@ -${count},1 +${count},${lines.length + 1} @@`);
-            out.push(`-${last}`, "\\ No newline at end of file", `+${last}`);
-        }
-        for (const line of lines) out.push(`+${line}`);
+        out.push(`@@ -${count},1 +${count},1 @@`, `-${last}`);
+        if (!endsWithNewline) out.push("\\ No newline at end of file");
+        out.push(`+${last} ${lines.join(" ")}`);
     }
     return `${out.join("\n")}\n`;
+}
+
+function quote(line: string): string {
+    return JSON.stringify(line.length > 60 ? `${line.slice(0, 57)}...` : line);
 }
 
 /** Whether a file of the SDK carries the thin patch's appends (any version of this package). */

@@ -139,6 +139,14 @@ describe("the patch form, adopted from the packed package", () => {
         );
         expect(patch.split("\n").length - 1).toBeLessThanOrEqual(30);
         startBoth(app);
+        // Every later install runs patch-package again: it finds the patch applied.
+        ok("npm", ["install", "--no-audit", "--no-fund"], app);
+        const client = readFileSync(
+            join(app, "node_modules", "@github", "copilot-sdk", "dist", "client.js"),
+            "utf8"
+        );
+        expect(client.split("toolCustomizationHook(").length - 1).toBe(1);
+        startBoth(app);
         // The library form in the same app wraps nothing twice.
         writeFileSync(
             join(app, "library.mjs"),

@@ -1,6 +1,6 @@
 /**
- * The thin patch as init renders it, on stand-in SDK files: one appended line per file, one line
- * of context (the last), at most 30 lines in all, the no-newline case, and a refusal naming the
+ * The thin patch as init renders it, on stand-in SDK files: each file's last line changed to itself
+ * followed by the appends, 30 lines in all, found applied by patch-package on the next install, the no-newline case, and a refusal naming the
  * file when the release lacks what the append relies on.
  */
 import { execFileSync } from "node:child_process";
@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderThinPatch, THIN_PATCH_APPENDS } from "../../src/cli/thinPatch.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
 
 const FILES: Record<string, string> = {
     "dist/client.js":
@@ -27,14 +29,64 @@ const read = (files: Record<string, string>) => (path: string) => {
 };
 
 describe("the thin patch", () => {
-    it("appends one line per file after one line of context, at most 30 lines in all", () => {
+    it("changes one line per file, the last, to itself followed by the appends: 30 lines in all", () => {
         const withNewlines = { ...FILES, "dist/index.d.ts": `${FILES["dist/index.d.ts"]}\n` };
         const lines = renderThinPatch(read(withNewlines), "1.0.99", "patch-package")
             .trimEnd()
             .split("\n");
         expect(lines).toHaveLength(30);
-        expect(lines.filter((line) => line.startsWith("+") && !line.startsWith("+++"))).toEqual(
-            [...THIN_PATCH_APPENDS.values()].flat().map((line) => `+${line}`)
+        expect(lines.filter((line) => line.startsWith("-") && !line.startsWith("---"))).toEqual([
+            "-};",
+            "-});",
+            '-export { CopilotClient } from "./client.js";',
+            "-module.exports = __toCommonJS(index_exports);",
+            '-export { CopilotClient } from "./client.js";',
+        ]);
+        expect(lines).toContain(
+            '+}); CopilotClient = require("copilot-sdk-tool-override/patch").toolCustomizationHook(CopilotClient, require("./toolSet.js"), __filename);'
+        );
+    });
+
+    it("is found applied by patch-package on the next install, not applied twice", () => {
+        const work = mkdtempSync(join(tmpdir(), "thin-patch-twice-"));
+        try {
+            const sdk = join(work, "node_modules", "@github", "copilot-sdk");
+            for (const [path, text] of Object.entries(FILES)) {
+                mkdirSync(dirname(join(sdk, path)), { recursive: true });
+                writeFileSync(join(sdk, path), text);
+            }
+            writeFileSync(
+                join(sdk, "package.json"),
+                '{ "name": "@github/copilot-sdk", "version": "1.0.99" }\n'
+            );
+            writeFileSync(join(work, "package.json"), '{ "name": "app", "version": "1.0.0" }\n');
+            mkdirSync(join(work, "patches"));
+            writeFileSync(
+                join(work, "patches", "@github+copilot-sdk+1.0.99.patch"),
+                renderThinPatch(read(FILES), "1.0.99", "patch-package")
+            );
+            const patchPackage = join(ROOT, "node_modules", "patch-package", "index.js");
+            for (let install = 0; install < 3; install++) {
+                execFileSync(
+                    process.execPath,
+                    [patchPackage, "--error-on-fail", "--error-on-warn"],
+                    { cwd: work, stdio: "pipe" }
+                );
+            }
+            const client = readFileSync(join(sdk, "dist/client.js"), "utf8");
+            expect(client.split("toolCustomizationHook(").length - 1).toBe(1);
+            expect(client.endsWith(`\n}; ${THIN_PATCH_APPENDS.get("dist/client.js")![0]}\n`)).toBe(
+                true
+            );
+        } finally {
+            rmSync(work, { recursive: true, force: true });
+        }
+    });
+
+    it("refuses a release whose last line stands again just above it, where patch-package could apply it twice", () => {
+        const repeated = { ...FILES, "dist/client.js": `${FILES["dist/client.js"]}};\n` };
+        expect(() => renderThinPatch(read(repeated), "1.0.99", "patch-package")).toThrow(
+            `@github/copilot-sdk 1.0.99: dist/client.js's last line "};" stands again within 20 lines above it`
         );
     });
 
@@ -43,26 +95,23 @@ describe("the thin patch", () => {
         const lines = patch.trimEnd().split("\n");
         expect(
             lines.filter((line) => line.startsWith("+") && !line.startsWith("+++"))
-        ).toHaveLength(
-            THIN_PATCH_APPENDS.size + 1 // the no-newline file's last line, written again
-        );
+        ).toHaveLength(THIN_PATCH_APPENDS.size);
         expect(patch).toContain(
             [
                 "diff --git a/node_modules/@github/copilot-sdk/dist/index.js b/node_modules/@github/copilot-sdk/dist/index.js",
                 "--- a/node_modules/@github/copilot-sdk/dist/index.js",
                 "+++ b/node_modules/@github/copilot-sdk/dist/index.js",
-                "@@ -1,1 +1,2 @@",
-                ' export { CopilotClient } from "./client.js";',
-                '+export * from "copilot-sdk-tool-override/patch";',
+                "@@ -1,1 +1,1 @@",
+                '-export { CopilotClient } from "./client.js";',
+                '+export { CopilotClient } from "./client.js"; export * from "copilot-sdk-tool-override/patch";',
             ].join("\n")
         );
         expect(patch).toContain(
             [
-                "@@ -1,1 +1,2 @@",
+                "@@ -1,1 +1,1 @@",
                 '-export { CopilotClient } from "./client.js";',
                 "\\ No newline at end of file",
-                '+export { CopilotClient } from "./client.js";',
-                '+export * from "copilot-sdk-tool-override/patch";',
+                '+export { CopilotClient } from "./client.js"; export * from "copilot-sdk-tool-override/patch";',
             ].join("\n")
         );
     });
@@ -85,7 +134,7 @@ describe("the thin patch", () => {
             execFileSync("git", ["apply", "--unsafe-paths", patch], { cwd: work });
             for (const [path, lines] of THIN_PATCH_APPENDS) {
                 const text = readFileSync(join(work, path), "utf8");
-                expect(text.endsWith(`\n${lines.join("\n")}\n`)).toBe(true);
+                expect(text.endsWith(` ${lines.join(" ")}\n`)).toBe(true);
             }
         } finally {
             rmSync(work, { recursive: true, force: true });
