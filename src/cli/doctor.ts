@@ -230,7 +230,7 @@ function diagnoseLibrary(
         ok(`${OWN_PACKAGE} is in dependencies (${declared})`);
     } else {
         fail(
-            `${OWN_PACKAGE} is not in dependencies (${typeof section(json, "devDependencies")[OWN_PACKAGE] === "string" ? "only in devDependencies" : "only in optionalDependencies"}): an install with --omit=dev, or without the optional package, leaves the app's import of it failing. Fix: \`${add} ${OWN_PACKAGE}\` (it moves the entry to dependencies).`
+            `${OWN_PACKAGE} is not in dependencies (${typeof section(json, "devDependencies")[OWN_PACKAGE] === "string" ? "only in devDependencies" : "only in optionalDependencies"}): an install with --omit=dev, or one that skips optional packages, leaves the app's import of it failing. Fix: \`${manager === "npm" ? "npm install --save-prod" : "pnpm add --save-prod"} ${OWN_PACKAGE}\` (it moves the entry to dependencies).`
         );
     }
     let probe: Probe;

@@ -313,5 +313,6 @@ describe("the library form, adopted from the packed package", () => {
         expect(dev.output).toContain(
             "FAIL copilot-sdk-tool-override is not in dependencies (only in devDependencies)"
         );
+        expect(dev.output).toContain("Fix: `npm install --save-prod copilot-sdk-tool-override`");
     }, 400_000);
 });
