@@ -21,7 +21,7 @@ import { promptToolWarnings } from "./promptCheck.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { formatList, quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
-import { readOrRefuse, readSentOption, readSessionConfig } from "./callerInput.js";
+import { readOrRefuse, readSentOption } from "./callerInput.js";
 import { readMcpServers, refuseMcpShadows } from "./mcpToolNames.js";
 import {
     readFilterOptions,
@@ -263,8 +263,9 @@ export function sessionToolStateOf(client: SessionToolHost): SessionToolState {
  * (each bounded by its timeout), so the resumed session's tools and filter are its own.
  *
  * @param client - the `CopilotClient`
- * @param config - the session config as the caller passed it (not modified); the SDK merges its
- *   mode defaults later, inside its own method, and none of them switches a built-in on
+ * @param config - the session config as the wrap read it once (`readSessionConfig`; not
+ *   modified); the SDK merges its mode defaults later, inside its own method, and none of them
+ *   switches a built-in on
  * @param normalise - the SDK's own normalisation of the filter lists
  * @param resumedSessionId - the id `resumeSession` resumes; undefined for `createSession`
  * @returns the config to send and the resolution to expose
@@ -277,13 +278,11 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
     resumedSessionId?: string
 ): Promise<PreparedSessionTools<C>> {
     const state = sessionToolStateOf(client);
-    // One read of the caller's config: a getter or a Proxy that throws is refused here.
-    const given = readSessionConfig(config);
     const read: C = {
-        ...given,
-        tools: snapshotCustomTools(given.tools),
-        ...readFilterOptions(given),
-        ...readSentOptions(given),
+        ...config,
+        tools: snapshotCustomTools(config.tools),
+        ...readFilterOptions(config),
+        ...readSentOptions(config),
     };
     if (resumedSessionId === undefined) {
         return prepareSessionTools(client, read, normalise(read));
