@@ -76,7 +76,7 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
         (reason) =>
             `tools[${position}] cannot be read (${reason}): pass a plain object with a name (see defineTool).`
     );
-    const { name, handler, overridesBuiltInTool } = snapshot;
+    const { name, handler } = snapshot;
     if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
         throw invalid(
             `Invalid tool name ${quoteValue(name)} at tools[${position}]: use 1 to 64 letters, digits, '_' or '-', as models require.`,
@@ -89,14 +89,8 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
             [name]
         );
     }
-    if (overridesBuiltInTool !== undefined && typeof overridesBuiltInTool !== "boolean") {
-        throw invalid(
-            `Custom tool '${name}' has overridesBuiltInTool ${quoteValue(overridesBuiltInTool)}: use true or false, or leave it out.`,
-            [name]
-        );
-    }
-    // The other fields go to the runtime as they are: each must be what JSON carries as such.
-    for (const [field, types, instead] of SENT_AS_IS) {
+    // The flag and the fields that go to the runtime as they are: each of the type the SDK gives it.
+    for (const [field, types, instead] of TYPED_FIELDS) {
         const value = snapshot[field];
         if (value === undefined || types.includes(typeof value)) continue;
         throw invalid(
@@ -131,10 +125,11 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
 }
 
 /**
- * Fields of a tool sent to the runtime as read, with the types each may have (`defer` also as a
- * boolean, which the SDK sends as it is).
+ * Fields of a tool with the types each may have: `overridesBuiltInTool`, and those sent to the
+ * runtime as read (`defer` also as a boolean, which the SDK sends as it is).
  */
-const SENT_AS_IS: readonly (readonly [string, readonly string[], string])[] = [
+const TYPED_FIELDS: readonly (readonly [string, readonly string[], string])[] = [
+    ["overridesBuiltInTool", ["boolean"], "use true or false"],
     ["description", ["string"], "pass a string that tells the model what the tool does"],
     ["skipPermission", ["boolean"], "use true or false"],
     ["defer", ["string", "boolean"], "use 'auto' or 'never'"],
