@@ -13,6 +13,21 @@ const handler = async (): Promise<string> => "ok";
 
 const { setUp } = fakeRuntimeClients();
 
+/** Runs each attempt in turn: each must reject with a SessionToolError that matches `expected`. */
+async function expectEachRefused(
+    attempts: (() => Promise<unknown>)[],
+    expected: Record<string, unknown> = {}
+): Promise<void> {
+    for (const attempt of attempts) {
+        const error = await attempt().then(
+            () => undefined,
+            (caught: unknown) => caught
+        );
+        expect(error).toBeInstanceOf(SessionToolError);
+        expect(error).toMatchObject(expected);
+    }
+}
+
 function revoked(target: object = {}): object {
     const { proxy, revoke } = Proxy.revocable(target, {});
     revoke();
@@ -139,28 +154,24 @@ describe("hostile tool options are refused as SessionToolError, with nothing sen
             });
             const from = runtime.requests.length;
             const started = Date.now();
-            for (const attempt of [
-                () =>
-                    client.createSession({
-                        model: MODEL,
-                        onPermissionRequest: approveAll,
-                        [option]: value(),
-                    } as never),
-                () =>
-                    client.resumeSession("other-session", {
-                        model: MODEL,
-                        onPermissionRequest: approveAll,
-                        [option]: value(),
-                    } as never),
-                () => session.setTools({ [option]: value() } as never),
-            ]) {
-                const error = await attempt().then(
-                    () => undefined,
-                    (caught: unknown) => caught
-                );
-                expect(error).toBeInstanceOf(SessionToolError);
-                expect(error).toMatchObject({ code, message: expect.stringMatching(message) });
-            }
+            await expectEachRefused(
+                [
+                    () =>
+                        client.createSession({
+                            model: MODEL,
+                            onPermissionRequest: approveAll,
+                            [option]: value(),
+                        } as never),
+                    () =>
+                        client.resumeSession("other-session", {
+                            model: MODEL,
+                            onPermissionRequest: approveAll,
+                            [option]: value(),
+                        } as never),
+                    () => session.setTools({ [option]: value() } as never),
+                ],
+                { code, message: expect.stringMatching(message) }
+            );
             expect(Date.now() - started).toBeLessThan(2_000);
             expect(runtime.requests.length).toBe(from);
         });
@@ -280,16 +291,10 @@ describe("issue 27: one reader, one snapshot, bounded schemas, in both paths", (
                 throw new Error("getter says no");
             },
         });
-        for (const attempt of [
+        await expectEachRefused([
             () => client.createSession(config as never),
             () => client.resumeSession("other-session", config as never),
-        ]) {
-            const error = await attempt().then(
-                () => undefined,
-                (caught: unknown) => caught
-            );
-            expect(error).toBeInstanceOf(SessionToolError);
-        }
+        ]);
         expect(runtime.requests.length).toBe(from);
     });
 });
@@ -326,22 +331,18 @@ describe("the session config is read once, before the wrap or the SDK looks at i
             const { runtime, client } = await setUp();
             await client.start();
             const from = runtime.requests.length;
-            for (const attempt of [
-                () => client.createSession(config() as never),
-                () => client.resumeSession("other-session", config() as never),
-            ]) {
-                const error = await attempt().then(
-                    () => undefined,
-                    (caught: unknown) => caught
-                );
-                expect(error).toBeInstanceOf(SessionToolError);
-                expect(error).toMatchObject({
+            await expectEachRefused(
+                [
+                    () => client.createSession(config() as never),
+                    () => client.resumeSession("other-session", config() as never),
+                ],
+                {
                     code: "INVALID_TOOL_FILTER",
                     message: expect.stringMatching(
                         /^The session config cannot be read \((getter|get trap) says no\): pass a plain object/
                     ),
-                });
-            }
+                }
+            );
             expect(runtime.requests.length).toBe(from);
         });
     }
@@ -372,31 +373,27 @@ describe("custom tool fields sent as they are read must be what JSON carries", (
             });
             const from = runtime.requests.length;
             const tools = [{ name: "lint", handler, [field]: value }];
-            for (const attempt of [
-                () =>
-                    client.createSession({
-                        model: MODEL,
-                        onPermissionRequest: approveAll,
-                        tools,
-                    } as never),
-                () =>
-                    client.resumeSession("other-session", {
-                        model: MODEL,
-                        onPermissionRequest: approveAll,
-                        tools,
-                    } as never),
-                () => session.setTools({ tools } as never),
-            ]) {
-                const error = await attempt().then(
-                    () => undefined,
-                    (caught: unknown) => caught
-                );
-                expect(error).toBeInstanceOf(SessionToolError);
-                expect(error).toMatchObject({
+            await expectEachRefused(
+                [
+                    () =>
+                        client.createSession({
+                            model: MODEL,
+                            onPermissionRequest: approveAll,
+                            tools,
+                        } as never),
+                    () =>
+                        client.resumeSession("other-session", {
+                            model: MODEL,
+                            onPermissionRequest: approveAll,
+                            tools,
+                        } as never),
+                    () => session.setTools({ tools } as never),
+                ],
+                {
                     code: "INVALID_CUSTOM_TOOL",
                     message: expect.stringMatching(message),
-                });
-            }
+                }
+            );
             expect(runtime.requests.length).toBe(from);
         });
     }
@@ -484,30 +481,26 @@ describe("options the SDK sends as they are are read once and must be what JSON 
             const { runtime, client } = await setUp();
             await client.start();
             const from = runtime.requests.length;
-            for (const attempt of [
-                () =>
-                    client.createSession({
-                        model: MODEL,
-                        onPermissionRequest: approveAll,
-                        [option]: value(),
-                    } as never),
-                () =>
-                    client.resumeSession("other-session", {
-                        model: MODEL,
-                        onPermissionRequest: approveAll,
-                        [option]: value(),
-                    } as never),
-            ]) {
-                const error = await attempt().then(
-                    () => undefined,
-                    (caught: unknown) => caught
-                );
-                expect(error).toBeInstanceOf(SessionToolError);
-                expect(error).toMatchObject({
+            await expectEachRefused(
+                [
+                    () =>
+                        client.createSession({
+                            model: MODEL,
+                            onPermissionRequest: approveAll,
+                            [option]: value(),
+                        } as never),
+                    () =>
+                        client.resumeSession("other-session", {
+                            model: MODEL,
+                            onPermissionRequest: approveAll,
+                            [option]: value(),
+                        } as never),
+                ],
+                {
                     code: "INVALID_SESSION_OPTION",
                     message: expect.stringMatching(message),
-                });
-            }
+                }
+            );
             expect(runtime.requests.length).toBe(from);
         });
     }
@@ -587,31 +580,27 @@ describe("a tool's parameters and metadata must be what JSON carries as an objec
             });
             const from = runtime.requests.length;
             const tools = () => [{ name: "lint", handler, [field]: value() }];
-            for (const attempt of [
-                () =>
-                    client.createSession({
-                        model: MODEL,
-                        onPermissionRequest: approveAll,
-                        tools: tools(),
-                    } as never),
-                () =>
-                    client.resumeSession("other-session", {
-                        model: MODEL,
-                        onPermissionRequest: approveAll,
-                        tools: tools(),
-                    } as never),
-                () => session.setTools({ tools: tools() } as never),
-            ]) {
-                const error = await attempt().then(
-                    () => undefined,
-                    (caught: unknown) => caught
-                );
-                expect(error).toBeInstanceOf(SessionToolError);
-                expect(error).toMatchObject({
+            await expectEachRefused(
+                [
+                    () =>
+                        client.createSession({
+                            model: MODEL,
+                            onPermissionRequest: approveAll,
+                            tools: tools(),
+                        } as never),
+                    () =>
+                        client.resumeSession("other-session", {
+                            model: MODEL,
+                            onPermissionRequest: approveAll,
+                            tools: tools(),
+                        } as never),
+                    () => session.setTools({ tools: tools() } as never),
+                ],
+                {
                     code: "INVALID_CUSTOM_TOOL",
                     message: expect.stringMatching(message),
-                });
-            }
+                }
+            );
             expect(runtime.requests.length).toBe(from);
         });
     }
