@@ -8,7 +8,6 @@
  * the clean-ups ran; vitest loads a fresh copy of the module per test file.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OnTestFinishedHandler } from "vitest";
@@ -78,6 +77,7 @@ export function testCleanups(onTestFinished: (handler: OnTestFinishedHandler) =>
 
 const createdDirectories: string[] = [];
 const startedModels: MockModel[] = [];
+const closedModels = new WeakSet<MockModel>();
 const createdClients: RuntimeClient[] = [];
 
 /**
@@ -95,6 +95,13 @@ export function temporaryBaseDirectory(defer: Defer, prefix = "copilot-e2e-"): s
 export async function mockModel(defer: Defer, script: MockModelScript = {}): Promise<MockModel> {
     const model = await startMockModel(script);
     startedModels.push(model);
+    // Closed means its close() resolved (the server stopped listening): a probe of the port
+    // could reach another file's mock model, which the system may give the freed port.
+    const close = model.close;
+    model.close = async () => {
+        await close();
+        closedModels.add(model);
+    };
     defer(() => model.close());
     return model;
 }
@@ -223,19 +230,6 @@ export function runningChildProcesses(): string[] {
     return process.getActiveResourcesInfo().filter((resource) => resource === "ProcessWrap");
 }
 
-/** Resolves true when nothing accepts connections at `baseUrl` any more. */
-function isClosed(baseUrl: string): Promise<boolean> {
-    const { hostname, port } = new URL(baseUrl);
-    return new Promise((resolve) => {
-        const socket = connect({ host: hostname, port: Number(port) });
-        socket.once("connect", () => {
-            socket.destroy();
-            resolve(false);
-        });
-        socket.once("error", () => resolve(true));
-    });
-}
-
 /** Resolves true when `client` still answers a ping (it was never stopped). */
 function isConnected(client: RuntimeClient): Promise<boolean> {
     return Promise.resolve()
@@ -267,10 +261,9 @@ export async function leftovers(): Promise<{
     for (const [index, client] of createdClients.entries()) {
         if (await isConnected(client)) connectedClients.push(index);
     }
-    const openModels: string[] = [];
-    for (const model of startedModels) {
-        if (!(await isClosed(model.baseUrl))) openModels.push(model.baseUrl);
-    }
+    const openModels = startedModels
+        .filter((model) => !closedModels.has(model))
+        .map((model) => model.baseUrl);
     return {
         runtimeProcesses: processes,
         connectedClients,
