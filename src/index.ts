@@ -26,17 +26,16 @@ export { SessionToolError, type SessionToolErrorCode } from "./safetyNet/session
 export type { SessionToolWarning, SessionToolWarningCode } from "./safetyNet/sessionToolWarning.js";
 export type { BuiltInToolCollisionPolicy } from "./safetyNet/builtInToolOverrides.js";
 export type {
+    CallAttributionConfig,
+    ModelPreview,
+    ModelToolCollision,
     SessionToolClientOptions,
     SessionToolConfig,
     SessionToolResolution,
-} from "./safetyNet/sessionToolSetup.js";
-export type { SessionToolUpdate } from "./safetyNet/sessionToolUpdate.js";
-export type {
-    CallAttributionConfig,
+    SessionToolUpdate,
     ToolAnswer,
     ToolAnswerer,
-} from "./safetyNet/callAttribution.js";
-export type { ModelPreview, ModelToolCollision } from "./safetyNet/modelPreview.js";
+} from "./safetyNet/publicTypes.js";
 export {
     TOOL_CUSTOMIZATION_PATCH,
     type SdkCapabilities,

@@ -15,6 +15,8 @@
  * - `SESSION_BUSY`: `session.setTools` would change which tool answers a built-in's name (a
  *   custom tool that starts or stops replacing it) or the definition of a custom tool while the
  *   session processes a message; or a message waited too long for a `setTools` before it;
+ * - `TOOL_UPDATE_FAILED`: the runtime failed or did not answer a request of `session.setTools`;
+ *   the message says whether the previous tools were put back (its `cause` is the failure);
  * - `TOOL_NAME_CLASH`: another connection (client) registered a custom tool of this name on the
  *   same session; one client owns each name;
  * - `MCP_TOOL_COLLISION`: a custom tool is named like a tool of one of the session's MCP servers
@@ -43,6 +45,7 @@ export type SessionToolErrorCode =
     | "INVALID_CLIENT_OPTION"
     | "INVALID_TOOL_UPDATE"
     | "SESSION_BUSY"
+    | "TOOL_UPDATE_FAILED"
     | "UNKNOWN_IDENTIFIERS"
     | "NO_TOOLS_ENABLED"
     | "EMPTY_TOOL_SET"

@@ -16,7 +16,12 @@ import {
     type BuiltInToolCollisionPolicy,
     type BuiltInToolOverrides,
 } from "./builtInToolOverrides.js";
-import type { ToolAnswer } from "./callAttribution.js";
+import type {
+    SessionToolClientOptions,
+    SessionToolConfig,
+    SessionToolResolution,
+    ToolAnswer,
+} from "./publicTypes.js";
 import { promptToolWarnings } from "./promptCheck.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { formatList, quoteValue } from "../toolFilter/formatting.js";
@@ -38,106 +43,11 @@ import {
 } from "../toolFilter/toolFilter.js";
 
 /**
- * Client options of the tool setup (part of `CopilotClientOptions`).
- *
- * @experimental
- */
-export interface SessionToolClientOptions {
-    /**
-     * What happens when a custom tool has a built-in tool's name and does not set
-     * `overridesBuiltInTool`: `"override"` replaces the built-in, `"error"` refuses the session.
-     */
-    builtInToolCollisions?: BuiltInToolCollisionPolicy;
-    /** Receives the warnings of session construction. Default: `console.warn` of the message. */
-    onToolWarning?: (warning: SessionToolWarning) => void;
-    /**
-     * Makes a tool filter that names nothing an error instead of a warning: with `true`,
-     * `createSession`, `resumeSession` and `session.setTools` throw a `SessionToolError` with the
-     * warning's code (`UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`) before anything
-     * is sent, instead of starting a session with fewer tools (or none). Default `false`: such
-     * names still reach the runtime, which may know them (MCP tools).
-     */
-    strictToolFilters?: boolean;
-}
-
-/**
- * Session options of the tool setup (part of `SessionConfigBase`).
- *
- * @experimental
- */
-export interface SessionToolConfig {
-    /**
-     * Named groups of tools that `availableTools` and `excludedTools` refer to as
-     * `toolset:<name>`, next to the default toolsets (`read`, `edit`, `search`, `execute`, `web`,
-     * `agent`); a name of a default toolset replaces it for this session.
-     *
-     * @example
-     * ```typescript
-     * await client.createSession({
-     *     tools: [lint, format],
-     *     customToolSets: { quality: ["lint", "format"] },
-     *     availableTools: ["toolset:read", "toolset:quality"],
-     *     onPermissionRequest: approveAll,
-     * });
-     * ```
-     */
-    customToolSets?: Record<string, string[]>;
-}
-
-/**
  * A session config with the tool options: typed here rather than taken from the SDK's own
  * `SessionConfig`, so this module type-checks against the SDK as published (whose config does
  * not know `customToolSets` yet), and against the patched SDK alike.
  */
 export type ToolSessionConfig = (SessionConfig | ResumeSessionConfig) & SessionToolConfig;
-
-/**
- * How a session's tools were resolved at construction or at its last `session.setTools`, as
- * `session.toolResolution`. Deeply immutable.
- *
- * @experimental
- */
-export interface SessionToolResolution {
-    /**
-     * Which filter options were given: none (`"default"`), `availableTools` (`"include"`),
-     * `excludedTools` (`"exclude"`), or both (`"combined"`).
-     */
-    readonly mode: ToolFilterMode;
-    /**
-     * The tools the runtime offers the model at the start: the model's built-ins and those the
-     * session's options switch on, that the filter keeps and no custom tool replaces, then the
-     * custom tools sent.
-     */
-    readonly enabledTools: readonly string[];
-    /** Enablement of every tool in {@link enabledTools} and of every filtered-out one, by name. */
-    readonly toolEnablement: ReadonlyMap<string, boolean>;
-    /** Enablement of every toolset, by toolset name (`edit`, or a name of `customToolSets`). */
-    readonly toolSetEnablement: ReadonlyMap<string, boolean>;
-    /** The toolsets of the session and their members, by toolset name. */
-    readonly toolSets: ReadonlyMap<string, readonly string[]>;
-    /** Built-ins the runtime adds when the session switches to plan or autopilot mode. */
-    readonly modeTools: Readonly<Record<"plan" | "autopilot", readonly string[]>>;
-    /** Built-in tools that custom tools of the same name replace. */
-    readonly overriddenBuiltInTools: readonly string[];
-    /** `availableTools` / `excludedTools` entries that named no known tool or toolset. */
-    readonly unknownIdentifiers: readonly UnknownToolIdentifier[];
-    /** Warnings reported while constructing the session (or applying its last `setTools`). */
-    readonly warnings: readonly SessionToolWarning[];
-    /** The runtime version whose measured built-ins were used, and whether they were its own. */
-    readonly runtime: { readonly version: string; readonly catalog: BuiltInToolCatalog["source"] };
-    /**
-     * The session's latest tool calls (at most `MAX_RECORDED_CALLS`, oldest first) and what
-     * answered each, as `onToolAnswered` received them; empty before the first call and in a
-     * `session.previewModel` answer.
-     */
-    readonly calls: readonly ToolAnswer[];
-    /** What was sent to the runtime. */
-    readonly wire: {
-        readonly tools: readonly string[];
-        readonly availableTools: readonly string[] | undefined;
-        readonly excludedTools: readonly string[] | undefined;
-    };
-}
 
 /** Per-client state of the tool setup, made by the `CopilotClient` constructor. */
 export interface SessionToolState extends CatalogCache {

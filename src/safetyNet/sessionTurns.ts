@@ -62,6 +62,12 @@ export const IDLE: TurnState = Object.freeze({
     awaitingTurn: false,
 });
 
+/**
+ * The state of a session object that a resume made, before the runtime said whether the session
+ * is processing: a run counts as going on until the runtime's next `session.idle` (or its answer).
+ */
+export const RESUMED: TurnState = Object.freeze({ ...IDLE, running: true });
+
 /** Whether a session in `state` processes (or is about to process) a message. */
 export function isBusy(state: TurnState): boolean {
     return (

@@ -3,13 +3,13 @@
 // the SDK's root module relatively) so that an app sees the same types.
 
 import type {
+    CallAttributionConfig,
+    ModelPreview,
     SessionToolClientOptions,
     SessionToolConfig,
     SessionToolResolution,
-} from "../safetyNet/sessionToolSetup.js";
-import type { SessionToolUpdate } from "../safetyNet/sessionToolUpdate.js";
-import type { CallAttributionConfig } from "../safetyNet/callAttribution.js";
-import type { ModelPreview } from "../safetyNet/modelPreview.js";
+    SessionToolUpdate,
+} from "../safetyNet/publicTypes.js";
 
 declare module "@github/copilot-sdk" {
     interface CopilotClientOptions extends SessionToolClientOptions {}

@@ -29,9 +29,9 @@ import {
     type SessionToolHost,
     type ToolSessionConfig,
 } from "../safetyNet/sessionToolSetup.js";
-import { attachSessionTools, clashOf } from "../safetyNet/sessionToolUpdate.js";
-import { attachCallAttribution, readToolAnsweredOption } from "../safetyNet/callAttribution.js";
-import { guardModelSwitches } from "../safetyNet/modelPreview.js";
+import { attachSession } from "../safetyNet/session/install.js";
+import { readToolAnsweredOption } from "../safetyNet/session/attribution.js";
+import { clashOf } from "../safetyNet/session/toolChange.js";
 import {
     addToolSetItem,
     forgetSession,
@@ -89,6 +89,9 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
             // The SDK's own first check refuses such a config before anything else: it answers.
             if (refusedBySdkFirst(config)) return construct(config as never);
             refuseMissingCapabilities(config);
+            refuseUnusableSessionId(
+                resumedSessionId ?? (config as { sessionId?: unknown }).sessionId
+            );
             const onToolAnswered = readToolAnsweredOption(config);
             // As the SDK's own method does: start only a client that has no connection yet.
             if (!hasConnection(client)) await client.start();
@@ -104,17 +107,12 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
                     throw clashOf(error, prepared.config.tools ?? []) ?? error;
                 }
             );
-            attachSessionTools(
-                session,
-                prepared as PreparedSessionTools<ToolSessionConfig>,
-                client as CopilotClient & SessionToolHost
-            );
-            attachCallAttribution(
-                session,
+            await attachSession(session, prepared as PreparedSessionTools<ToolSessionConfig>, {
+                client: client as CopilotClient & SessionToolHost,
                 onToolAnswered,
-                Object.keys(prepared.source.mcpServers ?? {})
-            );
-            guardModelSwitches(session);
+                mcpServers: Object.keys(prepared.source.mcpServers ?? {}),
+                resumed: resumedSessionId !== undefined,
+            });
             return session;
         }
     );
@@ -160,6 +158,25 @@ function refuseMissingCapabilities(config: SessionConfig | ResumeSessionConfig):
         "UNSUPPORTED_BY_RELEASE",
         `validateTools needs the runtime request 'session.tools.initializeAndValidate', which @github/copilot-sdk ${TOOL_CUSTOMIZATION_PATCH.sdkVersion} does not have: leave validateTools out (a refused tool then fails the first send), or move to an SDK release that has it.`,
         ["session.tools.initializeAndValidate"]
+    );
+}
+
+/**
+ * The longest session id the runtime can take, in UTF-8 bytes: it names a folder of the session's
+ * state, and file names are at most 255 bytes (measured on runtime 1.0.85: a longer id is refused
+ * with "File name too long"; one of 100 KB is never answered and blocks the client's connection).
+ */
+export const MAX_SESSION_ID_BYTES = 255;
+
+/** Refuses, before anything is sent, a session id longer than the runtime can take. */
+function refuseUnusableSessionId(sessionId: unknown): void {
+    if (typeof sessionId !== "string") return;
+    const bytes = Buffer.byteLength(sessionId, "utf8");
+    if (bytes <= MAX_SESSION_ID_BYTES) return;
+    throw new SessionToolError(
+        "INVALID_SESSION_OPTION",
+        `Invalid session id '${sessionId.slice(0, 40)}...' (${bytes} bytes): the runtime stores a session under its id, which can be at most ${MAX_SESSION_ID_BYTES} bytes. Pass the id createSession gave (session.sessionId), or a shorter one.`,
+        ["sessionId"]
     );
 }
 

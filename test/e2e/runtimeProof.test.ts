@@ -223,8 +223,10 @@ describe.concurrent("previewModel and setModel: report 01's apply_patch, Claude 
         expect(preview.currentModel).toBe(CLAUDE_MODEL);
         expect(preview.model).toBe(GPT_MODEL);
         // Measured: GPT models edit with apply_patch and search with rg; Claude models have
-        // edit, create and grep instead.
-        expect(preview.builtInsAdded).toEqual(expect.arrayContaining(["apply_patch", "rg"]));
+        // edit, create and grep instead. The session's custom apply_patch replaces the built-in:
+        // not a built-in the switch adds (it is a collision, below).
+        expect(preview.builtInsAdded).toEqual(expect.arrayContaining(["rg"]));
+        expect(preview.builtInsAdded).not.toContain("apply_patch");
         expect(preview.builtInsRemoved).toEqual(expect.arrayContaining(["create", "edit", "grep"]));
         expect(preview.collisions).toEqual([
             { tool: "apply_patch", offered: true, replaced: true },

@@ -476,10 +476,12 @@ describe("session construction: requests to the runtime", () => {
             "session.create",
             "session.create",
             "session.resume",
+            // The resumed object asks whether the session is processing before it is returned.
+            "session.metadata.isProcessing",
         ]);
         const second = connect(runtime);
         await second.client.createSession(config);
-        expect(runtime.methods().slice(4)).toEqual(["status.get", "session.create"]);
+        expect(runtime.methods().slice(5)).toEqual(["status.get", "session.create"]);
     });
 
     it("asks nothing extra for a session without custom tools or filters", async () => {
@@ -880,7 +882,12 @@ describe("session construction: the CommonJS build", () => {
         };
         expect(toolFields(runtime.paramsOf("session.create")[0])).toEqual(expected);
         expect(toolFields(runtime.paramsOf("session.resume")[0])).toEqual(expected);
-        expect(runtime.methods()).toEqual(["status.get", "session.create", "session.resume"]);
+        expect(runtime.methods()).toEqual([
+            "status.get",
+            "session.create",
+            "session.resume",
+            "session.metadata.isProcessing",
+        ]);
         expect(session.toolResolution!.enabledTools).toEqual(["view", "notes"]);
     });
 

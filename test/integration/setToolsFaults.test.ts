@@ -117,8 +117,8 @@ describe("session.setTools: settles when the session goes away", () => {
             ]);
             expect(settled).toEqual([
                 {
-                    code: undefined,
-                    message: `Session '${session.sessionId}' was disconnected while setTools was changing its tools; nothing more was sent.`,
+                    code: "INVALID_TOOL_UPDATE",
+                    message: `Session '${session.sessionId}' was disconnected while setTools was changing its tools; nothing more was sent. To change its tools, resume it with client.resumeSession('${session.sessionId}', { tools, ... }).`,
                 },
                 {
                     code: "INVALID_TOOL_UPDATE",

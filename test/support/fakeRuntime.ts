@@ -46,6 +46,8 @@ export interface FakeRuntime {
     paramsOf(method: string): Record<string, unknown>[];
     /** The methods of the requests received, in order, without the handshake (`connect`, `ping`). */
     methods(): string[];
+    /** What `session.metadata.isProcessing` answers from now on (default false). */
+    setProcessing(processing: boolean): void;
     /** Changes the `tools.list` answer for later requests. */
     setToolList(behaviour: ToolListBehaviour): void;
     /**
@@ -88,16 +90,18 @@ export const FAKE_LISTED_TOOLS: readonly string[] = [
 
 /**
  * The fake runtime's answers: the handshake (`connect`), `status.get`, `tools.list`,
- * `session.create`/`session.resume` (echoing the session id), `session.detach`, and an empty
- * result for anything else.
+ * `session.create`/`session.resume` (echoing the session id), `session.detach`,
+ * `session.metadata.isProcessing`, and an empty result for anything else.
  *
  * @param toolList - returns the current `tools.list` behaviour
  * @param status - how `status.get` answers
+ * @param processing - what `session.metadata.isProcessing` answers
  * @returns a function from method and params to the result (throws JSON-RPC errors)
  */
 function createFakeRuntimeResponder(
     toolList: () => ToolListBehaviour,
-    status: StatusBehaviour
+    status: StatusBehaviour,
+    processing: () => boolean
 ): (method: string, params: Record<string, unknown>) => unknown {
     let sent = 0;
     return (method: string, params: Record<string, unknown>): unknown => {
@@ -132,6 +136,10 @@ function createFakeRuntimeResponder(
                 return { sessionId: params.sessionId, workspacePath: undefined };
             case "session.detach":
                 return { success: true };
+            case "session.metadata.isProcessing":
+                return { processing: processing() };
+            case "session.getMessages":
+                return { events: [] };
             case "session.send":
                 // As the runtime: the id its user.message event will carry.
                 return { messageId: `message-${++sent}` };
@@ -164,9 +172,11 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         names: FAKE_LISTED_TOOLS,
     };
 
+    let processing = false;
     const answer = createFakeRuntimeResponder(
         () => toolList,
-        options.status ?? { kind: "version", version: "1.0.85" }
+        options.status ?? { kind: "version", version: "1.0.85" },
+        () => processing
     );
 
     const server: Server = createServer((socket) => {
@@ -207,6 +217,9 @@ export async function startFakeRuntime(options: FakeRuntimeOptions = {}): Promis
         methods: () => requests.map((r) => r.method).filter((m) => m !== "connect" && m !== "ping"),
         setToolList: (behaviour) => {
             toolList = behaviour;
+        },
+        setProcessing: (value) => {
+            processing = value;
         },
         failMethod: (method, times = Number.POSITIVE_INFINITY, message) => {
             failing = method;

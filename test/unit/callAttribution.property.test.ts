@@ -8,47 +8,71 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
-    attachCallAttribution,
+    followCallEvent,
     MAX_RECORDED_CALLS,
-    withRecordedCalls,
-    type ToolAnswer,
-} from "../../src/safetyNet/callAttribution.js";
+    newCallRecord,
+} from "../../src/safetyNet/session/attribution.js";
+import { failureOf } from "../../src/safetyNet/session/record.js";
+import type { ToolAnswer, ToolAnswerer } from "../../src/safetyNet/publicTypes.js";
 
-type Handler = (event: { data?: unknown }) => void;
-
-/** A session double with the public surface the attribution uses. */
-function fakeSession(customTools: readonly string[]) {
-    const handlers = new Map<string, Handler[]>();
+/**
+ * A session's attribution record fed events as the installer feeds them; `custom` is the set of
+ * custom tools in force (mutable, as `setTools` changes it).
+ */
+function fakeSession(
+    custom: Set<string>,
+    onToolAnswered?: (answer: ToolAnswer) => unknown,
+    mcpServers: readonly string[] = []
+) {
     let aborts = 0;
     const session = {
         sessionId: "s1",
-        toolResolution: { wire: { tools: customTools } },
-        on(type: string, handler: Handler) {
-            handlers.set(type, [...(handlers.get(type) ?? []), handler]);
-            return () => {};
-        },
         abort: async () => {
             aborts++;
         },
-        send: async () => "sent",
     };
+    const calls = newCallRecord(onToolAnswered as (answer: ToolAnswer) => void, mcpServers);
+    const expectedOf = (name: string): ToolAnswerer =>
+        custom.has(name)
+            ? "handler"
+            : mcpServers.some((server) => name.startsWith(`${server}-`))
+              ? "mcp"
+              : "built-in";
     return {
         session,
+        calls,
         aborts: () => aborts,
-        emit: (type: string, data: unknown) => handlers.get(type)?.forEach((h) => h({ data })),
+        failed: () => failureOf(session)?.code,
+        emit: (type: string, data: unknown) =>
+            followCallEvent(calls, expectedOf, session, { type, data }),
     };
 }
 
 /** One call's story: its tool, what happens to it, and in which order its events come. */
 interface CallStory {
     readonly tool: "lint" | "view" | "adv-probe";
-    readonly route: "requested" | "mcp" | "built-in" | "denied";
+    readonly route:
+        | "requested"
+        | "mcp"
+        | "built-in"
+        | "denied"
+        | "hook-denied"
+        | "bad-arguments"
+        | "no-such-tool";
     readonly completes: boolean;
 }
 
 const story = fc.record<CallStory>({
     tool: fc.constantFrom("lint", "view", "adv-probe"),
-    route: fc.constantFrom("requested", "mcp", "built-in", "denied"),
+    route: fc.constantFrom(
+        "requested",
+        "mcp",
+        "built-in",
+        "denied",
+        "hook-denied",
+        "bad-arguments",
+        "no-such-tool"
+    ),
     completes: fc.boolean(),
 });
 
@@ -60,8 +84,9 @@ describe("call attribution: property", () => {
                 fc.infiniteStream(fc.nat()),
                 async (calls, picks) => {
                     const reported: ToolAnswer[] = [];
-                    const fake = fakeSession(["lint"]);
-                    attachCallAttribution(fake.session, (answer) => reported.push(answer), ["adv"]);
+                    const fake = fakeSession(new Set(["lint"]), (answer) => reported.push(answer), [
+                        "adv",
+                    ]);
                     // Each call's events in order; calls interleave as the stream picks.
                     const queues = calls.map((call, index) => {
                         const id = `c${index}`;
@@ -91,10 +116,35 @@ describe("call attribution: property", () => {
                             );
                         }
                         if (call.completes) {
+                            // As runtime 1.0.85 completes a call it refused before anything ran.
+                            const refusal =
+                                call.route === "hook-denied"
+                                    ? {
+                                          error: {
+                                              message: "Denied by preToolUse hook: no",
+                                              code: "denied",
+                                          },
+                                      }
+                                    : call.route === "bad-arguments"
+                                      ? {
+                                            error: { message: "Unexpected token", code: "failure" },
+                                            toolTelemetry: {
+                                                properties: { wasSyntaxError: "true" },
+                                            },
+                                        }
+                                      : call.route === "no-such-tool"
+                                        ? {
+                                              error: {
+                                                  message: `Tool '${call.tool}' does not exist.`,
+                                                  code: "failure",
+                                              },
+                                          }
+                                        : undefined;
                             steps.push(() =>
                                 fake.emit("tool.execution_complete", {
                                     toolCallId: id,
-                                    success: true,
+                                    success: refusal === undefined,
+                                    ...refusal,
                                 })
                             );
                         }
@@ -114,9 +164,9 @@ describe("call attribution: property", () => {
                                 ? "mcp"
                                 : call.route === "requested"
                                   ? "handler"
-                                  : call.route === "denied"
-                                    ? "none"
-                                    : "built-in";
+                                  : call.route === "built-in"
+                                    ? "built-in"
+                                    : "none";
                         const expectedBy =
                             call.tool === "lint"
                                 ? "handler"
@@ -149,11 +199,7 @@ describe("call attribution: property", () => {
                             a.expected === "handler" &&
                             (a.answeredBy === "built-in" || a.answeredBy === "mcp")
                     );
-                    const sent = await fake.session.send().then(
-                        () => "sent",
-                        (error: { code?: string }) => error.code
-                    );
-                    expect(sent).toBe(closes ? "CALL_ANSWERED_ELSEWHERE" : "sent");
+                    expect(fake.failed()).toBe(closes ? "CALL_ANSWERED_ELSEWHERE" : undefined);
                     expect(fake.aborts() > 0).toBe(closes);
                 }
             ),
@@ -162,16 +208,64 @@ describe("call attribution: property", () => {
     });
 
     it(`keeps at most ${MAX_RECORDED_CALLS} calls, the latest`, () => {
-        const fake = fakeSession([]);
-        attachCallAttribution(fake.session, undefined, []);
+        const fake = fakeSession(new Set());
         for (let i = 0; i < MAX_RECORDED_CALLS + 5; i++) {
             fake.emit("tool.execution_start", { toolCallId: `c${i}`, toolName: "view" });
             fake.emit("tool.execution_complete", { toolCallId: `c${i}`, success: true });
         }
-        // The record is reached through the session's resolution view.
-        const resolution = withRecordedCalls(fake.session, { calls: [] } as never);
-        expect(resolution.calls).toHaveLength(MAX_RECORDED_CALLS);
-        expect(resolution.calls[0]?.toolCallId).toBe("c5");
-        expect(resolution.calls.at(-1)?.toolCallId).toBe(`c${MAX_RECORDED_CALLS + 4}`);
+        expect(fake.calls.answers).toHaveLength(MAX_RECORDED_CALLS);
+        expect(fake.calls.answers[0]?.toolCallId).toBe("c5");
+        expect(fake.calls.answers.at(-1)?.toolCallId).toBe(`c${MAX_RECORDED_CALLS + 4}`);
+    });
+
+    it("decides who should answer when the call starts: a tool added during the call is not expected to answer it", () => {
+        const custom = new Set(["lint"]);
+        const fake = fakeSession(custom);
+        fake.emit("tool.execution_start", { toolCallId: "c1", toolName: "fmt" });
+        // lint's handler adds fmt (setTools) while fmt's call is on its way.
+        custom.add("fmt");
+        fake.emit("tool.execution_complete", {
+            toolCallId: "c1",
+            success: false,
+            error: { message: "Tool 'fmt' does not exist.", code: "failure" },
+        });
+        expect(fake.calls.answers[0]).toMatchObject({ expected: "built-in", answeredBy: "none" });
+        expect(fake.failed()).toBeUndefined();
+    });
+
+    it("closes the session when a built-in answers a call of a custom tool removed during the call", () => {
+        const custom = new Set(["view"]);
+        const fake = fakeSession(custom);
+        fake.emit("tool.execution_start", { toolCallId: "c1", toolName: "view" });
+        custom.delete("view");
+        fake.emit("tool.execution_complete", { toolCallId: "c1", success: true });
+        expect(fake.calls.answers[0]).toMatchObject({
+            expected: "handler",
+            answeredBy: "built-in",
+        });
+        expect(fake.failed()).toBe("CALL_ANSWERED_ELSEWHERE");
+        expect(fake.aborts()).toBe(1);
+    });
+
+    it("reports an onToolAnswered that rejects, as one that throws, without an unhandled rejection", async () => {
+        const errors: unknown[] = [];
+        const original = console.error;
+        console.error = (...args: unknown[]) => void errors.push(args);
+        const unhandled: unknown[] = [];
+        const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+        process.on("unhandledRejection", onUnhandled);
+        try {
+            const fake = fakeSession(new Set(), async () => {
+                throw new Error("metrics down");
+            });
+            fake.emit("tool.execution_start", { toolCallId: "c1", toolName: "view" });
+            fake.emit("tool.execution_complete", { toolCallId: "c1", success: true });
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            expect(errors).toHaveLength(1);
+            expect(unhandled).toEqual([]);
+        } finally {
+            console.error = original;
+            process.off("unhandledRejection", onUnhandled);
+        }
     });
 });

@@ -191,6 +191,8 @@ describe("CopilotClient custom tool checks", () => {
             "session.tools.initializeAndValidate",
             "session.resume",
             "session.tools.initializeAndValidate",
+            // The resumed object asks whether the session is processing before it is returned.
+            "session.metadata.isProcessing",
         ]);
     });
 

@@ -26,7 +26,15 @@ import {
     type ToolSide,
     type WireFilter,
 } from "../../src/safetyNet/toolTransition.js";
-import { IDLE, isBusy, nextTurnState, type TurnState } from "../../src/safetyNet/sessionTurns.js";
+import {
+    IDLE,
+    isBusy,
+    nextTurnState,
+    RESUMED,
+    type TurnState,
+} from "../../src/safetyNet/sessionTurns.js";
+import { isBusyFor, trackedSend } from "../../src/safetyNet/session/busy.js";
+import type { SessionRecord } from "../../src/safetyNet/session/record.js";
 
 const BUILT_INS = ["view", "grep"] as const;
 const NAMES = ["view", "lint", "grep"] as const;
@@ -50,6 +58,7 @@ function sideOf(config: Config): ToolSide {
 type Step =
     | { kind: "change"; config: Config; interleave: readonly number[] }
     | { kind: "send" }
+    | { kind: "sendThenChange"; config: Config; interleave: readonly number[] }
     | { kind: "foreign" }
     | { kind: "take" }
     | { kind: "request" }
@@ -78,6 +87,12 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
         interleave: fc.array(fc.nat(3), { minLength: 8, maxLength: 8 }),
     }),
     fc.constant({ kind: "send" as const }),
+    // A message and a change of tools in the same tick (the change is asked for after the send).
+    fc.record({
+        kind: fc.constant("sendThenChange" as const),
+        config: configArb,
+        interleave: fc.array(fc.nat(3), { minLength: 8, maxLength: 8 }),
+    }),
     fc.constant({ kind: "foreign" as const }),
     fc.constant({ kind: "take" as const }),
     fc.constant({ kind: "request" as const }),
@@ -95,8 +110,8 @@ interface World {
     current: Config;
     /** The config a change under way asks for. */
     target: Config | undefined;
-    /** Whether the runtime's tools are known to the updater. */
-    turns: TurnState;
+    /** The session's record as busy tracking keeps it (its `turns` is the busy state). */
+    record: SessionRecord;
     /** Messages the runtime has not taken yet, with the id send resolved with. */
     queue: string[];
     running: boolean;
@@ -147,6 +162,8 @@ function answerCalls(world: World): void {
 
 function modelSteps(world: World, count: number): void {
     for (let index = 0; index < count; index++) {
+        // The runtime takes a message that reached it as soon as it is free.
+        if (!world.running && world.queue.length > 0) take(world, world.queue.shift());
         if (index % 2 === 0) modelRequest(world);
         else answerCalls(world);
     }
@@ -155,8 +172,8 @@ function modelSteps(world: World, count: number): void {
 function take(world: World, messageId: string | undefined): void {
     world.running = true;
     world.interaction++;
-    world.turns = nextTurnState(world.turns, { kind: "user.message", messageId });
-    world.turns = nextTurnState(world.turns, {
+    world.record.turns = nextTurnState(world.record.turns, { kind: "user.message", messageId });
+    world.record.turns = nextTurnState(world.record.turns, {
         kind: "turn_start",
         interactionId: `i${world.interaction}`,
         turnId: "0",
@@ -169,11 +186,13 @@ type Planner = typeof planToolTransition;
 function change(world: World, config: Config, interleave: readonly number[], plan_: Planner): void {
     const current = sideOf(world.current);
     const next = sideOf(config);
-    if (world.running && !isBusy(world.turns)) {
-        world.failures.push("the busy state says idle while a run is going on");
+    // As the change runner asks: the messages sent before the change was asked for count.
+    const busy = () => isBusyFor(world.record, world.record.sends);
+    if ((world.running || world.queue.length > 0) && !busy()) {
+        world.failures.push("the busy state says idle while a message is on its way or runs");
     }
     const plan = plan_(current, next, {
-        busy: isBusy(world.turns),
+        busy: busy(),
         known: true,
         mayReplace: new Set(),
     });
@@ -183,7 +202,7 @@ function change(world: World, config: Config, interleave: readonly number[], pla
     let point = 0;
     for (const call of plan.calls) {
         modelSteps(world, interleave[point++ % interleave.length]!);
-        if (stopsForTurn(plan, call, isBusy(world.turns))) {
+        if (stopsForTurn(plan, call, busy())) {
             // Refused as busy; put back (the runtime still holds the current tools).
             world.handlers = new Set(world.current.keys());
             world.target = undefined;
@@ -217,37 +236,61 @@ function change(world: World, config: Config, interleave: readonly number[], pla
     world.target = undefined;
 }
 
-function run(steps: readonly Step[], planner: Planner = planToolTransition): string[] {
+/** How the session object starts: created, or resumed while another object's turn runs. */
+interface Start {
+    readonly resumedMidTurn: boolean;
+    /** The busy state a resumed object starts with (the package's: `RESUMED`). */
+    readonly resumedTurns: TurnState;
+}
+
+const CREATED: Start = { resumedMidTurn: false, resumedTurns: RESUMED };
+
+async function run(
+    steps: readonly Step[],
+    planner: Planner = planToolTransition,
+    start: Start = CREATED
+): Promise<string[]> {
     const initial: Config = new Map([["view", 1]]);
+    const record = {
+        turns: start.resumedMidTurn ? start.resumedTurns : IDLE,
+        sends: 0,
+        queue: Promise.resolve(),
+        ownerChange: undefined,
+    } as unknown as SessionRecord;
     const world: World = {
         runtime: new Map(sideOf(initial).definitions),
         handlers: new Set(initial.keys()),
         current: initial,
         target: undefined,
-        turns: IDLE,
+        record,
         queue: [],
-        running: false,
+        // A resumed object may join a run another object started (its turn_start came before).
+        running: start.resumedMidTurn,
         idles: 0,
-        interaction: 0,
+        interaction: start.resumedMidTurn ? 1 : 0,
         calls: [],
         failures: [],
         nextMessage: 0,
         removedWhileBusy: new Set(),
     };
-    let call = 0;
+    // The app's send through busy tracking; the message reaches the runtime at the call.
+    const send = () => {
+        const id = `m${++world.nextMessage}`;
+        world.queue.push(id);
+        void trackedSend(record, {}, async () => id, []);
+    };
     for (const step of steps) {
         switch (step.kind) {
             case "change":
                 change(world, step.config, step.interleave, planner);
                 break;
-            case "send": {
-                const id = `m${++world.nextMessage}`;
-                call++;
-                world.turns = nextTurnState(world.turns, { kind: "send", call });
-                world.queue.push(id);
-                world.turns = nextTurnState(world.turns, { kind: "sent", call, messageId: id });
+            case "send":
+                send();
                 break;
-            }
+            case "sendThenChange":
+                send();
+                change(world, step.config, step.interleave, planner);
+                break;
             case "foreign":
                 // Another client's message, fleet.start or commands.enqueue: a run this
                 // session object did not send.
@@ -265,12 +308,15 @@ function run(steps: readonly Step[], planner: Planner = planToolTransition): str
             case "idle":
                 if (world.idles === 0) break;
                 world.idles--;
-                world.turns = nextTurnState(world.turns, { kind: "idle", autopilot: false });
+                world.record.turns = nextTurnState(world.record.turns, {
+                    kind: "idle",
+                    autopilot: false,
+                });
                 break;
             case "finish":
                 if (!world.running) break;
                 answerCalls(world);
-                world.turns = nextTurnState(world.turns, {
+                world.record.turns = nextTurnState(world.record.turns, {
                     kind: "turn_end",
                     interactionId: undefined,
                     turnId: "0",
@@ -280,27 +326,28 @@ function run(steps: readonly Step[], planner: Planner = planToolTransition): str
                 world.idles++;
                 break;
         }
+        // Lets busy tracking's awaits settle between steps.
+        await new Promise((resolve) => setImmediate(resolve));
     }
     answerCalls(world);
     return world.failures;
 }
 
 describe("planToolTransition against a model of the runtime", () => {
-    it("keeps every custom name with exactly one definition, the custom one, at every request", () => {
+    it("keeps every custom name with exactly one definition, the custom one, at every request", async () => {
         const seed = Number(process.env.TRANSITION_SEED ?? Date.now() % 2_147_483_647);
         try {
-            fc.assert(
-                fc.property(fc.array(stepArb, { minLength: 1, maxLength: 40 }), (steps) => {
-                    console.log(
-                        JSON.stringify(
-                            steps.map((s) =>
-                                s.kind === "change" ? { ...s, config: [...s.config] } : s
-                            )
-                        )
-                    );
-                    expect(run(steps)).toEqual([]);
-                }),
-                { seed, numRuns: 2_000 }
+            await fc.assert(
+                fc.asyncProperty(
+                    fc.array(stepArb, { minLength: 1, maxLength: 40 }),
+                    fc.boolean(),
+                    async (steps, resumedMidTurn) => {
+                        expect(
+                            await run(steps, planToolTransition, { ...CREATED, resumedMidTurn })
+                        ).toEqual([]);
+                    }
+                ),
+                { seed, numRuns: 1_000 }
             );
         } catch (error) {
             console.error(
@@ -310,7 +357,7 @@ describe("planToolTransition against a model of the runtime", () => {
         }
     });
 
-    it("fails a rule that swaps a definition while a turn runs (the model can fail)", () => {
+    it("fails a rule that swaps a definition while a turn runs (the model can fail)", async () => {
         const ignoringTurns: Planner = (current, next, turn) => {
             const plan = planToolTransition(current, next, { ...turn, busy: false });
             return plan.kind === "apply" ? { ...plan, idleOnly: [] } : plan;
@@ -325,7 +372,25 @@ describe("planToolTransition against a model of the runtime", () => {
                 interleave: [0, 0, 2, 0, 0, 0, 0, 0],
             },
         ];
-        expect(run(swapMidTurn)).toEqual([]);
-        expect(run(swapMidTurn, ignoringTurns)).toContain("view (view@1) answered by the built-in");
+        expect(await run(swapMidTurn)).toEqual([]);
+        expect(await run(swapMidTurn, ignoringTurns)).toContain(
+            "view (view@1) answered by the built-in"
+        );
+    });
+
+    it("fails a resumed object that starts idle while another object's turn runs (the model can fail)", async () => {
+        const swap: Step[] = [
+            { kind: "request" },
+            {
+                kind: "change",
+                config: new Map([["view", 2]]),
+                interleave: [0, 0, 2, 0, 0, 0, 0, 0],
+            },
+        ];
+        const resumed: Start = { resumedMidTurn: true, resumedTurns: RESUMED };
+        expect(await run(swap, planToolTransition, resumed)).toEqual([]);
+        expect(await run(swap, planToolTransition, { ...resumed, resumedTurns: IDLE })).toContain(
+            "the busy state says idle while a message is on its way or runs"
+        );
     });
 });
