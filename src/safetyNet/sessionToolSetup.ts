@@ -24,8 +24,10 @@ import type {
 } from "./publicTypes.js";
 import { promptToolWarnings } from "./promptCheck.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
-import { formatList, quoteValue } from "../toolFilter/formatting.js";
+import { quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
+import { refuseRemovedOptions } from "./removedOptions.js";
+import { overrideWarnings, refuseStrictWarnings, tooManySessionTools } from "./setupWarnings.js";
 import { readOrRefuse, readSentOption } from "./callerInput.js";
 import { readMcpServers, refuseMcpShadows } from "./mcpToolNames.js";
 import {
@@ -35,12 +37,7 @@ import {
     type SessionToolFilterOptions,
 } from "./sessionToolFilter.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
-import {
-    MAX_TOOLS_PER_REQUEST,
-    readonlyMap,
-    type ToolFilterMode,
-    type UnknownToolIdentifier,
-} from "../toolFilter/toolFilter.js";
+import { MAX_TOOLS_PER_REQUEST, readonlyMap } from "../toolFilter/toolFilter.js";
 
 /**
  * A session config with the tool options: typed here rather than taken from the SDK's own
@@ -552,114 +549,6 @@ function sessionToolResolution<C extends ToolSessionConfig>(
                 excludedTools,
             }),
         }),
-    };
-}
-
-/** Session options of 0.1.0 that JavaScript callers may still pass, and what replaced them. */
-const REMOVED_OPTIONS: readonly (readonly [
-    string,
-    "INVALID_TOOL_FILTER" | "INVALID_TOOL_SET",
-    string,
-])[] = [
-    [
-        "includeTools",
-        "INVALID_TOOL_FILTER",
-        "use availableTools (toolsets are written 'toolset:<name>', e.g. availableTools: ['toolset:read', 'lint'])",
-    ],
-    [
-        "excludeTools",
-        "INVALID_TOOL_FILTER",
-        "use excludedTools (toolsets are written 'toolset:<name>', e.g. excludedTools: ['toolset:execute'])",
-    ],
-    [
-        "toolSets",
-        "INVALID_TOOL_SET",
-        'use customToolSets, an object of toolset names to tool names (e.g. customToolSets: { quality: ["lint", "format"] }), and name them in availableTools as \'toolset:quality\'',
-    ],
-];
-
-/**
- * Refuses the 0.1.0 names of the filter options: TypeScript rejects them, but in JavaScript they
- * would be ignored silently and the session would get every tool.
- */
-function refuseRemovedOptions(config: object): void {
-    for (const [option, code, instead] of REMOVED_OPTIONS) {
-        const value: unknown = (config as Record<string, unknown>)[option];
-        if (value === undefined) continue;
-        throw new SessionToolError(
-            code,
-            `The session option ${option} (${quoteValue(value)}) was removed in 0.2.0 and would be ignored: ${instead}.`,
-            [option]
-        );
-    }
-}
-
-/** Warning codes that `strictToolFilters: true` turns into a `SessionToolError`. */
-type StrictCode = "UNKNOWN_IDENTIFIERS" | "NO_TOOLS_ENABLED" | "EMPTY_TOOL_SET";
-const STRICT_CODES: ReadonlySet<string> = new Set<StrictCode>([
-    "UNKNOWN_IDENTIFIERS",
-    "NO_TOOLS_ENABLED",
-    "EMPTY_TOOL_SET",
-]);
-
-function isStrict(
-    warning: SessionToolWarning
-): warning is SessionToolWarning & { readonly code: StrictCode } {
-    return STRICT_CODES.has(warning.code);
-}
-
-/** With `strictToolFilters: true`, the first warning that names nothing refuses the session. */
-function refuseStrictWarnings(warnings: readonly SessionToolWarning[]): void {
-    const first = warnings.find(isStrict);
-    if (first === undefined) return;
-    throw new SessionToolError(
-        first.code,
-        `${first.message} (An error because the client sets strictToolFilters: true.)`,
-        first.identifiers ?? []
-    );
-}
-
-function overrideWarnings(
-    automatic: readonly string[],
-    caseOnlyMatches: BuiltInToolOverrides["caseOnlyMatches"]
-): SessionToolWarning[] {
-    const warnings: SessionToolWarning[] = [];
-    if (automatic.length > 0) {
-        const one = automatic.length === 1;
-        warnings.push({
-            code: "AUTOMATIC_OVERRIDE",
-            option: "tools",
-            identifiers: Object.freeze([...automatic]),
-            message: one
-                ? `Custom tool ${quoteValue(automatic[0])} replaces the built-in tool of the same name. Set overridesBuiltInTool: true on it to say so (and silence this warning), or rename it to keep the built-in.`
-                : `Custom tools ${formatList(automatic)} replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.`,
-        });
-    }
-    if (caseOnlyMatches.length > 0) {
-        const tools = caseOnlyMatches.map((match) => match.tool);
-        const builtIns = caseOnlyMatches.map((match) => match.builtIn);
-        const one = tools.length === 1;
-        warnings.push({
-            code: "CASE_ONLY_MATCH",
-            option: "tools",
-            identifiers: Object.freeze(tools),
-            message: one
-                ? `Custom tool ${quoteValue(tools[0])} differs from the built-in ${quoteValue(builtIns[0])} only in case, so the model gets both. Use the built-in's exact name to replace it, or a clearly different name.`
-                : `Custom tools ${formatList(tools)} differ from the built-ins ${formatList(builtIns)} only in case, so the model gets both. Use the built-in's exact name to replace one, or a clearly different name.`,
-        });
-    }
-    return warnings;
-}
-
-/** `TOO_MANY_TOOLS` in the session's words: whether a filter was set, and what to set. */
-function tooManySessionTools(count: number, mode: ToolFilterMode): SessionToolWarning {
-    const what =
-        mode === "default"
-            ? `This session offers the model ${count} tools`
-            : `The session's availableTools / excludedTools leave ${count} tools`;
-    return {
-        code: "TOO_MANY_TOOLS",
-        message: `${what}, more than the ${MAX_TOOLS_PER_REQUEST} a model accepts in one request; requests may be refused or tools dropped. Leave out what the model does not need with excludedTools (e.g. 'toolset:agent'), or list what it needs in availableTools.`,
     };
 }
 
