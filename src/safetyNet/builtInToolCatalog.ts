@@ -279,14 +279,24 @@ export function modeBuiltIns(
  * @returns built-in names, sorted
  */
 export function modelFacingBuiltIns(catalog: BuiltInToolCatalog): readonly string[] {
-    const { offeredByCondition } = catalog.measured;
-    return [
-        ...new Set([
-            ...[...catalog.offeredByModel.values()].flat(),
-            ...Object.values(offeredByCondition).flat(),
-        ]),
-    ].sort();
+    let names = modelFacing.get(catalog);
+    if (names === undefined) {
+        const { offeredByCondition } = catalog.measured;
+        names = Object.freeze(
+            [
+                ...new Set([
+                    ...[...catalog.offeredByModel.values()].flat(),
+                    ...Object.values(offeredByCondition).flat(),
+                ]),
+            ].sort()
+        );
+        modelFacing.set(catalog, names);
+    }
+    return names;
 }
+
+/** {@link modelFacingBuiltIns} by catalog: a catalog is immutable, and kept per client. */
+const modelFacing = new WeakMap<BuiltInToolCatalog, readonly string[]>();
 
 function conditionsOf(
     config: Readonly<BuiltInToolOptions>,

@@ -540,7 +540,7 @@ class CatalogIndex {
             if (same === undefined) this.#byReferenceName.set(tool.toolReferenceName, [position]);
             else same.push(position);
         }
-        const sources = iterate(tool.sources ?? [], `sources of tool ${quoteValue(tool.id)}`);
+        const sources = iterate(tool.sources ?? [], () => `sources of tool ${quoteValue(tool.id)}`);
         for (const source of sources) {
             this.#byQualifiedId.set(`${checkedSource(source)}:${tool.id}`, position);
             const sourceGroup = this.#bySourceGroup.get(`${source}:*`);
@@ -587,10 +587,12 @@ class CatalogIndex {
     }
 }
 
-function iterate<T>(values: Iterable<T> | undefined, what: string): Iterable<T> {
+/** `values` as an iterable, or an error naming `what` (a function: built only for the message). */
+function iterate<T>(values: Iterable<T> | undefined, what: string | (() => string)): Iterable<T> {
     if (values === null || typeof values !== "object" || !(Symbol.iterator in values)) {
+        const named = typeof what === "string" ? what : what();
         throw invalidCatalog(
-            `Invalid catalog ${what} ${quoteValue(values)}: pass an array or other iterable.`
+            `Invalid catalog ${named} ${quoteValue(values)}: pass an array or other iterable.`
         );
     }
     return values;

@@ -161,8 +161,7 @@ function installMembers(prototype: object): void {
         });
     }
     onDisconnected(prototype, (session) =>
-        releaseRecord(
-            session,
+        releaseRecord(session, () =>
             disconnectedDuringChange(String((session as RunningSession).sessionId))
         )
     );

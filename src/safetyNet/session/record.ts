@@ -143,9 +143,10 @@ export function recordFailure(session: object, failure: SessionToolError): void 
  * tools is kept (a change under way keeps its own reference until it settles).
  *
  * @param session - the session
- * @param reason - what the waits of a change under way reject with
+ * @param reason - makes what the waits of a change under way reject with (called only when a
+ *   change waits: an error's stack is not free, and most sessions end without one)
  */
-export function releaseRecord(session: object, reason: SessionToolError): void {
+export function releaseRecord(session: object, reason: () => SessionToolError): void {
     const record = records.get(session);
     if (record === undefined) return;
     records.delete(session);

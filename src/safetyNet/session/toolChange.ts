@@ -267,7 +267,7 @@ function boundedRequest(
         };
         const onAbort = () => {
             done();
-            reject(signal.reason);
+            reject(abortReason(change));
         };
         const timer = setTimeout(() => {
             done();
@@ -288,6 +288,12 @@ function boundedRequest(
                 }
             );
     });
+}
+
+/** What a wait of a change rejects with once the session was disconnected. */
+function abortReason(change: ToolChange): unknown {
+    const reason: unknown = change.record.disconnected.signal.reason;
+    return typeof reason === "function" ? (reason as () => unknown)() : reason;
 }
 
 /** Registers `tools`' handlers with the SDK (a step of a change; nothing is noted). */
