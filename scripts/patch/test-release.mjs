@@ -22,6 +22,7 @@ export const RELEASE_TESTS = [
     "test/e2e/builtInOverride.test.ts",
     "test/e2e/toolFiltering.test.ts",
     "test/e2e/releaseCapabilities.test.ts",
+    "test/e2e/callAttributionCases.test.ts",
 ];
 
 const usage =
