@@ -23,17 +23,34 @@ function sdkEntry(): string {
  * `toolset:<name>`, and `session.setTools` changes a running session's tools. Everything else is
  * the SDK's own client. A client of an SDK release that cannot be served is refused at
  * construction with a `SessionToolError` naming the release and what it lacks.
+ *
+ * @public
  */
 export const CopilotClient: typeof PublishedClient = adoptSdk(
     sdk as unknown as SdkRoot,
     sdkEntry()
 ) as unknown as typeof PublishedClient;
-/** An instance of {@link CopilotClient}. */
+/**
+ * An instance of {@link (CopilotClient:variable)}.
+ *
+ * @public
+ */
 export type CopilotClient = PublishedClient;
 
 /**
  * The SDK's `BuiltInTools`, with the groups this package installs on it (`Read`, `Edit`, `Search`,
  * `Execute`, ...: every measured built-in of their kind, so that excluding one fails closed).
+ *
+ * @public
  */
-export const BuiltInTools: typeof sdk.BuiltInTools & typeof builtInToolGroups =
+export const BuiltInTools: typeof sdk.BuiltInTools & BuiltInToolGroups =
     sdk.BuiltInTools as typeof sdk.BuiltInTools & typeof builtInToolGroups;
+
+/**
+ * The groups this package adds to `BuiltInTools`, by group name (each a list of built-in names).
+ *
+ * @public
+ */
+export type BuiltInToolGroups = {
+    readonly [Group in "Read" | "Edit" | "Search" | "Execute" | "Web" | "Agent"]: readonly string[];
+};

@@ -23,7 +23,7 @@ import {
  *   the form and the runtime versions its measurements cover, for the app's start-up log
  * @throws Error naming what is wrong and the fix: the wrap has not run (the patch file is missing
  *   from the SDK's `client.js`), or the installed release cannot be served.
- * @experimental
+ * @beta
  */
 export function assertToolCustomizationPatch(): ToolCustomizationPatch {
     const marker = TOOL_CUSTOMIZATION_PATCH;

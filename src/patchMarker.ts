@@ -9,7 +9,7 @@ import { MEASURED_BUILT_IN_TOOLS } from "./safetyNet/measuredBuiltInTools.genera
  * `src/sdkSeam/sdkRelease.ts`); a feature a release lacks is refused with a `SessionToolError`
  * naming the release and the feature, never attempted.
  *
- * @experimental
+ * @beta
  */
 export interface SdkCapabilities {
     /**
@@ -40,7 +40,7 @@ export interface SdkCapabilities {
 /**
  * What {@link TOOL_CUSTOMIZATION_PATCH} says about the tool customization the SDK runs with.
  *
- * @experimental
+ * @beta
  */
 export interface ToolCustomizationPatch {
     /** The `@github/copilot-sdk` version the wrap detected (`0.0.0-unwrapped` before it ran). */
@@ -121,7 +121,7 @@ const MEASURED_RUNTIMES = Object.freeze(
  * cover. Exported from `copilot-sdk-tool-override` and, in the patch form, from
  * `@github/copilot-sdk` too; `assertToolCustomizationPatch()` checks it at start-up.
  *
- * @experimental
+ * @beta
  */
 export const TOOL_CUSTOMIZATION_PATCH: ToolCustomizationPatch = Object.freeze({
     get sdkVersion() {

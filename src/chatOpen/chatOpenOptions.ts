@@ -24,7 +24,7 @@ import {
  * A tool as VS Code's chat describes it (the parts of `IToolData` filtering reads); other fields
  * are allowed and ignored.
  *
- * @experimental
+ * @beta
  */
 export interface ChatToolData {
     /** Unique tool id, e.g. `"vscode_editFile"`. */
@@ -41,7 +41,7 @@ export interface ChatToolData {
  * `tools`: tool objects, or names that are tool ids or `toolReferenceName`s (how Copilot Chat's
  * package.json lists `languageModelToolSets`).
  *
- * @experimental
+ * @beta
  */
 export interface ChatToolSetData {
     /** Unique toolset id, e.g. `"toolset:GitHub.copilot-chat/edit"`. */
@@ -58,7 +58,7 @@ export interface ChatToolSetData {
  * The tools and toolsets available to the chat widget, as arrays or any iterables (what
  * `ILanguageModelToolsService.getTools(model)` and `getToolSetsForModel(model)` return).
  *
- * @experimental
+ * @beta
  */
 export interface ChatToolCatalog<TTool extends ChatToolData, TToolSet extends ChatToolSetData> {
     readonly tools: Iterable<TTool>;
@@ -77,7 +77,7 @@ export interface ChatToolCatalog<TTool extends ChatToolData, TToolSet extends Ch
  * `includeTools` / `excludeTools` mean the same and are accepted with a `DESIGN_OPTION_NAME`
  * warning, since VS Code ignores them. Giving both names of one option is an error.
  *
- * @experimental
+ * @beta
  */
 export interface ChatOpenOptions {
     /** The query to send or prefill; passed through. */
@@ -124,7 +124,7 @@ type ChatOpenFilterOptionName = "toolsInclude" | "toolsExclude" | "includeTools"
  * - `AMBIGUOUS_IDENTIFIER`: an identifier names a toolset and a tool; it is read as the toolset
  *   (the design's matching order), where VS Code's chat.open (measured on 1.109 to 1.138) applies it to both.
  *
- * @experimental
+ * @beta
  */
 export type ChatOpenWarningCode =
     ToolFilterWarningCode | "DESIGN_OPTION_NAME" | "AMBIGUOUS_IDENTIFIER";
@@ -132,7 +132,7 @@ export type ChatOpenWarningCode =
 /**
  * Something the adapter could honour but that is probably not what the caller meant.
  *
- * @experimental
+ * @beta
  */
 export interface ChatOpenWarning extends Omit<ToolFilterWarning, "code"> {
     /** Machine-readable reason. */
@@ -142,7 +142,7 @@ export interface ChatOpenWarning extends Omit<ToolFilterWarning, "code"> {
 /**
  * What {@link resolveChatOpenToolEnablement} returns. Deeply immutable.
  *
- * @experimental
+ * @beta
  */
 export interface ChatOpenToolEnablement<TOptions, TTool, TToolSet> {
     /** The command options without the four filter options, other fields unchanged. */
@@ -169,7 +169,7 @@ export interface ChatOpenToolEnablement<TOptions, TTool, TToolSet> {
  * Where {@link resolveChatOpenToolEnablement} reports what it finds. The specification's rules
  * (`toolsInclude: []` and an empty result throw) are fixed.
  *
- * @experimental
+ * @beta
  */
 export interface ChatOpenToolFilterSettings extends Pick<ResolveToolFilterSettings, "maxTools"> {
     /** Receives each warning as it is found; all of them are also in the result. */
@@ -203,7 +203,7 @@ export interface ChatOpenToolFilterSettings extends Pick<ResolveToolFilterSettin
  * widget.input.selectedToolsModel.set(enablement, true);
  * widget.acceptInput(options.query);
  * ```
- * @experimental
+ * @beta
  */
 export function resolveChatOpenToolEnablement<
     TOptions extends ChatOpenOptions,

@@ -7,7 +7,7 @@ import { SessionToolError } from "./sessionToolError.js";
  * What happens when a custom tool has the name of a built-in tool and does not set
  * `overridesBuiltInTool`: `"override"` replaces the built-in, `"error"` refuses the session.
  *
- * @experimental
+ * @public
  */
 export type BuiltInToolCollisionPolicy = "override" | "error";
 

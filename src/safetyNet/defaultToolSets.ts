@@ -14,7 +14,7 @@ export const TOOL_SET_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
  * keeps its meaning after `session.setModel`; members a session's runtime does not offer are
  * simply absent there, and every member is a built-in of at least one measured runtime version.
  *
- * @experimental
+ * @public
  */
 export const DEFAULT_TOOL_SETS: Readonly<Record<string, readonly string[]>> = Object.freeze({
     read: Object.freeze([...builtInToolGroups.Read]),

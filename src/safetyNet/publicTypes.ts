@@ -12,7 +12,7 @@ import type { SessionConfig } from "@github/copilot-sdk";
 /**
  * Client options of the tool setup (part of `CopilotClientOptions`).
  *
- * @experimental
+ * @public
  */
 export interface SessionToolClientOptions {
     /**
@@ -35,7 +35,7 @@ export interface SessionToolClientOptions {
 /**
  * Session options of the tool setup (part of `SessionConfigBase`).
  *
- * @experimental
+ * @public
  */
 export interface SessionToolConfig {
     /**
@@ -60,7 +60,7 @@ export interface SessionToolConfig {
  * How a session's tools were resolved at construction or at its last `session.setTools`, as
  * `session.toolResolution`. Deeply immutable.
  *
- * @experimental
+ * @public
  */
 export interface SessionToolResolution {
     /**
@@ -74,7 +74,7 @@ export interface SessionToolResolution {
      * custom tools sent.
      */
     readonly enabledTools: readonly string[];
-    /** Enablement of every tool in {@link enabledTools} and of every filtered-out one, by name. */
+    /** Enablement of every tool in {@link SessionToolResolution.enabledTools} and of every filtered-out one, by name. */
     readonly toolEnablement: ReadonlyMap<string, boolean>;
     /** Enablement of every toolset, by toolset name (`edit`, or a name of `customToolSets`). */
     readonly toolSetEnablement: ReadonlyMap<string, boolean>;
@@ -109,7 +109,7 @@ export interface SessionToolResolution {
  * removes it: no custom tools, no `availableTools` (every tool allowed), no `excludedTools`, no
  * `customToolSets`.
  *
- * @experimental
+ * @public
  */
 export interface SessionToolUpdate {
     /** The custom tools, replacing the current ones (their handlers too). */
@@ -127,7 +127,7 @@ export interface SessionToolUpdate {
  * runtime handed the call to a client), a built-in of the runtime, or an MCP server; for
  * `answeredBy` also `"none"`, a call refused before anything ran (its permission was denied).
  *
- * @experimental
+ * @public
  */
 export type ToolAnswerer = "handler" | "built-in" | "mcp";
 
@@ -135,7 +135,7 @@ export type ToolAnswerer = "handler" | "built-in" | "mcp";
  * One tool call of a session, as `onToolAnswered` receives it and `toolResolution.calls` lists
  * it: which tool the model called, what the session's tools say should answer it, and what did.
  *
- * @experimental
+ * @public
  */
 export interface ToolAnswer {
     /** The tool's name, as the model called it (an MCP tool's as `<server>-<tool>`). */
@@ -166,7 +166,7 @@ export interface ToolAnswer {
 /**
  * Session option of the call attribution (part of `SessionConfigBase`).
  *
- * @experimental
+ * @public
  */
 export interface CallAttributionConfig {
     /**
@@ -192,7 +192,7 @@ export interface CallAttributionConfig {
 /**
  * A custom tool of the session that has a built-in's name on the model previewed.
  *
- * @experimental
+ * @beta
  */
 export interface ModelToolCollision {
     /** The custom tool's name (the built-in's). */
@@ -210,7 +210,7 @@ export interface ModelToolCollision {
  * What `session.setModel(model)` would leave, from `session.previewModel(model)`. Nothing is
  * changed to find it out.
  *
- * @experimental
+ * @beta
  */
 export interface ModelPreview {
     /** The model previewed. */

@@ -33,7 +33,7 @@
  *   needs (for `session.setTools`, the runtime request `session.tools.set`); the message names
  *   the release and the feature.
  *
- * @experimental
+ * @public
  */
 export type SessionToolErrorCode =
     | "INVALID_CUSTOM_TOOL"
@@ -56,6 +56,9 @@ export type SessionToolErrorCode =
     | "TOOL_NAME_CLASH"
     | "MCP_TOOL_COLLISION";
 
+/** The mark every `SessionToolError` carries, shared by the ESM and CommonJS builds. */
+const MARKER = Symbol.for("copilot-sdk-tool-override.SessionToolError");
+
 /**
  * Thrown by `createSession`, `resumeSession`, `session.setTools` and `session.setModel` (and, for
  * client options, the `CopilotClient` constructor) when the session's tools cannot be set up as
@@ -74,11 +77,8 @@ export type SessionToolErrorCode =
  *     }
  * }
  * ```
- * @experimental
+ * @public
  */
-/** The mark every `SessionToolError` carries, shared by the ESM and CommonJS builds. */
-const MARKER = Symbol.for("copilot-sdk-tool-override.SessionToolError");
-
 export class SessionToolError extends Error {
     private readonly [MARKER] = true;
 

@@ -11,7 +11,7 @@ import type { ToolFilterWarningCode } from "../toolFilter/toolFilter.js";
  * - `PROMPT_NAMES_REMOVED_TOOL`: the `systemMessage` names a tool the filter removed, or a
  *   built-in a custom tool replaces (a backticked name, or a bare name with an underscore).
  *
- * @experimental
+ * @public
  */
 export type SessionToolWarningCode =
     | ToolFilterWarningCode
@@ -26,7 +26,7 @@ export type SessionToolWarningCode =
  * to the client option `onToolWarning` (default: `console.warn` of the message) and listed in
  * `session.toolResolution.warnings`.
  *
- * @experimental
+ * @public
  */
 export interface SessionToolWarning {
     /** Machine-readable reason. */

@@ -35,7 +35,7 @@ declare module "@github/copilot-sdk" {
          * enabled, the built-ins custom tools replace, and what went to the runtime.
          * Undefined for sessions that createSession or resumeSession did not construct.
          *
-         * @experimental
+         * @public
          */
         readonly toolResolution: SessionToolResolution | undefined;
         /**
@@ -47,7 +47,7 @@ declare module "@github/copilot-sdk" {
          * `session.tools.set` it is refused (`UNSUPPORTED_BY_RELEASE`).
          *
          * @returns the new `toolResolution`
-         * @experimental
+         * @public
          */
         setTools(update: SessionToolUpdate, timeout?: number): Promise<SessionToolResolution>;
     }
@@ -64,7 +64,7 @@ declare module "@github/copilot-sdk" {
          * if (preview.refusal) console.error(preview.refusal.message);
          * else console.log("new built-ins:", preview.builtInsAdded);
          * ```
-         * @experimental
+         * @beta
          */
         previewModel(model: string): Promise<ModelPreview>;
     }
@@ -75,7 +75,7 @@ declare module "@github/copilot-sdk" {
          * `execute`, `web`, `agent`) or a name of the session's `customToolSets`.
          *
          * @param name The toolset's name.
-         * @experimental
+         * @public
          */
         addToolSet(name: string): ToolSet;
     }

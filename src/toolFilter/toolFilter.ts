@@ -5,7 +5,7 @@ import { closestName } from "./nameSuggestions.js";
 /**
  * A tool the filter can enable or disable.
  *
- * @experimental
+ * @beta
  */
 export interface ToolFilterTool {
     /** Unique id, e.g. `"vscode_editFile"` or `"view"`. */
@@ -22,7 +22,7 @@ export interface ToolFilterTool {
 /**
  * A named group of tools.
  *
- * @experimental
+ * @beta
  */
 export interface ToolFilterToolSet {
     /** Unique id, e.g. `"toolset:GitHub.copilot-chat/edit"`. */
@@ -36,7 +36,7 @@ export interface ToolFilterToolSet {
 /**
  * The tools and toolsets a filter chooses from.
  *
- * @experimental
+ * @beta
  */
 export interface ToolFilterCatalog {
     /** Every available tool; ids must be unique. */
@@ -51,7 +51,7 @@ export interface ToolFilterCatalog {
  * Which tools to keep. Identifiers name a toolset (by id, or by `referenceName` where the caller
  * allows it) or a tool (by id, `toolReferenceName` or `<source>:<id>`).
  *
- * @experimental
+ * @beta
  */
 export interface ToolFilterOptions {
     /** When given, only the tools these identifiers name are enabled. */
@@ -63,14 +63,14 @@ export interface ToolFilterOptions {
 /**
  * Which of {@link ToolFilterOptions} a warning or error is about.
  *
- * @experimental
+ * @beta
  */
 export type ToolFilterOptionKey = keyof ToolFilterOptions;
 
 /**
  * How a caller of {@link resolveToolFilter} wants edge cases handled.
  *
- * @experimental
+ * @beta
  */
 export interface ResolveToolFilterSettings {
     /** How the caller's users spell the two options, for messages. Default `includeTools`/`excludeTools`. */
@@ -92,7 +92,7 @@ export interface ResolveToolFilterSettings {
  * `"include"` (`include` only: just the tools it names), `"exclude"` (`exclude` only: every tool
  * but those it names) or `"combined"` (both: those included minus those excluded).
  *
- * @experimental
+ * @public
  */
 export type ToolFilterMode = "default" | "include" | "exclude" | "combined";
 
@@ -102,14 +102,14 @@ export type ToolFilterMode = "default" | "include" | "exclude" | "combined";
  * - `NO_TOOLS_ENABLED`: the filter leaves no tool (where the caller allows it);
  * - `TOO_MANY_TOOLS`: the filter leaves more tools than models accept in one request.
  *
- * @experimental
+ * @public
  */
 export type ToolFilterWarningCode = "UNKNOWN_IDENTIFIERS" | "NO_TOOLS_ENABLED" | "TOO_MANY_TOOLS";
 
 /**
  * Something the filter could honour but that is probably not what the caller meant.
  *
- * @experimental
+ * @beta
  */
 export interface ToolFilterWarning {
     /** Machine-readable reason. */
@@ -125,7 +125,7 @@ export interface ToolFilterWarning {
 /**
  * An identifier that named nothing, with the known name it was probably meant to be.
  *
- * @experimental
+ * @public
  */
 export interface UnknownToolIdentifier {
     /** The option it came from, as the caller spells it. */
@@ -139,7 +139,7 @@ export interface UnknownToolIdentifier {
 /**
  * What {@link resolveToolFilter} decided. Deeply immutable.
  *
- * @experimental
+ * @beta
  */
 export interface ToolFilterResult {
     /** Which options were given. */
@@ -168,7 +168,7 @@ export interface ToolFilterResult {
  * - `EMPTY_INCLUDE`: `include: []`, where the caller does not allow it;
  * - `NO_TOOLS_ENABLED`: the filter leaves no tool, where the caller does not allow it.
  *
- * @experimental
+ * @beta
  */
 export type ToolFilterErrorCode =
     "INVALID_FILTER_OPTION" | "INVALID_CATALOG" | "EMPTY_INCLUDE" | "NO_TOOLS_ENABLED";
@@ -177,7 +177,7 @@ export type ToolFilterErrorCode =
  * Thrown by {@link resolveToolFilter} for input it cannot honour. Unknown identifiers are never
  * an error: they are warnings.
  *
- * @experimental
+ * @beta
  */
 export class ToolFilterError extends Error {
     /** Machine-readable reason. */
@@ -243,7 +243,7 @@ interface Match {
  * );
  * // enabledTools: ["view", "edit"]
  * ```
- * @experimental
+ * @beta
  */
 export function resolveToolFilter(
     catalog: ToolFilterCatalog,
