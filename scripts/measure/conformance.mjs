@@ -12,7 +12,7 @@
 // probes an external runtime instead (for example node_modules/.bin/copilot of
 // `npm install @github/copilot@<version>`), driven by the pinned SDK version (or --sdk) unpatched
 // and patched, through `RuntimeConnection.forStdio({ path })`. The names probed are the
-// measurements of that runtime version if scripts/data/measured-built-in-tools/ has them (or the
+// measurements of that runtime version if data/measured-built-in-tools/ has them (or the
 // discovery output named with --names-from), else every measured name of every version; the
 // runtime's own tools.list is added in every case. Its section goes to --out <file>, or replaces
 // that runtime's section of CONFORMANCE.md (appended if it has none), leaving the rest as it is.
@@ -236,7 +236,7 @@ for (const version of versions) {
     const patchedApp = dirname(dirname(dirname(patchedDir)));
     process.once("exit", () => rmSync(patchedApp, { recursive: true, force: true }));
     // Releases whose runtime is the @github/copilot dependency start it with the app's Node,
-    // which must be 22 for them (scripts/data/sdk-releases.json).
+    // which must be 22 for them (data/sdk-releases.json).
     const node = externalRuntime === undefined ? await nodeFor(version) : process.execPath;
     const names = runtimeNames?.names ?? namesFor(version);
     if (runtimeNames !== undefined) console.error(`names from ${runtimeNames.source}`);

@@ -5,14 +5,14 @@
 import { checkArguments } from "../lib/cliArguments.mjs";
 import { readFileSync } from "node:fs";
 import { withRuntime, SDKS, taggedTool, CLAUDE, GPT } from "../repro/lib/reproRig.mjs";
-import { startMockChatModel } from "../lib/mockChatModel.mjs";
+import { startMockChatModel } from "../../build/esm/mockModel/mockChatModel.js";
 checkArguments(process.argv.slice(2), {
     usage: "Usage: node scripts/measure/measure-validate-tools.mjs",
     flags: {},
     positionals: 0,
 });
 const names = JSON.parse(
-    readFileSync(new URL("../data/measured-built-in-tools/1.0.14.json", import.meta.url), "utf8")
+    readFileSync(new URL("../../data/measured-built-in-tools/1.0.14.json", import.meta.url), "utf8")
 ).builtIns;
 const model = await startMockChatModel();
 /** @type {Record<string, object>} */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes scripts/data/sdk-releases.json: for every published @github/copilot-sdk 1.0.x release and
+ * Writes data/sdk-releases.json: for every published @github/copilot-sdk 1.0.x release and
  * preview from 1.0.0 on, where its runtime comes from, the runtime it runs with, and the Node it
  * needs, measured by starting the runtime.
  *

@@ -10,7 +10,7 @@ import { checkArguments } from "../lib/cliArguments.mjs";
 checkArguments(process.argv.slice(2), { usage: "Usage: npm run build" });
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-for (const folder of ["esm", "cjs", "cli", "mock-model"])
+for (const folder of ["esm", "cjs", "cli"])
     rmSync(join(root, "build", folder), { recursive: true, force: true });
 for (const project of ["tsconfig.build-esm.json", "tsconfig.build-cjs.json", "tsconfig.cli.json"]) {
     execFileSync(process.execPath, [tsc, "-p", join(root, project)], {
@@ -18,29 +18,6 @@ for (const project of ["tsconfig.build-esm.json", "tsconfig.build-cjs.json", "ts
         stdio: "inherit",
     });
 }
-// The mock model ships as `copilot-sdk-tool-override/mock-model` (ESM), with typings from its JSDoc.
-execFileSync(
-    process.execPath,
-    [
-        tsc,
-        "scripts/lib/mockChatModel.mjs",
-        "--allowJs",
-        "--declaration",
-        "--emitDeclarationOnly",
-        "--skipLibCheck",
-        "--target",
-        "es2022",
-        "--module",
-        "nodenext",
-        "--moduleResolution",
-        "nodenext",
-        "--types",
-        "node",
-        "--outDir",
-        "build/mock-model",
-    ],
-    { cwd: root, stdio: "inherit" }
-);
 writeFileSync(join(root, "build", "cjs", "package.json"), '{ "type": "commonjs" }\n');
 // `import.meta` does not exist in CommonJS: this module's location comes from __filename there.
 writeFileSync(

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run test:release -- <version> [--all]: the end-to-end tests against an SDK release in the
 // library form: the release is installed with its runtime into .cache/sdk/<version> (a dependency
-// runtime pinned as scripts/data/sdk-releases.json records; the pinned release is this
+// runtime pinned as data/sdk-releases.json records; the pinned release is this
 // repository's untouched copy, node_modules/copilot-sdk-unpatched), a scratch app in
 // .cache/library-tests/<version> holds this package's build/ beside it, and vitest runs with
 // "@github/copilot-sdk" pointed at the library entry there, under the Node the release needs (22

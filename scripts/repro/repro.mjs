@@ -9,7 +9,7 @@
 // no longer reproduces), 2 for a usage error, 3 when the scenario itself could not run.
 
 import { checkArguments } from "../lib/cliArguments.mjs";
-import { startMockChatModel } from "../lib/mockChatModel.mjs";
+import { startMockChatModel } from "../../build/esm/mockModel/mockChatModel.js";
 import { REPRO_CASES } from "./lib/reproCases.mjs";
 import { SDKS, withRuntime } from "./lib/reproRig.mjs";
 

@@ -21,7 +21,7 @@ import {
     removeProbeDirectory,
     TURN_TIMEOUT_MS,
 } from "./customToolProbe.mjs";
-import { startMockChatModel } from "../../lib/mockChatModel.mjs";
+import { startMockChatModel } from "../../../build/esm/mockModel/mockChatModel.js";
 
 /** The two model families whose built-ins differ. */
 export const COMPARE_MODELS = /** @type {const} */ (["claude-sonnet-4.5", "gpt-4o"]);

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { connectionTo } from "./externalRuntime.mjs";
-import { startMockChatModel } from "../../lib/mockChatModel.mjs";
+import { startMockChatModel } from "../../../build/esm/mockModel/mockChatModel.js";
 import {
     nameOf,
     PROBE_KEY,

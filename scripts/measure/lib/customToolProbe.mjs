@@ -11,8 +11,8 @@ export const TURN_TIMEOUT_MS = 20_000;
 /** The API key the probes give the mock model (one that never occurs in tool output by chance). */
 export const PROBE_KEY = "conformance-key-5d1";
 
-/** @typedef {import("../../lib/mockChatModel.mjs").RecordedTool & { name?: string, description?: string }} OfferedTool */
-/** @typedef {Awaited<ReturnType<typeof import("../../lib/mockChatModel.mjs").startMockChatModel>>} Mock */
+/** @typedef {import("../../../build/esm/mockModel/mockChatModel.js").RecordedTool & { name?: string, description?: string }} OfferedTool */
+/** @typedef {Awaited<ReturnType<typeof import("../../../build/esm/mockModel/mockChatModel.js").startMockChatModel>>} Mock */
 
 /** @param {OfferedTool} tool */
 export const nameOf = (tool) => tool.function?.name ?? tool.custom?.name ?? tool.name;

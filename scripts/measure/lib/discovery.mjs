@@ -434,7 +434,7 @@ const keyOf = (config) => `${config.label}|${config.model}`;
  * @typedef {object} Rig
  * @property {SdkClient[]} clients runtime processes used in parallel for the long scans
  * @property {SdkClient} client the first of them
- * @property {import("../../lib/mockChatModel.mjs").MockModel & { toolCalls: string[] | undefined }} mock
+ * @property {import("../../../build/esm/mockModel/mockChatModel.js").MockModel & { toolCalls: string[] | undefined }} mock
  * @property {(config: ProbeConfig, tools?: object[], on?: SdkClient) => Promise<SdkSession>} open
  *   creates a session for `config` with `tools`, in the config's mode
  * @property {ProbeConfig[]} configs
@@ -551,7 +551,7 @@ function toolAnswer(rig, since, name) {
 }
 
 /**
- * @param {import("../../lib/mockChatModel.mjs").RecordedTool} tool
+ * @param {import("../../../build/esm/mockModel/mockChatModel.js").RecordedTool} tool
  * @returns {string | undefined} the description the model was given
  */
 const descriptionOf = (tool) =>
@@ -559,7 +559,7 @@ const descriptionOf = (tool) =>
     /** @type {{ description?: string }} */ (/** @type {unknown} */ (tool)).description;
 
 /**
- * @param {import("../../lib/mockChatModel.mjs").RecordedTool} tool
+ * @param {import("../../../build/esm/mockModel/mockChatModel.js").RecordedTool} tool
  * @returns {string}
  */
 const toolNameOf = (tool) =>

@@ -1,4 +1,4 @@
-// The discovery's data files, scripts/data/measured-built-in-tools/<sdk version>.json, and the
+// The discovery's data files, data/measured-built-in-tools/<sdk version>.json, and the
 // module rendered from them, src/safetyNet/measuredBuiltInTools.generated.ts, one entry per
 // measured runtime.
 //
@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { compareVersions } from "./sdkVersions.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-export const MEASURED_DATA = join(ROOT, "scripts", "data", "measured-built-in-tools");
+export const MEASURED_DATA = join(ROOT, "data", "measured-built-in-tools");
 const OUT = join(ROOT, "src", "safetyNet", "measuredBuiltInTools.generated.ts");
 
 /**
@@ -179,7 +179,7 @@ export function renderMeasuredModule(entries) {
         .join("\n");
     return `// GENERATED FILE - do not edit by hand.
 // Made by: npm run discover:tool-names -- --sdk <version> (one data file per SDK version in
-// scripts/data/measured-built-in-tools/), measured offline against each version's own runtime.
+// data/measured-built-in-tools/), measured offline against each version's own runtime.
 
 import type { MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
 
@@ -212,5 +212,5 @@ export async function measuredModuleDrift() {
     const expected = await measuredModuleText();
     const committed = readFileSync(OUT, "utf8");
     if (committed === expected) return undefined;
-    return `${relative(ROOT, OUT)} differs from what scripts/data/measured-built-in-tools/*.json give: run npm run discover:tool-names -- --generate-only (never edit the module by hand).`;
+    return `${relative(ROOT, OUT)} differs from what data/measured-built-in-tools/*.json give: run npm run discover:tool-names -- --generate-only (never edit the module by hand).`;
 }

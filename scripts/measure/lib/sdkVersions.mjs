@@ -2,7 +2,7 @@
 // apart from the project's own package.json, lockfile and node_modules, for the discovery, the
 // multi-version patch build and the conformance suite.
 //
-// Two kinds of release (scripts/data/sdk-releases.json says which each is):
+// Two kinds of release (data/sdk-releases.json says which each is):
 // - bundled (1.0.13 and later): the runtime ships in the optional dependency
 //   @github/copilot-sdk-<platform>, at the SDK's own version;
 // - dependency (1.0.0 to 1.0.11, 1.0.13-preview.4): the runtime is the regular dependency
@@ -27,7 +27,7 @@ const PLATFORM = `${process.platform}-${process.arch}`;
 export const CACHE = process.env.COPILOT_SDK_TOOL_OVERRIDE_CACHE ?? join(ROOT, ".cache");
 
 /** The record of every published 1.0.x release (scripts/measure/record-sdk-releases.mjs writes it). */
-export const RELEASES_FILE = join(ROOT, "scripts", "data", "sdk-releases.json");
+export const RELEASES_FILE = join(ROOT, "data", "sdk-releases.json");
 
 /** The Node release installed from the npm registry when a runtime needs Node 22. */
 export const NODE_22 = "22.23.3";
@@ -153,7 +153,7 @@ export function unservedReason(version) {
  */
 
 /**
- * @param {string} [text] the file's text (default: scripts/data/sdk-releases.json)
+ * @param {string} [text] the file's text (default: data/sdk-releases.json)
  * @returns {{ runtimeVersionsPublished: string[], releases: Map<string, SdkRelease> }}
  */
 export function readSdkReleases(text) {
@@ -258,7 +258,7 @@ export function sdkCacheDir(version) {
  * Installs `@github/copilot-sdk@<version>` with its runtime, unless a complete install is already
  * cached: a bundled release with its platform runtime `@github/copilot-sdk-<platform>` of the
  * same version, a dependency release with `@github/copilot` (and its platform package
- * `@github/copilot-<platform>`) pinned to the version scripts/data/sdk-releases.json records.
+ * `@github/copilot-<platform>`) pinned to the version data/sdk-releases.json records.
  * @param {string} version an exact published version
  * @returns {Promise<string>} the directory of the installed SDK package
  */

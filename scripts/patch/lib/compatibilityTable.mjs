@@ -1,6 +1,6 @@
 // The README's compatibility table, generated from the runs of every release in both forms
 // (releaseMatrix.mjs: the thin patch rendered, applied and loaded in ESM and CommonJS; the library
-// form's run-time detection) and the release record (scripts/data/sdk-releases.json: where each
+// form's run-time detection) and the release record (data/sdk-releases.json: where each
 // release's runtime comes from, which version, the Node it starts under) and the measurements.
 // `npm run patch:build` writes it between two markers of the README; `npm run patch:check` (in
 // npm test) runs the releases again and fails when the table differs.
@@ -38,7 +38,7 @@ function patchFormWorks(run) {
  * The table's Markdown.
  *
  * @param {import("../../measure/lib/sdkVersions.mjs").SdkRelease[]} releases the records of
- *   scripts/data/sdk-releases.json, in release order
+ *   data/sdk-releases.json, in release order
  * @param {import("./releaseMatrix.mjs").ReleaseRun[]} runs the runs of the table's releases
  * @param {Set<string>} measured the SDK versions whose runtime was measured (discovery data)
  * @returns {string}
@@ -81,7 +81,7 @@ export function compatibilityTable(releases, runs, measured) {
     const missing = served.filter((version) => !releases.some((r) => r.sdkVersion === version));
     if (missing.length > 0) {
         throw new Error(
-            `scripts/data/sdk-releases.json has no record of ${missing.join(", ")}: run node scripts/measure/record-sdk-releases.mjs ${missing.join(" ")}.`
+            `data/sdk-releases.json has no record of ${missing.join(", ")}: run node scripts/measure/record-sdk-releases.mjs ${missing.join(" ")}.`
         );
     }
     return [
