@@ -45,7 +45,7 @@ interface SdkModule {
 
 const load = (path: string): Promise<SdkModule> => import(pathToFileURL(path).href);
 const { constructionChecksSdkDir } = (await import(
-    pathToFileURL(join(ROOT, "scripts", "patch", "lib", "sdkPatch.mjs")).href
+    pathToFileURL(join(ROOT, "scripts", "patch", "lib", "constructionChecks.mjs")).href
 )) as { constructionChecksSdkDir(): string };
 
 const sdks: Record<Kind, SdkModule> = {

@@ -64,27 +64,27 @@
  * Deterministic (sorted output); takes 3 to 6 minutes per version on 2 cores; cleans up its temp
  * dirs and runtime processes, also when interrupted.
  */
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { writeMeasuredModule } from "./lib/measuredCatalog.mjs";
+import { writeMeasuredModule } from "./lib/measuredModule.mjs";
 import { startMockChatModel } from "../../build/esm/mockModel/mockChatModel.js";
 import {
     installSdkVersion,
     nodeFor,
     runtimeFilesOf,
     runtimeStartCause,
-} from "./lib/sdkVersions.mjs";
+} from "../../build/cli/conformance/sdkVersions.js";
 import {
     connectionTo,
     externalRuntimeFiles,
     optionValue,
     runtimeOption,
-} from "./lib/externalRuntime.mjs";
+} from "../../build/cli/conformance/externalRuntime.js";
 import {
     candidateSources,
     checkFreeNameOverride,

@@ -12,10 +12,15 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 import { libraryApp } from "./lib/libraryApp.mjs";
-import { pinnedVersion, pristineDir, ROOT, supportedVersions } from "./lib/sdkPatch.mjs";
-import { installSdkVersion, nodeFor } from "../measure/lib/sdkVersions.mjs";
+import {
+    pinnedVersion,
+    ROOT,
+    supportedVersions,
+} from "../../build/cli/conformance/servedReleases.js";
+import { pristineDir } from "./lib/pristineSdk.mjs";
+import { installSdkVersion, nodeFor } from "../../build/cli/conformance/sdkVersions.js";
 
 /** The tests that pin what the wrap does with overrides and filters on a real runtime. */
 export const RELEASE_TESTS = [

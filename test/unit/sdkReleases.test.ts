@@ -7,37 +7,10 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-
-interface SdkRelease {
-    sdkVersion: string;
-    runtime?: "bundled" | "dependency";
-    runtimeRange?: string;
-    runtimeVersion?: string;
-    node?: number;
-    node20Failure?: string;
-    notServed?: string;
-}
-interface SdkVersions {
-    RELEASES_FILE: string;
-    compareVersions(a: string, b: string): number;
-    satisfies(version: string, range: string): boolean;
-    pinnedRuntimeVersion(range: string, published: readonly string[]): string;
-    unservedReason(version: string): string | undefined;
-    readSdkReleases(text?: string): {
-        runtimeVersionsPublished: string[];
-        releases: Map<string, SdkRelease>;
-    };
-    sdkRelease(version: string, releases?: Map<string, SdkRelease>): SdkRelease;
-    npmErrorCause(output: string): string;
-    runtimeStartCause(message: string): string;
-}
+import * as lib from "../../src/cli/conformance/sdkVersions.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const lib = (await import(
-    pathToFileURL(join(ROOT, "scripts", "measure", "lib", "sdkVersions.mjs")).href
-)) as SdkVersions;
 
 /** The 1.0.x releases and previews published from 1.0.0 on (issue 19), oldest first. */
 const SERVED = [

@@ -7,7 +7,8 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { measurementFileText, writeMeasuredModule } from "./measuredCatalog.mjs";
+import { measurementFileText } from "../../../build/cli/conformance/measuredCatalog.js";
+import { writeMeasuredModule } from "./measuredModule.mjs";
 
 /**
  * The SDK of the release being measured, loaded at run time from its own install: its types are
