@@ -242,7 +242,8 @@ try {
     } catch (error) {
         const runtime = externalRuntime ?? runtimeFiles.packageDirs[0];
         throw new Error(
-            `Cannot start the runtime (${runtime}) of @github/copilot-sdk@${sdkVersion} under Node ${process.version}: ${runtimeStartCause(error instanceof Error ? error.message : String(error))}`
+            `Cannot start the runtime (${runtime}) of @github/copilot-sdk@${sdkVersion} under Node ${process.version}: ${runtimeStartCause(error instanceof Error ? error.message : String(error))}`,
+            { cause: error }
         );
     }
 

@@ -484,15 +484,15 @@ export async function startMockModel(script: MockModelScript = {}): Promise<Mock
 export async function startMockChatModel(): Promise<
     MockModel & { toolCalls: string[] | undefined }
 > {
-    let chat: (MockModel & { toolCalls: string[] | undefined }) | undefined;
+    // The script reads `chat`, the object returned below, only when a request comes in.
     const model = await startMockModel({
         toolCall: (request) =>
             request.messages.at(-1)?.role === "user"
-                ? (chat?.toolCalls ?? []).map((name) => ({ name }))
+                ? (chat.toolCalls ?? []).map((name) => ({ name }))
                 : undefined,
         toolResultText: () => "ok",
         listModels: false,
     });
-    chat = Object.assign(model, { toolCalls: undefined as string[] | undefined });
+    const chat = Object.assign(model, { toolCalls: undefined as string[] | undefined });
     return chat;
 }

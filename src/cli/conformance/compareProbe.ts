@@ -15,6 +15,9 @@ import { pathToFileURL } from "node:url";
 import { connectionTo } from "./externalRuntime.js";
 import {
     type Mock,
+    type ProbedClient,
+    type ProbedSdk,
+    probeClientOptions,
     nameOf,
     PROBE_KEY,
     probeCustomTool,
@@ -52,8 +55,8 @@ export interface CompareProbeResult {
  * The tools in the model's first request of a session made with `config`.
  */
 async function seenTools(
-    client: any,
-    sdk: any,
+    client: ProbedClient,
+    sdk: ProbedSdk,
     mock: Mock,
     model: string,
     config: object
@@ -100,16 +103,14 @@ export async function appSessionConfig(modulePath: string): Promise<Record<strin
  * @template T
  */
 async function withClient<T>(
-    sdk: any,
+    sdk: ProbedSdk,
     cliPath: string,
-    work: (client: any) => Promise<T>
+    work: (client: ProbedClient) => Promise<T>
 ): Promise<T> {
     const base = mkdtempSync(join(tmpdir(), "conformance-compare-"));
-    const client = new sdk.CopilotClient({
-        ...connectionTo(sdk, cliPath),
-        baseDirectory: base,
-        onToolWarning: () => {},
-    });
+    const client = new sdk.CopilotClient(
+        probeClientOptions({ ...connectionTo(sdk, cliPath), baseDirectory: base })
+    );
     try {
         await client.start();
         return await work(client);

@@ -16,6 +16,10 @@ import { connectionTo } from "./externalRuntime.js";
 import { startMockChatModel } from "copilot-sdk-tool-override/mock-model";
 import {
     type Mock,
+    type ProbedClient,
+    type ProbedSdk,
+    type ProbedSession,
+    probeClientOptions,
     nameOf,
     PROBE_KEY,
     probeCustomTool,
@@ -29,7 +33,7 @@ const [sdkDir = "", namesJson = "[]", outFile = "", cliPath] = process.argv.slic
  * The SDK under test, loaded from its install: its types are those of whichever release it is,
  * so they are not checked here.
  */
-const sdk: any = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
+const sdk: ProbedSdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
 const { CopilotClient, approveAll } = sdk;
 const patched = sdk.TOOL_CUSTOMIZATION_PATCH !== undefined;
 const MODELS = ["claude-sonnet-4.5", "gpt-4o"] as const;
@@ -46,7 +50,7 @@ export interface ProbeResult {
     runtimeVersion: string;
     names: Record<string, Record<string, { noFlag: string; flag: string }>>;
     filters: ({ label: string } & (
-        { refused: string } | { seen: string[][]; enabledTools: string[] | undefined }
+        { refused: string } | { seen: string[][]; enabledTools: readonly string[] | undefined }
     ))[];
     toolSearch: { deferring: string; enabledOnly: string };
     catalog: string | undefined;
@@ -57,7 +61,7 @@ export interface ProbeResult {
  * names from.
  */
 const probe = (
-    client: any,
+    client: ProbedClient,
     mock: Mock,
     model: string,
     name: string,
@@ -87,12 +91,14 @@ const probe = (
  * @param switchTo - a model to switch to for a second turn
  */
 async function filterScenario(
-    client: any,
+    client: ProbedClient,
     mock: Mock,
     model: string,
     config: object,
     switchTo: string | undefined
-): Promise<{ refused: string } | { seen: string[][]; enabledTools: string[] | undefined }> {
+): Promise<
+    { refused: string } | { seen: string[][]; enabledTools: readonly string[] | undefined }
+> {
     let session;
     try {
         session = await client.createSession({
@@ -114,7 +120,7 @@ async function filterScenario(
             seen.push(((mock.requests[first]?.tools ?? []).map(nameOf) as string[]).sort());
             if (switchTo === undefined) break;
         }
-        return { seen, enabledTools: session.toolResolution?.enabledTools };
+        return { seen, enabledTools: (session as ProbedSession).toolResolution?.enabledTools };
     } finally {
         await session.disconnect().catch(() => {});
     }
@@ -137,11 +143,12 @@ const FILTERS: { label: string; config: object; switchTo?: string }[] = [
 
 const base = mkdtempSync(join(tmpdir(), "conformance-"));
 const mock = await startMockChatModel();
-const client = new CopilotClient({
-    ...(cliPath === undefined ? {} : connectionTo(sdk, cliPath)),
-    baseDirectory: base,
-    onToolWarning: () => {},
-});
+const client = new CopilotClient(
+    probeClientOptions({
+        ...(cliPath === undefined ? {} : connectionTo(sdk, cliPath)),
+        baseDirectory: base,
+    })
+);
 try {
     await client.start();
     const result: Omit<ProbeResult, "catalog" | "toolSearch"> & Partial<ProbeResult> = {

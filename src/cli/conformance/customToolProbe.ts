@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import type * as Sdk from "@github/copilot-sdk";
 import type { RecordedTool, startMockChatModel } from "copilot-sdk-tool-override/mock-model";
 
 // One custom tool named like a built-in, called once by the mock model: what the runtime did with
@@ -17,6 +18,31 @@ export type OfferedTool = RecordedTool & {
     description?: string;
 };
 export type Mock = Awaited<ReturnType<typeof startMockChatModel>>;
+
+/**
+ * The SDK under test, as the pinned release types it: the probes drive whichever release is
+ * installed, whose members they use are the public ones every 1.0 release has. The package's
+ * additions (`toolResolution`, the patch marker) are optional here: an unpatched release lacks them.
+ */
+export type ProbedSdk = typeof Sdk & { TOOL_CUSTOMIZATION_PATCH?: unknown };
+/** A client of the SDK under test. */
+export type ProbedClient = Sdk.CopilotClient;
+/** The options of a client of the SDK under test. */
+export type ProbedClientOptions = Sdk.CopilotClientOptions;
+/** A session of the SDK under test, with what the patched SDK adds to it where it does. */
+export type ProbedSession = Sdk.CopilotSession & {
+    toolResolution?: { enabledTools?: readonly string[]; runtime?: { catalog?: string } };
+};
+
+/**
+ * The SDK client's options, with the patched SDK's `onToolWarning` (an unpatched release ignores
+ * it): the probes keep the package's warnings out of their output.
+ */
+export function probeClientOptions(
+    options: ProbedClientOptions
+): ProbedClientOptions & { onToolWarning: () => void } {
+    return { ...options, onToolWarning: () => {} };
+}
 
 export const nameOf = (tool: OfferedTool) => tool.function?.name ?? tool.custom?.name ?? tool.name;
 const descriptionOf = (tool: OfferedTool) => tool.function?.description ?? tool.description;
@@ -79,13 +105,13 @@ function fillerTools(count: number) {
  * @param fillers - filler tools beside it
  */
 export async function probeCustomTool(
-    client: any,
+    client: ProbedClient,
     mock: Mock,
-    sdk: { approveAll: unknown },
+    sdk: Pick<ProbedSdk, "approveAll">,
     model: string,
     name: string,
     flag: boolean,
-    onSession: (session: any) => void = () => {},
+    onSession: (session: ProbedSession) => void = () => {},
     extra: object = {},
     fillers: number = 0
 ): Promise<string> {

@@ -44,10 +44,10 @@ export function runtimeOption(args: string[]): string | undefined {
  *
  * @param sdk - the SDK module
  */
-export function connectionTo(
-    sdk: { RuntimeConnection?: { forStdio(options: { path: string }): unknown } },
+export function connectionTo<Connection>(
+    sdk: { RuntimeConnection?: { forStdio(options: { path: string }): Connection } },
     cliPath: string
-) {
+): { connection: Connection } {
     if (typeof sdk.RuntimeConnection?.forStdio !== "function") {
         throw new Error("This @github/copilot-sdk version has no RuntimeConnection.forStdio.");
     }
