@@ -1,6 +1,6 @@
 /**
  * The SDK seam (src/sdkSeam/sdkSeam.ts) against every served release as published: each internal
- * member the fork touches must exist where the release's capabilities say it does, and the wire
+ * member the wrap touches must exist where the release's capabilities say it does, and the wire
  * form `setTools` sends must be the one the SDK itself sends on `session.create`.
  */
 import { readFileSync } from "node:fs";
@@ -69,7 +69,7 @@ describe("the SDK seam, on every served release as published", () => {
                     member.capability === undefined || capabilities[member.capability] === true;
                 if (expected && !declares(text, member.name, member.kind)) {
                     missing.push(
-                        `${member.owner}.${member.name} (${member.kind}) is missing from @github/copilot-sdk ${version}; the fork needs it for ${member.why}`
+                        `${member.owner}.${member.name} (${member.kind}) is missing from @github/copilot-sdk ${version}; the wrap needs it for ${member.why}`
                     );
                 }
             }
@@ -125,7 +125,7 @@ describe("the SDK seam, on every served release as published", () => {
 
 describe("the wire form of a custom tool", () => {
     const { setUp } = fakeRuntimeClients();
-    // As the fork sends them: flagged as overrides, and `defer: "auto"` where a tool replaces no
+    // As the wrap sends them: flagged as overrides, and `defer: "auto"` where a tool replaces no
     // built-in and says nothing (so setTools adds nothing the SDK would not send).
     const tools = [
         {
