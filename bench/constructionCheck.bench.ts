@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+import { startMockChatModel } from "../src/mockModel/mockChatModel.js";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const WARM_SAMPLES = 80;
@@ -44,11 +45,8 @@ interface SdkModule {
 
 const load = (path: string): Promise<SdkModule> => import(pathToFileURL(path).href);
 const { constructionChecksSdkDir } = (await import(
-    pathToFileURL(join(ROOT, "scripts", "patch", "lib", "sdkPatch.mjs")).href
+    pathToFileURL(join(ROOT, "scripts", "patch", "lib", "constructionChecks.mjs")).href
 )) as { constructionChecksSdkDir(): string };
-const { startMockChatModel } = (await import(
-    pathToFileURL(join(ROOT, "scripts", "lib", "mockChatModel.mjs")).href
-)) as { startMockChatModel(): Promise<{ baseUrl: string; close(): Promise<void> }> };
 
 const sdks: Record<Kind, SdkModule> = {
     unpatched: await load(join(ROOT, "node_modules", "copilot-sdk-unpatched", "dist", "index.js")),

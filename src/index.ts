@@ -1,7 +1,7 @@
 // The public API of the tool customization: re-exported from the SDK's root, so an app imports
 // everything here from "@github/copilot-sdk".
 
-// The fork's members of the SDK's own types (client options, session config, CopilotSession,
+// The wrap's members of the SDK's own types (client options, session config, CopilotSession,
 // ToolSet), as declaration merging.
 import "./sdkSeam/sdkTypes.js";
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Measures which tool names a Copilot runtime treats as built-in, writes
- * scripts/data/measured-built-in-tools/<sdk version>.json and regenerates
+ * data/measured-built-in-tools/<sdk version>.json and regenerates
  * src/safetyNet/measuredBuiltInTools.generated.ts from every such file.
  *
  * Usage: node scripts/measure/discover-reserved-tool-names.mjs [--sdk <version>] [--quiet] [--full]
@@ -11,14 +11,14 @@
  * With --runtime, the SDK (the pinned version's unpatched copy, or --sdk) drives that CLI through
  * `connection: RuntimeConnection.forStdio({ path })` instead of its bundled runtime, and the
  * candidates come from the CLI's native binary and packages. The result is written to
- * scripts/data/measured-built-in-tools/runtime-<runtime version>.json (and the generated module
+ * data/measured-built-in-tools/runtime-<runtime version>.json (and the generated module
  * is regenerated, so the patch stops falling back for that runtime), or only to --out <file>.
  *
  * It drives the UNPATCHED SDK ("copilot-sdk-unpatched", an npm alias of
  * @github/copilot-sdk, or --sdk <version> installed into .cache/sdk/<version>) and its runtime,
  * fully offline: sessions point at a tiny OpenAI-compatible mock on 127.0.0.1 (node:http, below).
  * A release before 1.0.13 takes its runtime from `@github/copilot`, pinned as
- * scripts/data/sdk-releases.json records; that runtime is JavaScript the SDK starts with the Node
+ * data/sdk-releases.json records; that runtime is JavaScript the SDK starts with the Node
  * running it, so when the release needs Node 22 the discovery runs itself again under Node 22
  * (installed from the npm registry into .cache/node/). A failed install or start stops it with
  * npm's or the runtime's own error; every run ends with the time it took. Steps:
@@ -64,27 +64,27 @@
  * Deterministic (sorted output); takes 3 to 6 minutes per version on 2 cores; cleans up its temp
  * dirs and runtime processes, also when interrupted.
  */
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { writeMeasuredModule } from "./lib/measuredCatalog.mjs";
-import { startMockChatModel } from "../lib/mockChatModel.mjs";
+import { writeMeasuredModule } from "./lib/measuredModule.mjs";
+import { startMockChatModel } from "../../build/esm/mockModel/mockChatModel.js";
 import {
     installSdkVersion,
     nodeFor,
     runtimeFilesOf,
     runtimeStartCause,
-} from "./lib/sdkVersions.mjs";
+} from "../../build/cli/conformance/sdkVersions.js";
 import {
     connectionTo,
     externalRuntimeFiles,
     optionValue,
     runtimeOption,
-} from "./lib/externalRuntime.mjs";
+} from "../../build/cli/conformance/externalRuntime.js";
 import {
     candidateSources,
     checkFreeNameOverride,
@@ -121,7 +121,7 @@ if (process.argv.includes("--generate-only")) {
 }
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const dataDir = join(projectRoot, "scripts", "data", "measured-built-in-tools");
+const dataDir = join(projectRoot, "data", "measured-built-in-tools");
 const args = process.argv.slice(2);
 /** The whole run, install included, for the time printed at the end. */
 const runStart = performance.now();
@@ -242,7 +242,8 @@ try {
     } catch (error) {
         const runtime = externalRuntime ?? runtimeFiles.packageDirs[0];
         throw new Error(
-            `Cannot start the runtime (${runtime}) of @github/copilot-sdk@${sdkVersion} under Node ${process.version}: ${runtimeStartCause(error instanceof Error ? error.message : String(error))}`
+            `Cannot start the runtime (${runtime}) of @github/copilot-sdk@${sdkVersion} under Node ${process.version}: ${runtimeStartCause(error instanceof Error ? error.message : String(error))}`,
+            { cause: error }
         );
     }
 

@@ -2,17 +2,17 @@
 // tool of that name (no flag) on Claude: does createSession refuse it, does the runtime's
 // session.tools.initializeAndValidate refuse it on Claude, and after setModel to GPT? Unpatched and
 // patched. Offline (mock model on 127.0.0.1); about a minute. docs/measurements.md quotes its numbers.
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 import { readFileSync } from "node:fs";
 import { withRuntime, SDKS, taggedTool, CLAUDE, GPT } from "../repro/lib/reproRig.mjs";
-import { startMockChatModel } from "../lib/mockChatModel.mjs";
+import { startMockChatModel } from "../../build/esm/mockModel/mockChatModel.js";
 checkArguments(process.argv.slice(2), {
     usage: "Usage: node scripts/measure/measure-validate-tools.mjs",
     flags: {},
     positionals: 0,
 });
 const names = JSON.parse(
-    readFileSync(new URL("../data/measured-built-in-tools/1.0.14.json", import.meta.url), "utf8")
+    readFileSync(new URL("../../data/measured-built-in-tools/1.0.14.json", import.meta.url), "utf8")
 ).builtIns;
 const model = await startMockChatModel();
 /** @type {Record<string, object>} */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes scripts/data/sdk-releases.json: for every published @github/copilot-sdk 1.0.x release and
+ * Writes data/sdk-releases.json: for every published @github/copilot-sdk 1.0.x release and
  * preview from 1.0.0 on, where its runtime comes from, the runtime it runs with, and the Node it
  * needs, measured by starting the runtime.
  *
@@ -20,7 +20,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 import {
     RELEASES_FILE,
     compareVersions,
@@ -31,7 +31,7 @@ import {
     readSdkReleases,
     startRuntime,
     unservedReason,
-} from "./lib/sdkVersions.mjs";
+} from "../../build/cli/conformance/sdkVersions.js";
 
 const args = process.argv.slice(2);
 checkArguments(args, {
@@ -65,7 +65,7 @@ const previous = existsSync(RELEASES_FILE) ? readSdkReleases().releases : new Ma
 const remeasure = new Set(args.length > 0 ? args : sdkVersions);
 
 /** Writes the file as it stands (installs read the records of dependency releases from it). */
-/** @param {Map<string, import("./lib/sdkVersions.mjs").SdkRelease>} releases */
+/** @param {Map<string, import("../../build/cli/conformance/sdkVersions.js").SdkRelease>} releases */
 function write(releases) {
     const data = {
         comment:

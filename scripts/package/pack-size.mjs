@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 
 checkArguments(process.argv.slice(2), { usage: "Usage: npm run pack:size" });
 const LIMIT = 300 * 1024;

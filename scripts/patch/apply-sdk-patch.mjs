@@ -18,7 +18,7 @@ import {
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 
 checkArguments(process.argv.slice(2), {
     usage: "Usage: node scripts/patch/apply-sdk-patch.mjs (npm runs it as prepare, after a bare npm install)",

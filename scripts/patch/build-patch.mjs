@@ -8,8 +8,9 @@
 
 import { writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { checkArguments } from "../lib/cliArguments.mjs";
-import { patchFilePath, pinnedVersion, ROOT } from "./lib/sdkPatch.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
+import { pinnedVersion, ROOT } from "../../build/cli/conformance/servedReleases.js";
+import { patchFilePath } from "./lib/pristineSdk.mjs";
 import { renderThinPatchFor } from "./lib/thinPatch.mjs";
 import { runReleaseMatrix } from "./lib/releaseMatrix.mjs";
 import { updateReadmeTable } from "./lib/compatibilityTable.mjs";
@@ -26,7 +27,7 @@ const version = args.find(
         (!arg.startsWith("--") && at !== outAt + 1) || (outAt === -1 && !arg.startsWith("--"))
 );
 const layout = args.includes("--pnpm") ? "pnpm" : "patch-package";
-const text = await renderThinPatchFor(version ?? pinnedVersion(), layout);
+const text = renderThinPatchFor(version ?? pinnedVersion(), layout);
 const target =
     out !== undefined
         ? resolve(out)

@@ -6,25 +6,20 @@
 //     is rendered, applied with patch-package and loaded in ESM and CommonJS, and the library
 //     form's run-time detection reads the unpatched release (scripts/patch/lib/releaseMatrix.mjs);
 //     the README's table is generated from those runs and must equal them,
-//  4. the upstream pull requests (patches/upstream/<n>-<slug>/) were not generated from the
-//     current upstream/ (or were edited by hand): their record, patches/upstream/SOURCES.sha256,
-//     differs from the hashes of upstream/, the generator, BASE and the patches. Offline; the
-//     byte-for-byte regeneration against upstream's tree is in `npm run upstream:check`,
-//  5. the measured built-ins module differs from its data files.
+//  4. the measured built-ins module differs from its data files.
+// (That patches/upstream/ matches upstream/ is test/unit/upstreamSeries.test.ts: the upstream
+// tooling is an area of its own that no script imports.)
 
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { checkArguments } from "../lib/cliArguments.mjs";
-import {
-    committedSeries,
-    FINGERPRINT,
-    seriesFingerprint,
-} from "../upstream/lib/upstreamSeries.mjs";
-import { PACKAGE_NAME, patchFilePath, pinnedVersion, ROOT } from "./lib/sdkPatch.mjs";
-import { measuredModuleDrift } from "../measure/lib/measuredCatalog.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
+import { PACKAGE_NAME, pinnedVersion, ROOT } from "../../build/cli/conformance/servedReleases.js";
+import { patchFilePath } from "./lib/pristineSdk.mjs";
+import { measuredModuleDrift } from "../measure/lib/measuredModule.mjs";
 import { updateReadmeTable } from "./lib/compatibilityTable.mjs";
 import { runReleaseMatrix } from "./lib/releaseMatrix.mjs";
-import { renderThinPatchFor, thinPatchModule } from "./lib/thinPatch.mjs";
+import { THIN_PATCH_APPENDS } from "../../build/cli/thinPatch.js";
+import { renderThinPatchFor } from "./lib/thinPatch.mjs";
 
 checkArguments(process.argv.slice(2), {
     usage: "Usage: npm run patch:check",
@@ -44,7 +39,7 @@ if (extra.length > 0 || existsSync(join(ROOT, "patches", "pnpm"))) {
         `patches/ holds generated patches besides the pinned release's thin patch (${[...extra, ...(existsSync(join(ROOT, "patches", "pnpm")) ? ["pnpm/"] : [])].join(", ")}): remove them; \`npm run patch:build -- <version>\` renders any release's patch.`
     );
 }
-const expected = await renderThinPatchFor(pinned, "patch-package");
+const expected = renderThinPatchFor(pinned, "patch-package");
 if (
     !existsSync(patchFilePath(pinned)) ||
     readFileSync(patchFilePath(pinned), "utf8") !== expected
@@ -56,7 +51,6 @@ if (
 
 // 2. The project's own node_modules runs the SDK with the thin patch, linked to this package.
 const installed = join(ROOT, "node_modules", ...PACKAGE_NAME.split("/"));
-const { THIN_PATCH_APPENDS } = await thinPatchModule();
 const unpatched = [...THIN_PATCH_APPENDS].filter(
     ([file, lines]) =>
         !readFileSync(join(installed, file), "utf8").endsWith(`${lines.join("\n")}\n`)
@@ -73,28 +67,7 @@ const runs = await runReleaseMatrix();
 const tableDrift = await updateReadmeTable(ROOT, runs, true);
 if (tableDrift !== undefined) failures.push(tableDrift);
 
-// 4. The upstream series.
-const recorded = existsSync(FINGERPRINT) ? readFileSync(FINGERPRINT, "utf8") : "";
-const current = seriesFingerprint(committedSeries());
-if (recorded !== current) {
-    const before = new Set(recorded.split("\n"));
-    const changed = current
-        .split("\n")
-        .filter((line) => line && !before.has(line))
-        .map((line) => line.slice(66));
-    const after = new Set(current.split("\n"));
-    const gone = recorded
-        .split("\n")
-        .filter((line) => line && !after.has(line))
-        .map((line) => line.slice(66))
-        .filter((path) => !changed.includes(path));
-    failures.push(
-        `patches/upstream/ was not generated from the current upstream/ (changed since the last build: ${[...changed, ...gone].join(", ")}): ` +
-            "run 'npm run upstream:build -- <github/copilot-sdk clone>' and commit the result; never edit the patches by hand."
-    );
-}
-
-// 5. The measurements compiled into this package are what the discovery's data files say.
+// 4. The measurements compiled into this package are what the discovery's data files say.
 const measuredDrift = await measuredModuleDrift();
 if (measuredDrift !== undefined) failures.push(measuredDrift);
 
@@ -103,5 +76,5 @@ if (failures.length > 0) {
     process.exit(1);
 }
 console.log(
-    `patch check passed in ${((performance.now() - started) / 1000).toFixed(0)} s: patches/ holds the thin patch of ${pinned} (${expected.split("\n").length - 1} lines) and node_modules runs it; ${runs.length} releases (${runs.map((run) => run.version).join(", ")}) work in both forms and the README's table is theirs; patches/upstream/ matches upstream/; the measured built-ins module matches its data files.`
+    `patch check passed in ${((performance.now() - started) / 1000).toFixed(0)} s: patches/ holds the thin patch of ${pinned} (${expected.split("\n").length - 1} lines) and node_modules runs it; ${runs.length} releases (${runs.map((run) => run.version).join(", ")}) work in both forms and the README's table is theirs; the measured built-ins module matches its data files.`
 );

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run test:release -- <version> [--all]: the end-to-end tests against an SDK release in the
 // library form: the release is installed with its runtime into .cache/sdk/<version> (a dependency
-// runtime pinned as scripts/data/sdk-releases.json records; the pinned release is this
+// runtime pinned as data/sdk-releases.json records; the pinned release is this
 // repository's untouched copy, node_modules/copilot-sdk-unpatched), a scratch app in
 // .cache/library-tests/<version> holds this package's build/ beside it, and vitest runs with
 // "@github/copilot-sdk" pointed at the library entry there, under the Node the release needs (22
@@ -12,10 +12,15 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 import { libraryApp } from "./lib/libraryApp.mjs";
-import { pinnedVersion, pristineDir, ROOT, supportedVersions } from "./lib/sdkPatch.mjs";
-import { installSdkVersion, nodeFor } from "../measure/lib/sdkVersions.mjs";
+import {
+    pinnedVersion,
+    ROOT,
+    supportedVersions,
+} from "../../build/cli/conformance/servedReleases.js";
+import { pristineDir } from "./lib/pristineSdk.mjs";
+import { installSdkVersion, nodeFor } from "../../build/cli/conformance/sdkVersions.js";
 
 /** The tests that pin what the wrap does with overrides and filters on a real runtime. */
 export const RELEASE_TESTS = [

@@ -11,11 +11,11 @@
 // Packages are installed on demand into .cache/vscode-workbench/<version>/ (npm pack, only the
 // files needed are kept); nothing is added to node_modules.
 
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compareVersions } from "../measure/lib/sdkVersions.mjs";
+import { compareVersions } from "../../build/cli/conformance/sdkVersions.js";
 import { loadChatOpenAdapter } from "./lib/chatOpenAdapter.mjs";
 import {
     CASES,

@@ -14,8 +14,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { checkArguments } from "../lib/cliArguments.mjs";
-import { startMockModel, toolNameOf } from "../lib/mockChatModel.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
+import { startMockModel, toolNameOf } from "../../build/esm/mockModel/mockChatModel.js";
 
 checkArguments(process.argv.slice(2), {
     usage: "Usage: R2692=<folder> node scripts/repro/issue-2692.mjs [default|index.js] [model] [real|empty] [skip|ask]",

@@ -12,7 +12,7 @@
 // Exit status: 0 when the published build shows the reported defect, 1 when it does not (the bug
 // no longer reproduces), 2 for a usage error, 3 when the package cannot be installed.
 
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 import { PINNED_WORKBENCH_VERSION } from "./lib/chatOpenConformance.mjs";
 import {
     WorkbenchUnavailableError,

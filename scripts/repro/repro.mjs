@@ -8,8 +8,8 @@
 // Exit status: 0 when the unpatched SDK shows the reported defect, 1 when it does not (the bug
 // no longer reproduces), 2 for a usage error, 3 when the scenario itself could not run.
 
-import { checkArguments } from "../lib/cliArguments.mjs";
-import { startMockChatModel } from "../lib/mockChatModel.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
+import { startMockChatModel } from "../../build/esm/mockModel/mockChatModel.js";
 import { REPRO_CASES } from "./lib/reproCases.mjs";
 import { SDKS, withRuntime } from "./lib/reproRig.mjs";
 

@@ -3,7 +3,7 @@
 // patches/upstream/BASE, and the record of what they were generated from
 // (patches/upstream/SOURCES.sha256, which `npm run patch:check` compares offline).
 
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {

@@ -30,8 +30,8 @@
 // is 1 when any step failed. The temporary tree is removed unless --keep (or UPSTREAM_CHECK_KEEP=1).
 
 import { spawnSync } from "node:child_process";
-import { checkArguments } from "../lib/cliArguments.mjs";
-import { compareVersions } from "../measure/lib/sdkVersions.mjs";
+import { checkArguments } from "../../build/cli/cliArguments.js";
+import { compareVersions } from "../../build/cli/conformance/sdkVersions.js";
 import {
     existsSync,
     mkdirSync,

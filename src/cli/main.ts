@@ -12,7 +12,9 @@ import { diagnose } from "./doctor.js";
 import { packageIdentity } from "./patchFiles.js";
 
 /** This package's folder: build/cli/main.js is two levels below it. */
-const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+/** build/cli, where this command and the conformance suite it runs are compiled. */
+const HERE = dirname(fileURLToPath(import.meta.url));
+const PACKAGE_ROOT = join(HERE, "..", "..");
 
 const USAGE = `Usage: copilot-sdk-tool-override <command> [options]
 
@@ -112,7 +114,7 @@ function refuseLeftovers(args: readonly string[], command: string): void {
 }
 
 /**
- * The repository's conformance suite (scripts/measure/conformance.mjs, shipped in this package) against a
+ * The repository's conformance suite (src/cli/conformance/conformance.ts, shipped in this package) against a
  * runtime the user names. Its SDK installs and patched copies go to a cache outside this package
  * (`$XDG_CACHE_HOME` or `~/.cache`); the report to `--out` (default `./copilot-conformance.md`).
  */
@@ -124,7 +126,7 @@ function conformance(args: string[]): number {
         return (
             spawnSync(
                 process.execPath,
-                [join(PACKAGE_ROOT, "scripts", "measure", "conformanceCompare.mjs"), ...args],
+                [join(HERE, "conformance", "conformanceCompare.js"), ...args],
                 {
                     stdio: "inherit",
                     env: { ...process.env, COPILOT_SDK_TOOL_OVERRIDE_CACHE: cache },
@@ -140,7 +142,7 @@ function conformance(args: string[]): number {
     if (!args.includes("--out")) args.push("--out", "copilot-conformance.md");
     const result = spawnSync(
         process.execPath,
-        [join(PACKAGE_ROOT, "scripts", "measure", "conformance.mjs"), ...args],
+        [join(HERE, "conformance", "conformance.js"), ...args],
         { stdio: "inherit", env: { ...process.env, COPILOT_SDK_TOOL_OVERRIDE_CACHE: cache } }
     );
     return result.status ?? 1;

@@ -61,7 +61,7 @@ export function packageIdentity(root: string): PackageIdentity {
     return { name: manifest.name, version: manifest.version, root };
 }
 
-/** A release's record in this package's scripts/data/sdk-releases.json, where it has one. */
+/** A release's record in this package's data/sdk-releases.json, where it has one. */
 export interface RecordedRelease {
     readonly sdkVersion: string;
     readonly runtime?: "bundled" | "dependency";
@@ -72,7 +72,7 @@ export interface RecordedRelease {
 
 /** The releases this package measured (which runtime and Node each needs to start). */
 export function recordedReleases(root: string): Map<string, RecordedRelease> {
-    const file = join(root, "scripts", "data", "sdk-releases.json");
+    const file = join(root, "data", "sdk-releases.json");
     const byVersion = new Map<string, RecordedRelease>();
     if (!existsSync(file)) return byVersion;
     const { releases } = JSON.parse(readFileSync(file, "utf8")) as {

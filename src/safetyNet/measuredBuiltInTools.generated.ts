@@ -1,6 +1,6 @@
 // GENERATED FILE - do not edit by hand.
 // Made by: npm run discover:tool-names -- --sdk <version> (one data file per SDK version in
-// scripts/data/measured-built-in-tools/), measured offline against each version's own runtime.
+// data/measured-built-in-tools/), measured offline against each version's own runtime.
 
 import type { MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
 

@@ -1,5 +1,5 @@
 /**
- * The one place where the fork touches members of the SDK that are not its public contract
+ * The one place where the wrap touches members of the SDK that are not its public contract
  * (marked `@internal` in its typings, or private), and where it mirrors what the SDK does
  * privately (the wire form of a custom tool). Everything else goes through the SDK's public
  * surface. Each member is listed in {@link INTERNAL_MEMBERS} with why it is needed;

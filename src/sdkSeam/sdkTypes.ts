@@ -1,4 +1,4 @@
-// The fork's additions to the SDK's public types, as declaration merging: src/ is typed against
+// The wrap's additions to the SDK's public types, as declaration merging: src/ is typed against
 // the SDK as published plus these, and the patch ships this module (its declaration file names
 // the SDK's root module relatively) so that an app sees the same types.
 

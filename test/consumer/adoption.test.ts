@@ -288,6 +288,21 @@ describe("the library form, adopted from the packed package", () => {
             status: 0,
             output: "function library\n",
         });
+        // The mock model is an export of its own, for ESM and CommonJS apps alike.
+        writeFileSync(
+            join(app, "mock.cjs"),
+            'const { startMockModel } = require("copilot-sdk-tool-override/mock-model");\nconsole.log(typeof startMockModel);\n'
+        );
+        writeFileSync(
+            join(app, "mock.mjs"),
+            'import { startMockModel } from "copilot-sdk-tool-override/mock-model";\nconsole.log(typeof startMockModel);\n'
+        );
+        for (const file of ["mock.cjs", "mock.mjs"]) {
+            expect(run(process.execPath, [file], app)).toEqual({
+                status: 0,
+                output: "function\n",
+            });
+        }
 
         const doctor = run(process.execPath, [cli, "doctor"], app);
         expect(doctor.status, doctor.output).toBe(0);

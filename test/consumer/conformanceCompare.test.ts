@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const COMPARE = join(ROOT, "scripts", "measure", "conformanceCompare.mjs");
+const COMPARE = join(ROOT, "build", "cli", "conformance", "conformanceCompare.js");
 const OLD = "@github/copilot@1.0.83";
 const NEW = "@github/copilot@1.0.102";
 const ownCache = process.env.COPILOT_SDK_TOOL_OVERRIDE_CACHE === undefined;

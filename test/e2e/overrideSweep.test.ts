@@ -37,7 +37,7 @@ import {
 } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
 import { RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
-import { HIDDEN_BUILT_INS } from "../../scripts/measure/lib/hiddenBuiltIns.mjs";
+import { HIDDEN_BUILT_INS } from "../../src/cli/conformance/hiddenBuiltIns.js";
 
 /** Built-ins the runtime hides from its tool list, which an earlier discovery missed. */
 const CALL_PROMPT = "Call every tool now.";

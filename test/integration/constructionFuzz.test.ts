@@ -30,7 +30,7 @@ interface Measured {
     unsupportedOverrides: string[];
     keptOnlyWithToolSearch: string[];
 }
-const DATA_DIR = new URL("../../scripts/data/measured-built-in-tools/", import.meta.url);
+const DATA_DIR = new URL("../../data/measured-built-in-tools/", import.meta.url);
 const MEASURED: Measured[] = readdirSync(DATA_DIR)
     .filter((file) => file.endsWith(".json"))
     .map((file) => JSON.parse(readFileSync(new URL(file, DATA_DIR), "utf8")) as Measured);

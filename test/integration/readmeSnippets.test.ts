@@ -71,7 +71,10 @@ function provideThePackage(): Record<string, unknown> {
     if (manifest.exports !== undefined) return {};
     const standIn = join(dir, "node_modules", PACKAGE);
     mkdirSync(standIn, { recursive: true });
-    const mockModel = relative(standIn, join(ROOT, "scripts", "lib", "mockChatModel.mjs"));
+    const mockModel = relative(
+        standIn,
+        join(ROOT, "build", "esm", "mockModel", "mockChatModel.js")
+    );
     const files: Record<string, string> = {
         "package.json": JSON.stringify({
             name: PACKAGE,
@@ -86,8 +89,7 @@ function provideThePackage(): Record<string, unknown> {
         "mock-model.js": `export * from ${JSON.stringify(mockModel.split("\\").join("/"))};\n`,
     };
     for (const [file, text] of Object.entries(files)) writeFileSync(join(standIn, file), text);
-    // tsc reads the mock model's types from its JSDoc, which it does only outside node_modules.
-    const source = relative(dir, join(ROOT, "scripts", "lib", "mockChatModel.mjs"));
+    const source = relative(dir, join(ROOT, "src", "mockModel", "mockChatModel.ts"));
     return { paths: { [`${PACKAGE}/mock-model`]: [source.split("\\").join("/")] } };
 }
 /** Compiler options the stand-in needs (none once the package resolves to itself). */

@@ -1,6 +1,6 @@
 /**
  * The SDK seam (src/sdkSeam/sdkSeam.ts) against every served release as published: each internal
- * member the fork touches must exist where the release's capabilities say it does, and the wire
+ * member the wrap touches must exist where the release's capabilities say it does, and the wire
  * form `setTools` sends must be the one the SDK itself sends on `session.create`.
  */
 import { readFileSync } from "node:fs";
@@ -14,16 +14,28 @@ import {
 } from "copilot-sdk-unpatched";
 import { INTERNAL_MEMBERS, wireToolDefinition } from "../../src/sdkSeam/sdkSeam.js";
 import { detectRelease } from "../../src/sdkSeam/sdkRelease.js";
+import { supportedVersions } from "../../src/cli/conformance/servedReleases.js";
+import { compareVersions } from "../../src/cli/conformance/sdkVersions.js";
 import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
 import { startFakeRuntime } from "../support/fakeRuntime.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const { pristineDir, releaseCapabilities, supportedVersions } = (await import(
-    join(ROOT, "scripts", "patch", "lib", "sdkPatch.mjs")
-)) as {
-    pristineDir(version: string): string;
-    releaseCapabilities(dir: string): Record<string, unknown>;
-    supportedVersions(): string[];
+const { pristineDir } = (await import(
+    join(ROOT, "scripts", "patch", "lib", "pristineSdk.mjs")
+)) as { pristineDir(version: string): string };
+const capabilitiesOf = (dir: string): Record<string, unknown> =>
+    detectRelease(join(dir, "package.json")).capabilities as unknown as Record<string, unknown>;
+
+/**
+ * The first served release with each capability, read off the releases' own files by hand (the
+ * SDK's changelog agrees): the run-time reader must find each from there on and not before.
+ */
+const FIRST_WITH: Record<string, string> = {
+    builtInOverride: "1.0.0",
+    validateTools: "1.0.0",
+    disconnectHook: "1.0.4",
+    extensionResume: "1.0.9",
+    setTools: "1.0.13-preview.4",
 };
 
 /** Where each owner is declared in a release's ESM build. */
@@ -49,7 +61,7 @@ describe("the SDK seam, on every served release as published", () => {
     for (const version of supportedVersions()) {
         it(`finds every internal member on @github/copilot-sdk ${version}`, () => {
             const dir = pristineDir(version);
-            const capabilities = releaseCapabilities(dir);
+            const capabilities = capabilitiesOf(dir);
             const missing: string[] = [];
             for (const member of INTERNAL_MEMBERS) {
                 const text = readFileSync(join(dir, OWNER_FILES[member.owner]), "utf8");
@@ -57,7 +69,7 @@ describe("the SDK seam, on every served release as published", () => {
                     member.capability === undefined || capabilities[member.capability] === true;
                 if (expected && !declares(text, member.name, member.kind)) {
                     missing.push(
-                        `${member.owner}.${member.name} (${member.kind}) is missing from @github/copilot-sdk ${version}; the fork needs it for ${member.why}`
+                        `${member.owner}.${member.name} (${member.kind}) is missing from @github/copilot-sdk ${version}; the wrap needs it for ${member.why}`
                     );
                 }
             }
@@ -65,17 +77,32 @@ describe("the SDK seam, on every served release as published", () => {
         });
     }
 
+    const releases = new Map(
+        (
+            JSON.parse(readFileSync(join(ROOT, "data", "sdk-releases.json"), "utf8")) as {
+                releases: { sdkVersion: string; runtime?: string; runtimeVersion?: string }[];
+            }
+        ).releases.map((release) => [release.sdkVersion, release])
+    );
     for (const version of supportedVersions()) {
-        it(`detects at run time what the build-time reading of @github/copilot-sdk ${version} finds`, () => {
-            // Two readers of the release's files: the wrap's, at run time (src/sdkSeam/sdkRelease.ts),
-            // and the patch scripts' (scripts/patch/lib/sdkPatch.mjs), which the self-contained
-            // patches of 0.3.0 carried as constants.
+        it(`detects what @github/copilot-sdk ${version} can do, and which runtime it bundles`, () => {
             const dir = pristineDir(version);
             const release = detectRelease(join(dir, "package.json"));
+            const expected: Record<string, unknown> = Object.fromEntries(
+                Object.entries(FIRST_WITH).map(([capability, first]) => [
+                    capability,
+                    compareVersions(version, first) >= 0,
+                ])
+            );
+            // The runtime a bundled release starts, as data/sdk-releases.json measured it.
+            const recorded = releases.get(version);
+            if (recorded?.runtime === "bundled") {
+                expected.bundledRuntimeVersion = recorded.runtimeVersion;
+            }
             expect(release).toEqual({
                 version,
                 root: dir,
-                capabilities: releaseCapabilities(dir),
+                capabilities: expected,
                 unsupported: undefined,
             });
         });
@@ -86,7 +113,7 @@ describe("the SDK seam, on every served release as published", () => {
         // 1.0.0 has no _markDisconnected (its capabilities say so), but has registerTools.
         expect(declares(text, "_markDisconnected", "method")).toBe(false);
         expect(declares(text, "registerTools", "method")).toBe(true);
-        expect(releaseCapabilities(pristineDir("1.0.0"))).toEqual({
+        expect(capabilitiesOf(pristineDir("1.0.0"))).toEqual({
             builtInOverride: true,
             validateTools: true,
             setTools: false,
@@ -98,7 +125,7 @@ describe("the SDK seam, on every served release as published", () => {
 
 describe("the wire form of a custom tool", () => {
     const { setUp } = fakeRuntimeClients();
-    // As the fork sends them: flagged as overrides, and `defer: "auto"` where a tool replaces no
+    // As the wrap sends them: flagged as overrides, and `defer: "auto"` where a tool replaces no
     // built-in and says nothing (so setTools adds nothing the SDK would not send).
     const tools = [
         {

@@ -1,6 +1,6 @@
 /**
  * The mock model of the end-to-end tests, benchmarks and demo: the project's one mock model,
- * `scripts/lib/mockChatModel.mjs` (also what the discovery, the conformance suite and the
+ * `src/mockModel/mockChatModel.ts`, shipped as `copilot-sdk-tool-override/mock-model` (also what the discovery, the conformance suite and the
  * reproductions run against), with its types. See that module for what it answers.
  */
 export {
@@ -12,7 +12,7 @@ export {
     toolNameOf,
     toolResultTexts,
     turnUserText,
-} from "../../scripts/lib/mockChatModel.mjs";
+} from "../../src/mockModel/mockChatModel.js";
 export type {
     MockModel,
     MockModelScript,
@@ -22,4 +22,4 @@ export type {
     RecordedTool,
     RecordedToolResult,
     ScriptedToolCall,
-} from "../../scripts/lib/mockChatModel.mjs";
+} from "../../src/mockModel/mockChatModel.js";

@@ -1,5 +1,5 @@
 /**
- * The discovery's raw measurement files (scripts/data/measured-built-in-tools/*.json), read as
+ * The discovery's raw measurement files (data/measured-built-in-tools/*.json), read as
  * they are: tests take expected built-in names from here, never from the generated catalog the
  * code under test reads.
  */
@@ -15,7 +15,7 @@ export interface RawMeasurement {
     readonly familyOfModel: Readonly<Record<string, string>>;
 }
 
-const DATA_DIR = new URL("../../scripts/data/measured-built-in-tools/", import.meta.url);
+const DATA_DIR = new URL("../../data/measured-built-in-tools/", import.meta.url);
 
 /** Every measurement file, in file-name order. */
 export const RAW_MEASUREMENTS: readonly RawMeasurement[] = readdirSync(DATA_DIR)
@@ -47,7 +47,7 @@ function releaseMeasurement(): RawMeasurement {
     const measurement = RAW_MEASUREMENTS.find((m) => m.sdkVersion === RELEASE_UNDER_TEST);
     if (measurement === undefined) {
         throw new Error(
-            `scripts/data/measured-built-in-tools/ has no measurement of @github/copilot-sdk ${RELEASE_UNDER_TEST}: run npm run discover:tool-names -- --sdk ${RELEASE_UNDER_TEST}.`
+            `data/measured-built-in-tools/ has no measurement of @github/copilot-sdk ${RELEASE_UNDER_TEST}: run npm run discover:tool-names -- --sdk ${RELEASE_UNDER_TEST}.`
         );
     }
     return measurement;

@@ -257,7 +257,7 @@ describe("the core's duplicate-name check, without the safety net", () => {
 
     beforeAll(async () => {
         const { constructionChecksSdkDir } = (await import(
-            pathToFileURL(join(ROOT, "scripts", "patch", "lib", "sdkPatch.mjs")).href
+            pathToFileURL(join(ROOT, "scripts", "patch", "lib", "constructionChecks.mjs")).href
         )) as { constructionChecksSdkDir(): string };
         coreSdkDir = constructionChecksSdkDir();
     }, 180_000);

@@ -26,9 +26,12 @@ interface MeasuredCatalog {
 }
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const lib = (await import(
-    pathToFileURL(join(ROOT, "scripts", "measure", "lib", "measuredCatalog.mjs")).href
-)) as MeasuredCatalog;
+const lib = {
+    ...(await import("../../src/cli/conformance/measuredCatalog.js")),
+    ...(await import(
+        pathToFileURL(join(ROOT, "scripts", "measure", "lib", "measuredModule.mjs")).href
+    )),
+} as unknown as MeasuredCatalog;
 
 const GPT = ["apply_patch", "bash", "view"];
 const OTHERS = ["bash", "edit", "view"];

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { promptToolWarnings, toolNamesInPrompt } from "../../src/safetyNet/promptCheck.js";
-import { compareRuntimes, formatComparison } from "../../scripts/measure/lib/runtimeComparison.mjs";
-import type { CompareProbeResult } from "../../scripts/measure/lib/compareProbe.mjs";
-import { readCompareArguments } from "../../scripts/measure/conformanceCompare.mjs";
+import { compareRuntimes, formatComparison } from "../../src/cli/conformance/runtimeComparison.js";
+import type { CompareProbeResult } from "../../src/cli/conformance/compareProbe.js";
+import { readCompareArguments } from "../../src/cli/conformance/conformanceCompare.js";
 
 describe("toolNamesInPrompt: the rule for what counts as a tool name", () => {
     it("counts backticked names and bare names with an underscore", () => {

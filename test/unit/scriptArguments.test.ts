@@ -2,14 +2,18 @@
  * Every script checks its command line first: an unknown option (or a typo of a known one) stops
  * it with its usage and exit code 2 before it does any work, and --help prints the usage. The
  * scripts are found, not listed: every `.mjs` of `scripts/<job>/` is an entry script (the modules
- * they share sit in a `lib/` folder), so a new script cannot skip the check.
+ * they share sit in a `lib/` folder), so a new script cannot skip the check. The conformance
+ * suite the package ships (src/cli/conformance/, compiled into build/cli/conformance/) checks its
+ * command line the same way.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const SCRIPTS = join(import.meta.dirname, "..", "..", "scripts");
+const ROOT = join(import.meta.dirname, "..", "..");
+const SCRIPTS = join(ROOT, "scripts");
+const CONFORMANCE = join(ROOT, "build", "cli", "conformance", "conformance.js");
 const NAMES = readdirSync(SCRIPTS, { withFileTypes: true })
     .filter((job) => job.isDirectory() && job.name !== "lib" && job.name !== "data")
     .flatMap((job) =>
@@ -20,7 +24,8 @@ const NAMES = readdirSync(SCRIPTS, { withFileTypes: true })
     .sort();
 
 function run(name: string, args: string[]) {
-    return spawnSync(process.execPath, [join(SCRIPTS, `${name}.mjs`), ...args], {
+    const path = name === "conformance" ? CONFORMANCE : join(SCRIPTS, `${name}.mjs`);
+    return spawnSync(process.execPath, [path, ...args], {
         encoding: "utf8",
         timeout: 30_000,
     });
@@ -34,7 +39,6 @@ describe("the entry scripts", () => {
                 "patch/build-patch",
                 "patch/check-patch",
                 "patch/apply-sdk-patch",
-                "measure/conformance",
                 "measure/discover-reserved-tool-names",
                 "repro/repro",
                 "upstream/upstream-check",
@@ -49,7 +53,7 @@ describe("the entry scripts", () => {
 });
 
 describe("script command lines", () => {
-    for (const name of NAMES) {
+    for (const name of [...NAMES, "conformance"]) {
         it(`${name} refuses an unknown option with its usage, and prints it for --help`, () => {
             const refused = run(name, ["--bogus"]);
             expect(refused.status).toBe(2);
@@ -68,7 +72,7 @@ describe("script command lines", () => {
     });
 
     it("refuses an option without its value", () => {
-        const refused = run("measure/conformance", ["--runtime"]);
+        const refused = run("conformance", ["--runtime"]);
         expect(refused.status).toBe(2);
         expect(refused.stderr).toMatch(/^--runtime needs a value\./);
     });

@@ -2,42 +2,15 @@
  * Every published @github/copilot-sdk 1.0.x release from 1.0.0 on is installed, started and
  * measured (CONTRIBUTING.md, "Every 1.0 release"): a release that takes its runtime from the
  * dependency `@github/copilot` is pinned to the lowest published version its range allows (npm's
- * caret rule), scripts/data/sdk-releases.json records each release, and a failed install or start
+ * caret rule), data/sdk-releases.json records each release, and a failed install or start
  * names its cause.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-
-interface SdkRelease {
-    sdkVersion: string;
-    runtime?: "bundled" | "dependency";
-    runtimeRange?: string;
-    runtimeVersion?: string;
-    node?: number;
-    node20Failure?: string;
-    notServed?: string;
-}
-interface SdkVersions {
-    RELEASES_FILE: string;
-    compareVersions(a: string, b: string): number;
-    satisfies(version: string, range: string): boolean;
-    pinnedRuntimeVersion(range: string, published: readonly string[]): string;
-    unservedReason(version: string): string | undefined;
-    readSdkReleases(text?: string): {
-        runtimeVersionsPublished: string[];
-        releases: Map<string, SdkRelease>;
-    };
-    sdkRelease(version: string, releases?: Map<string, SdkRelease>): SdkRelease;
-    npmErrorCause(output: string): string;
-    runtimeStartCause(message: string): string;
-}
+import * as lib from "../../src/cli/conformance/sdkVersions.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const lib = (await import(
-    pathToFileURL(join(ROOT, "scripts", "measure", "lib", "sdkVersions.mjs")).href
-)) as SdkVersions;
 
 /** The 1.0.x releases and previews published from 1.0.0 on (issue 19), oldest first. */
 const SERVED = [
@@ -114,7 +87,7 @@ describe("the runtime a dependency release is pinned to", () => {
     });
 });
 
-describe("scripts/data/sdk-releases.json", () => {
+describe("data/sdk-releases.json", () => {
     const file = lib.readSdkReleases();
 
     it("records every release and preview from 1.0.0 on, and the CI build as not served", () => {
@@ -161,7 +134,7 @@ describe("scripts/data/sdk-releases.json", () => {
     });
 
     it("agrees with the runtime version of every measurement of a release", () => {
-        const dir = join(ROOT, "scripts", "data", "measured-built-in-tools");
+        const dir = join(ROOT, "data", "measured-built-in-tools");
         for (const name of readdirSync(dir).filter((n) => n.endsWith(".json"))) {
             const measured = JSON.parse(readFileSync(join(dir, name), "utf8"));
             const release = file.releases.get(measured.sdkVersion);

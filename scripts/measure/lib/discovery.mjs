@@ -7,7 +7,8 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { measurementFileText, writeMeasuredModule } from "./measuredCatalog.mjs";
+import { measurementFileText } from "../../../build/cli/conformance/measuredCatalog.js";
+import { writeMeasuredModule } from "./measuredModule.mjs";
 
 /**
  * The SDK of the release being measured, loaded at run time from its own install: its types are
@@ -434,7 +435,7 @@ const keyOf = (config) => `${config.label}|${config.model}`;
  * @typedef {object} Rig
  * @property {SdkClient[]} clients runtime processes used in parallel for the long scans
  * @property {SdkClient} client the first of them
- * @property {import("../../lib/mockChatModel.mjs").MockModel & { toolCalls: string[] | undefined }} mock
+ * @property {import("../../../build/esm/mockModel/mockChatModel.js").MockModel & { toolCalls: string[] | undefined }} mock
  * @property {(config: ProbeConfig, tools?: object[], on?: SdkClient) => Promise<SdkSession>} open
  *   creates a session for `config` with `tools`, in the config's mode
  * @property {ProbeConfig[]} configs
@@ -551,7 +552,7 @@ function toolAnswer(rig, since, name) {
 }
 
 /**
- * @param {import("../../lib/mockChatModel.mjs").RecordedTool} tool
+ * @param {import("../../../build/esm/mockModel/mockChatModel.js").RecordedTool} tool
  * @returns {string | undefined} the description the model was given
  */
 const descriptionOf = (tool) =>
@@ -559,7 +560,7 @@ const descriptionOf = (tool) =>
     /** @type {{ description?: string }} */ (/** @type {unknown} */ (tool)).description;
 
 /**
- * @param {import("../../lib/mockChatModel.mjs").RecordedTool} tool
+ * @param {import("../../../build/esm/mockModel/mockChatModel.js").RecordedTool} tool
  * @returns {string}
  */
 const toolNameOf = (tool) =>

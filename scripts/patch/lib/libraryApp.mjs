@@ -5,9 +5,9 @@
 
 import { cpSync, mkdirSync, readdirSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { linkedModules } from "./patchedInstall.mjs";
-import { ROOT } from "./sdkPatch.mjs";
-import { CACHE } from "../../measure/lib/sdkVersions.mjs";
+import { linkedModules } from "../../../build/cli/conformance/patchedInstall.js";
+import { ROOT } from "../../../build/cli/conformance/servedReleases.js";
+import { CACHE } from "../../../build/cli/conformance/sdkVersions.js";
 
 /**
  * @param {string} sdkDir the unpatched SDK package folder (an install with its runtime)

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
-import { PACKAGE_NAME, ROOT } from "./sdkPatch.mjs";
+import { PACKAGE_NAME, ROOT } from "../../../build/cli/conformance/servedReleases.js";
 
 /** The pinned pnpm's entry point (devDependency "pnpm"). */
 export const PNPM = join(ROOT, "node_modules", "pnpm", "bin", "pnpm.cjs");

@@ -6,7 +6,25 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { versionAt } from "../../measure/lib/sdkVersions.mjs";
+import {
+    PACKAGE_NAME,
+    pinnedVersion,
+    ROOT,
+} from "../../../build/cli/conformance/servedReleases.js";
+import { versionAt } from "../../../build/cli/conformance/sdkVersions.js";
+
+/** The untouched copy of the pinned version, installed through an npm alias. */
+const PRISTINE_ALIAS = "copilot-sdk-unpatched";
+
+/** @returns {string} directory of an untouched copy of the SDK at `version` */
+export function pristineDir(version = pinnedVersion()) {
+    return pristineSdkDir(ROOT, PACKAGE_NAME, PRISTINE_ALIAS, version);
+}
+
+/** @returns {string} the patch-package patch file path for a version */
+export function patchFilePath(version = pinnedVersion()) {
+    return join(ROOT, "patches", `${PACKAGE_NAME.replace("/", "+")}+${version}.patch`);
+}
 
 /**
  * @param {string} root the project root
@@ -15,7 +33,7 @@ import { versionAt } from "../../measure/lib/sdkVersions.mjs";
  * @param {string} version the exact version wanted
  * @returns {string} the directory of an untouched copy of that version
  */
-export function pristineSdkDir(root, packageName, alias, version) {
+function pristineSdkDir(root, packageName, alias, version) {
     const aliased = join(root, "node_modules", alias);
     if (versionAt(aliased) === version) return aliased;
     const cache = join(root, ".cache", "sdk-pristine", version);

@@ -19,7 +19,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { runPatchPackage } from "./applyPatch.mjs";
-import { PACKAGE_NAME, pristineDir, ROOT, supportedVersions } from "./sdkPatch.mjs";
+import {
+    PACKAGE_NAME,
+    ROOT,
+    supportedVersions,
+} from "../../../build/cli/conformance/servedReleases.js";
+import { pristineDir } from "./pristineSdk.mjs";
 import { renderThinPatchFor } from "./thinPatch.mjs";
 
 const PROBE = `
@@ -97,7 +102,7 @@ export async function runReleaseMatrix(versions = supportedVersions()) {
                     dependencies: { [PACKAGE_NAME]: version },
                 })
             );
-            const patch = await renderThinPatchFor(version, "patch-package", pristine);
+            const patch = renderThinPatchFor(version, "patch-package", pristine);
             mkdirSync(join(app, "patches"));
             writeFileSync(join(app, "patches", `@github+copilot-sdk+${version}.patch`), patch);
             runPatchPackage(app);

@@ -39,7 +39,7 @@ export const GPT = "gpt-4o";
 
 const TURN_TIMEOUT_MS = 20_000;
 
-/** @typedef {import("../../lib/mockChatModel.mjs").RecordedTool & { name?: string, description?: string }} OfferedTool */
+/** @typedef {import("../../../build/esm/mockModel/mockChatModel.js").RecordedTool & { name?: string, description?: string }} OfferedTool */
 /** @param {OfferedTool} tool */
 const nameOf = (tool) => tool.function?.name ?? tool.custom?.name ?? tool.name;
 /** @param {OfferedTool} tool */
@@ -120,7 +120,7 @@ export function taggedTool(name, tag, extra = {}) {
  * client and removes the directory afterwards, whatever happens.
  *
  * @param {{ directory: string }} sdk - one of {@link SDKS}
- * @param {{ baseUrl: string, toolCalls?: string[], requests: import("../../lib/mockChatModel.mjs").RecordedChatRequest[] }} model - the mock model
+ * @param {{ baseUrl: string, toolCalls?: string[], requests: import("../../../build/esm/mockModel/mockChatModel.js").RecordedChatRequest[] }} model - the mock model
  * @param {(rig: ReproRig) => Promise<T>} body - the scenario
  * @returns {Promise<T>}
  * @template T

@@ -2,8 +2,8 @@
 // conformance --compare <runtime A> <runtime B> [--tools <names> | --app <module>] [--json]:
 // what a runtime upgrade changes for an app. Both runtimes (npm specs such as
 // @github/copilot@1.0.83, or paths of a copilot CLI or of a folder that installed one) are driven
-// by the pinned SDK, offline, with the mock model on 127.0.0.1 (lib/compareProbe.mjs), and the
-// results compared (lib/runtimeComparison.mjs).
+// by the pinned SDK, offline, with the mock model on 127.0.0.1 (compareProbe.ts), and the
+// results compared (runtimeComparison.ts).
 //
 // Exit codes: 0 nothing the app relies on changed; 1 something did (each difference is named);
 // 2 a usage error (the message names the bad value); 3 a runtime could not be probed. Runtime installs are cached in
@@ -14,16 +14,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { appSessionConfig } from "./lib/compareProbe.mjs";
-import { compareRuntimes, formatComparison } from "./lib/runtimeComparison.mjs";
-import { CACHE, freshPrefix, installSdkVersion, npmInstall } from "./lib/sdkVersions.mjs";
+import { appSessionConfig, type CompareProbeResult } from "./compareProbe.js";
+import { compareRuntimes, formatComparison } from "./runtimeComparison.js";
+import { CACHE, freshPrefix, installSdkVersion, npmInstall } from "./sdkVersions.js";
 
 const USAGE =
     "Usage: conformance --compare <runtime A> <runtime B> [--tools <name,name,...> | --app <module>] [--json]\n" +
     "  <runtime>: an npm spec (@github/copilot@1.0.83) or the path of a copilot CLI (or of a folder\n" +
     "  whose node_modules/.bin/copilot is one). Exit 0: nothing the app relies on changed; 1: something\n" +
     "  did; 2: usage error; 3: a runtime could not be probed.";
-const PROBE = join(dirname(fileURLToPath(import.meta.url)), "lib", "compareProbe.mjs");
+const PROBE = join(dirname(fileURLToPath(import.meta.url)), "compareProbe.js");
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const NPM_SPEC = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*@[A-Za-z0-9._^~<>=*+-]+$/;
 
@@ -31,15 +31,17 @@ const KNOWN_FLAGS = new Set(["--compare", "--tools", "--app", "--json"]);
 
 class UsageError extends Error {}
 
-/**
- * @param {string[]} args
- * @returns {{ a: string, b: string, tools: string[] | undefined, app: string | undefined, json: boolean }}
- */
-export function readCompareArguments(args) {
+export function readCompareArguments(args: string[]): {
+    a: string;
+    b: string;
+    tools: string[] | undefined;
+    app: string | undefined;
+    json: boolean;
+} {
     const unknown = args.find((arg) => arg.startsWith("-") && !KNOWN_FLAGS.has(arg));
     if (unknown !== undefined) throw new UsageError(`Unknown option '${unknown}'.`);
     const rest = [...args];
-    const take = (/** @type {string} */ flag) => {
+    const take = (flag: string) => {
         const at = rest.indexOf(flag);
         if (at === -1) return undefined;
         const value = rest[at + 1];
@@ -99,11 +101,8 @@ export function readCompareArguments(args) {
 
 /**
  * The copilot CLI of a runtime argument, installing an npm spec into the cache once.
- *
- * @param {string} runtime
- * @returns {string}
  */
-function cliOf(runtime) {
+function cliOf(runtime: string): string {
     if (existsSync(runtime)) {
         const path = resolve(runtime);
         if (!statSync(path).isDirectory()) return path;
@@ -137,15 +136,14 @@ function cliOf(runtime) {
 
 /**
  * Runs the probe on one runtime.
- *
- * @param {string} sdkDir
- * @param {string} cli
- * @param {readonly string[]} tools
- * @param {string | undefined} app
- * @param {string | undefined} patchedDir
- * @returns {import("./lib/compareProbe.mjs").CompareProbeResult}
  */
-function probe(sdkDir, cli, tools, app, patchedDir) {
+function probe(
+    sdkDir: string,
+    cli: string,
+    tools: readonly string[],
+    app: string | undefined,
+    patchedDir: string | undefined
+): CompareProbeResult {
     const dir = mkdtempSync(join(tmpdir(), "conformance-compare-out-"));
     try {
         const out = join(dir, "result.json");
@@ -161,10 +159,9 @@ function probe(sdkDir, cli, tools, app, patchedDir) {
 }
 
 /**
- * @param {string[]} args
- * @returns {Promise<number>} the exit code
+ * @returns the exit code
  */
-export async function runComparison(args) {
+export async function runComparison(args: string[]): Promise<number> {
     const started = performance.now();
     if (args.includes("--help") || args.includes("-h")) {
         console.log(USAGE);
@@ -202,20 +199,19 @@ export async function runComparison(args) {
         console.error(`${error.message}\n\n${USAGE}`);
         return 2;
     }
-    const { pinnedVersion } = await import("../patch/lib/sdkPatch.mjs");
+    const { pinnedVersion } = await import("./servedReleases.js");
     const sdkVersion = pinnedVersion();
     const sdkDir = await installSdkVersion(sdkVersion);
     let patchedDir;
     if (app !== undefined) {
-        const { patchedCopy } = await import("../patch/lib/patchedInstall.mjs");
-        patchedDir = await patchedCopy(sdkVersion, sdkDir, "compare");
+        const { patchedCopy } = await import("./patchedInstall.js");
+        patchedDir = patchedCopy(sdkVersion, sdkDir, "compare");
     }
-    /** @type {import("./lib/compareProbe.mjs").CompareProbeResult[]} */
-    const results = [];
-    for (const [label, spec, cli] of /** @type {const} */ ([
+    const results: CompareProbeResult[] = [];
+    for (const [label, spec, cli] of [
         ["A", a, cliA],
         ["B", b, cliB],
-    ])) {
+    ] as const) {
         console.error(`probing ${label} (${cli})`);
         try {
             results.push(probe(sdkDir, cli, tools, app, patchedDir));
@@ -227,10 +223,7 @@ export async function runComparison(args) {
             return 3;
         }
     }
-    const [resultA, resultB] =
-        /** @type {[import("./lib/compareProbe.mjs").CompareProbeResult, import("./lib/compareProbe.mjs").CompareProbeResult]} */ (
-            results
-        );
+    const [resultA, resultB] = results as [CompareProbeResult, CompareProbeResult];
     const { differences, added } = compareRuntimes(resultA, resultB, tools);
     const exitCode = differences.length > 0 ? 1 : 0;
     const report = {

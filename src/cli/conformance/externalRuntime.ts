@@ -10,11 +10,10 @@ import { dirname, join, resolve } from "node:path";
 /**
  * Reads `--<name> <value>` from command-line arguments.
  *
- * @param {string[]} args
- * @param {string} name option name without the dashes
- * @returns {string | undefined} the value, or undefined when the option is absent
+ * @param name - option name without the dashes
+ * @returns the value, or undefined when the option is absent
  */
-export function optionValue(args, name) {
+export function optionValue(args: string[], name: string): string | undefined {
     const at = args.indexOf(`--${name}`);
     if (at === -1) return undefined;
     const value = args[at + 1];
@@ -25,10 +24,10 @@ export function optionValue(args, name) {
 }
 
 /**
- * @param {string[]} args command-line arguments
- * @returns {string | undefined} the absolute path of the CLI named with --runtime, checked to exist
+ * @param args - command-line arguments
+ * @returns the absolute path of the CLI named with --runtime, checked to exist
  */
-export function runtimeOption(args) {
+export function runtimeOption(args: string[]): string | undefined {
     const value = optionValue(args, "runtime");
     if (value === undefined) return undefined;
     const path = resolve(value);
@@ -43,10 +42,12 @@ export function runtimeOption(args) {
 /**
  * The client options that run a CLI instead of the bundled runtime.
  *
- * @param {{ RuntimeConnection?: { forStdio(options: { path: string }): unknown } }} sdk the SDK module
- * @param {string} cliPath
+ * @param sdk - the SDK module
  */
-export function connectionTo(sdk, cliPath) {
+export function connectionTo<Connection>(
+    sdk: { RuntimeConnection?: { forStdio(options: { path: string }): Connection } },
+    cliPath: string
+): { connection: Connection } {
     if (typeof sdk.RuntimeConnection?.forStdio !== "function") {
         throw new Error("This @github/copilot-sdk version has no RuntimeConnection.forStdio.");
     }
@@ -54,8 +55,7 @@ export function connectionTo(sdk, cliPath) {
 }
 
 /** The directory of the nearest package.json with a name above `file`. */
-/** @param {string} file */
-function packageRoot(file) {
+function packageRoot(file: string) {
     let dir = dirname(file);
     while (dir !== dirname(dir)) {
         const manifest = join(dir, "package.json");
@@ -65,8 +65,7 @@ function packageRoot(file) {
     return undefined;
 }
 
-/** @param {string} file */
-function startsWithShebang(file) {
+function startsWithShebang(file: string) {
     const fd = openSync(file, "r");
     try {
         const head = Buffer.alloc(2);
@@ -82,11 +81,8 @@ function startsWithShebang(file) {
  * the packages around it. `@github/copilot`'s `copilot` is a JavaScript loader that runs the
  * binary of the platform package `@github/copilot-<platform>-<arch>`; a path to a binary is
  * taken as it is.
- *
- * @param {string} cliPath
- * @returns {{ binary: string, packageDirs: string[] }}
  */
-export function externalRuntimeFiles(cliPath) {
+export function externalRuntimeFiles(cliPath: string): { binary: string; packageDirs: string[] } {
     const real = realpathSync(cliPath);
     const loaderPackage = packageRoot(real);
     if (!startsWithShebang(real)) {

@@ -1,5 +1,7 @@
-// What changed, for an app, between two runtimes probed by compareProbe.mjs: the decision of
+// What changed, for an app, between two runtimes probed by compareProbe.ts: the decision of
 // `conformance --compare`, a pure function of the two probe results.
+
+import type { CompareProbeResult } from "./compareProbe.js";
 
 /**
  * Kinds of difference that fail the comparison (exit 1):
@@ -9,20 +11,21 @@
  * - `FILTER_CHANGED`: the app's session config offers the model other tools on B;
  * - `TOOL_DROPPED`: a built-in offered on A (in a session without custom tools), or one of the
  *   app's tools that answered on A, is gone on B.
- *
- * @typedef {"NEW_BUILT_IN" | "OVERRIDE_NOT_HONOURED" | "FILTER_CHANGED" | "TOOL_DROPPED"} DifferenceKind
  */
+export type DifferenceKind =
+    "NEW_BUILT_IN" | "OVERRIDE_NOT_HONOURED" | "FILTER_CHANGED" | "TOOL_DROPPED";
 
-/**
- * @typedef {object} Difference
- * @property {DifferenceKind} kind
- * @property {string} tool the tool name
- * @property {string} model the model id on which it changed
- * @property {string} a what runtime A did
- * @property {string} b what runtime B does
- */
-
-/** @typedef {import("./compareProbe.mjs").CompareProbeResult} CompareProbeResult */
+export interface Difference {
+    kind: DifferenceKind;
+    /** the tool name */
+    tool: string;
+    /** the model id on which it changed */
+    model: string;
+    /** what runtime A did */
+    a: string;
+    /** what runtime B does */
+    b: string;
+}
 
 /** Outcomes that show a built-in of the name: it conflicts, answers, or takes the tool's place. */
 const BUILT_IN_OUTCOMES = new Set(["fails-at-send", "built-in-answers", "dropped"]);
@@ -31,12 +34,13 @@ const BUILT_IN_OUTCOMES = new Set(["fails-at-send", "built-in-answers", "dropped
  * Whether the runtime has a built-in named `name` for `model`: listed, offered, or seen answering
  * (or refusing) a custom tool of the name without the flag.
  *
- * @param {CompareProbeResult} result
- * @param {string} model
- * @param {string} name
- * @returns {string | undefined} how it shows, or undefined when it has none
+ * @returns how it shows, or undefined when it has none
  */
-function builtInEvidence(result, model, name) {
+function builtInEvidence(
+    result: CompareProbeResult,
+    model: string,
+    name: string
+): string | undefined {
     if (result.offered[model]?.includes(name)) return "offered built-in";
     if (result.listedByModel[model]?.includes(name)) return "listed built-in";
     const outcome = result.names[model]?.[name]?.noFlag;
@@ -48,17 +52,16 @@ function builtInEvidence(result, model, name) {
 /**
  * The differences that matter to an app between runtime A and runtime B.
  *
- * @param {CompareProbeResult} a
- * @param {CompareProbeResult} b
- * @param {readonly string[]} tools the app's tool names
- * @returns {{ differences: Difference[], added: Record<string, string[]> }} the failing
- *   differences, and (for information) the built-ins B offers that A did not, by model
+ * @param tools - the app's tool names
+ * @returns the failing differences, and (for information) the built-ins B offers that A did not, by model
  */
-export function compareRuntimes(a, b, tools) {
-    /** @type {Difference[]} */
-    const differences = [];
-    /** @type {Record<string, string[]>} */
-    const added = {};
+export function compareRuntimes(
+    a: CompareProbeResult,
+    b: CompareProbeResult,
+    tools: readonly string[]
+): { differences: Difference[]; added: Record<string, string[]> } {
+    const differences: Difference[] = [];
+    const added: Record<string, string[]> = {};
     const models = Object.keys(a.offered).filter((model) => model in b.offered);
     for (const model of models) {
         for (const name of tools) {
@@ -105,7 +108,7 @@ export function compareRuntimes(a, b, tools) {
             const seenA = "seen" in appA ? appA.seen : [];
             const seenB = "seen" in appB ? appB.seen : [];
             if ("refused" in appA || "refused" in appB) {
-                const describe = (/** @type {typeof appA} */ side) =>
+                const describe = (side: typeof appA) =>
                     "refused" in side
                         ? `refused: ${side.refused}`
                         : `offers ${side.seen.length} tools`;
@@ -147,11 +150,15 @@ export function compareRuntimes(a, b, tools) {
 
 /**
  * The comparison as a table for people.
- *
- * @param {{ a: { spec: string, version: string }, b: { spec: string, version: string }, tools: readonly string[], differences: Difference[], added: Record<string, string[]>, observed?: { a: CompareProbeResult["names"], b: CompareProbeResult["names"] } }} report
- * @returns {string}
  */
-export function formatComparison(report) {
+export function formatComparison(report: {
+    a: { spec: string; version: string };
+    b: { spec: string; version: string };
+    tools: readonly string[];
+    differences: Difference[];
+    added: Record<string, string[]>;
+    observed?: { a: CompareProbeResult["names"]; b: CompareProbeResult["names"] };
+}): string {
     const { a, b, tools, differences, added } = report;
     const lines = [
         `Runtime A: ${a.spec} (${a.version})`,
@@ -163,8 +170,10 @@ export function formatComparison(report) {
         lines.push("Nothing the app relies on changed.");
     } else {
         const header = ["difference", "tool", "model", "A", "B"];
-        /** @type {string[][]} */
-        const rows = [header, ...differences.map((d) => [d.kind, d.tool, d.model, d.a, d.b])];
+        const rows: string[][] = [
+            header,
+            ...differences.map((d) => [d.kind, d.tool, d.model, d.a, d.b]),
+        ];
         const widths = header.map((_, column) =>
             Math.max(...rows.map((row) => (row[column] ?? "").length))
         );
@@ -187,7 +196,7 @@ export function formatComparison(report) {
         for (const [model, byName] of Object.entries(report.observed.a)) {
             for (const name of tools) {
                 const side = (
-                    /** @type {Record<string, Record<string, { noFlag: string, flag: string }>>} */ names
+                    names: Record<string, Record<string, { noFlag: string; flag: string }>>
                 ) => {
                     const outcome = names[model]?.[name];
                     return outcome === undefined

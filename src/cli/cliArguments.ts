@@ -3,20 +3,29 @@
 // as `--skd` never runs the default for minutes; `--help` prints the usage.
 
 /**
- * @param {string[]} args the command-line arguments (process.argv.slice(2))
- * @param {{ usage: string, flags?: Record<string, "value" | "switch">, positionals?: number }} spec
- *   the flags the script knows (without the leading `--`), and how many plain words it takes
- * @returns {string[]} the same arguments
+ * Checks a script's command line; exits with the usage (code 2) on a problem, or prints it (code
+ * 0) for `--help`.
+ *
+ * @param args - the command-line arguments (process.argv.slice(2))
+ * @param spec - the usage, the flags the script knows (without the leading `--`), and how many
+ *   plain words it takes
+ * @returns the same arguments
  */
-export function checkArguments(args, { usage, flags = {}, positionals = 0 }) {
-    /** @param {string} problem @returns {never} */
-    const fail = (problem) => {
+export function checkArguments(
+    args: string[],
+    {
+        usage,
+        flags = {},
+        positionals = 0,
+    }: { usage: string; flags?: Record<string, "value" | "switch">; positionals?: number }
+): string[] {
+    const fail = (problem: string): never => {
         console.error(`${problem}\n\n${usage}`);
         process.exit(2);
     };
     let words = 0;
     for (let at = 0; at < args.length; at++) {
-        const arg = /** @type {string} */ (args[at]);
+        const arg = args[at] as string;
         if (arg === "--help" || arg === "-h") {
             console.log(usage);
             process.exit(0);

@@ -2,7 +2,7 @@
 // not) and its real bundled runtime, with a mock OpenAI-style model on 127.0.0.1.
 //
 // Usage (a child process per SDK, so each imports its own copy):
-//   node conformanceProbe.mjs <sdk dir> <json list of tool names> <out.json> [<copilot CLI>]
+//   node conformanceProbe.js <sdk dir> <json list of tool names> <out.json> [<copilot CLI>]
 // Writes { runtimeVersion, names: { [model]: { [name]: { noFlag, flag } } }, filters: [...] }.
 // With a CLI path, the SDK drives that runtime (`RuntimeConnection.forStdio`) instead of its
 // bundled one, and the names the runtime lists (`tools.list`) are probed too, so that a built-in
@@ -12,61 +12,63 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { connectionTo } from "./externalRuntime.mjs";
-import { startMockChatModel } from "../../lib/mockChatModel.mjs";
+import { connectionTo } from "./externalRuntime.js";
+import { startMockChatModel } from "copilot-sdk-tool-override/mock-model";
 import {
+    type Mock,
+    type ProbedClient,
+    type ProbedSdk,
+    type ProbedSession,
+    probeClientOptions,
     nameOf,
     PROBE_KEY,
     probeCustomTool,
     refusalOf,
     removeProbeDirectory,
     TURN_TIMEOUT_MS,
-} from "./customToolProbe.mjs";
+} from "./customToolProbe.js";
 
 const [sdkDir = "", namesJson = "[]", outFile = "", cliPath] = process.argv.slice(2);
 /**
  * The SDK under test, loaded from its install: its types are those of whichever release it is,
  * so they are not checked here.
- *
- * @type {any}
  */
-const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
+const sdk: ProbedSdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
 const { CopilotClient, approveAll } = sdk;
 const patched = sdk.TOOL_CUSTOMIZATION_PATCH !== undefined;
-const MODELS = /** @type {const} */ (["claude-sonnet-4.5", "gpt-4o"]);
+const MODELS = ["claude-sonnet-4.5", "gpt-4o"] as const;
 /** Where the patched SDK took its built-in names from (`toolResolution.runtime.catalog`). */
-/** @type {string | undefined} */
-let catalog;
+let catalog: string | undefined;
 
 /**
- * What the probe writes to its output file (JSON), for scripts/measure/conformance.mjs: per
+ * What the probe writes to its output file (JSON), for conformance.ts: per
  * model, per name, the outcome without and with the flag; the tool-search probes; the filter
  * scenarios; and where the patched SDK took its built-in names from.
- *
- * @typedef {object} ProbeResult
- * @property {boolean} patched
- * @property {string} runtimeVersion
- * @property {Record<string, Record<string, { noFlag: string, flag: string }>>} names
- * @property {({ label: string } & ({ refused: string } | { seen: string[][], enabledTools: string[] | undefined }))[]} filters
- * @property {{ deferring: string, enabledOnly: string }} toolSearch
- * @property {string | undefined} catalog
  */
-
-/** @typedef {import("./customToolProbe.mjs").Mock} Mock */
+export interface ProbeResult {
+    patched: boolean;
+    runtimeVersion: string;
+    names: Record<string, Record<string, { noFlag: string; flag: string }>>;
+    filters: ({ label: string } & (
+        { refused: string } | { seen: string[][]; enabledTools: readonly string[] | undefined }
+    ))[];
+    toolSearch: { deferring: string; enabledOnly: string };
+    catalog: string | undefined;
+}
 
 /**
  * {@link probeCustomTool} with this probe's SDK; notes where the patched SDK took its built-in
  * names from.
- *
- * @param {any} client
- * @param {Mock} mock
- * @param {string} model
- * @param {string} name
- * @param {boolean} flag
- * @param {object} [extra]
- * @param {number} [fillers]
  */
-const probe = (client, mock, model, name, flag, extra = {}, fillers = 0) =>
+const probe = (
+    client: ProbedClient,
+    mock: Mock,
+    model: string,
+    name: string,
+    flag: boolean,
+    extra: object = {},
+    fillers: number = 0
+) =>
     probeCustomTool(
         client,
         mock,
@@ -84,14 +86,19 @@ const probe = (client, mock, model, name, flag, extra = {}, fillers = 0) =>
 /**
  * Which tools the model is offered under a filter, and what toolResolution says.
  *
- * @param {any} client the SDK's client
- * @param {Mock} mock
- * @param {string} model
- * @param {object} config the filter options
- * @param {string | undefined} switchTo a model to switch to for a second turn
- * @returns {Promise<{ refused: string } | { seen: string[][], enabledTools: string[] | undefined }>}
+ * @param client - the SDK's client
+ * @param config - the filter options
+ * @param switchTo - a model to switch to for a second turn
  */
-async function filterScenario(client, mock, model, config, switchTo) {
+async function filterScenario(
+    client: ProbedClient,
+    mock: Mock,
+    model: string,
+    config: object,
+    switchTo: string | undefined
+): Promise<
+    { refused: string } | { seen: string[][]; enabledTools: readonly string[] | undefined }
+> {
     let session;
     try {
         session = await client.createSession({
@@ -104,26 +111,22 @@ async function filterScenario(client, mock, model, config, switchTo) {
         return { refused: refusalOf(error) };
     }
     try {
-        /** @type {string[][]} */
-        const seen = [];
+        const seen: string[][] = [];
         for (const next of [undefined, switchTo]) {
             if (next === undefined && seen.length > 0) break;
             if (next !== undefined) await session.setModel(next);
             const first = mock.requests.length;
             await session.sendAndWait({ prompt: "hello" }, TURN_TIMEOUT_MS).catch(() => {});
-            seen.push(
-                /** @type {string[]} */ ((mock.requests[first]?.tools ?? []).map(nameOf)).sort()
-            );
+            seen.push(((mock.requests[first]?.tools ?? []).map(nameOf) as string[]).sort());
             if (switchTo === undefined) break;
         }
-        return { seen, enabledTools: session.toolResolution?.enabledTools };
+        return { seen, enabledTools: (session as ProbedSession).toolResolution?.enabledTools };
     } finally {
         await session.disconnect().catch(() => {});
     }
 }
 
-/** @type {{ label: string, config: object, switchTo?: string }[]} */
-const FILTERS = [
+const FILTERS: { label: string; config: object; switchTo?: string }[] = [
     { label: "availableTools ['toolset:edit']", config: { availableTools: ["toolset:edit"] } },
     {
         label: "availableTools ['toolset:edit'], then setModel('gpt-4o')",
@@ -140,27 +143,26 @@ const FILTERS = [
 
 const base = mkdtempSync(join(tmpdir(), "conformance-"));
 const mock = await startMockChatModel();
-const client = new CopilotClient({
-    ...(cliPath === undefined ? {} : connectionTo(sdk, cliPath)),
-    baseDirectory: base,
-    onToolWarning: () => {},
-});
+const client = new CopilotClient(
+    probeClientOptions({
+        ...(cliPath === undefined ? {} : connectionTo(sdk, cliPath)),
+        baseDirectory: base,
+    })
+);
 try {
     await client.start();
-    /** @type {Omit<ProbeResult, "catalog" | "toolSearch"> & Partial<ProbeResult>} */
-    const result = {
+    const result: Omit<ProbeResult, "catalog" | "toolSearch"> & Partial<ProbeResult> = {
         patched,
         runtimeVersion: (await client.getStatus()).version,
         names: {},
         filters: [],
     };
-    const names = new Set(JSON.parse(namesJson));
+    const names = new Set<string>(JSON.parse(namesJson));
     if (cliPath !== undefined) {
         for (const tool of (await client.rpc.tools.list({})).tools) names.add(tool.name);
     }
     for (const model of MODELS) {
-        /** @type {Record<string, { noFlag: string, flag: string }>} */
-        const byName = {};
+        const byName: Record<string, { noFlag: string; flag: string }> = {};
         result.names[model] = byName;
         for (const name of [...names].sort()) {
             byName[name] = {

@@ -5,14 +5,14 @@
 //
 // npm run conformance -- --compare <runtime A> <runtime B> [--tools <names> | --app <module>]
 //     [--json]
-// compares two runtimes for an app's tools instead (conformanceCompare.mjs).
+// compares two runtimes for an app's tools instead (conformanceCompare.ts).
 //
 // npm run conformance -- --runtime <copilot CLI> [--sdk <version>] [--names-from <file>]
 //     [--out <file>]
 // probes an external runtime instead (for example node_modules/.bin/copilot of
 // `npm install @github/copilot@<version>`), driven by the pinned SDK version (or --sdk) unpatched
 // and patched, through `RuntimeConnection.forStdio({ path })`. The names probed are the
-// measurements of that runtime version if scripts/data/measured-built-in-tools/ has them (or the
+// measurements of that runtime version if data/measured-built-in-tools/ has them (or the
 // discovery output named with --names-from), else every measured name of every version; the
 // runtime's own tools.list is added in every case. Its section goes to --out <file>, or replaces
 // that runtime's section of CONFORMANCE.md (appended if it has none), leaving the rest as it is.
@@ -21,25 +21,22 @@
 // node_modules stays as it is); the patched copy lives in .cache/conformance/<version>, the SDK
 // folder copied and patched with patch-package, everything else linked to the unpatched install.
 
-import { checkArguments } from "../lib/cliArguments.mjs";
+import { checkArguments } from "../cliArguments.js";
 import { execFileSync } from "node:child_process";
-import { optionValue, runtimeOption } from "./lib/externalRuntime.mjs";
+import { optionValue, runtimeOption } from "./externalRuntime.js";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { HIDDEN_BUILT_INS } from "./lib/hiddenBuiltIns.mjs";
-import { readMeasurements } from "./lib/measuredCatalog.mjs";
-import { patchedCopy } from "../patch/lib/patchedInstall.mjs";
-import { installSdkVersion, nodeFor, sdkRelease } from "./lib/sdkVersions.mjs";
-import {
-    pinnedVersion,
-    requestedVersions,
-    ROOT,
-    supportedVersions,
-} from "../patch/lib/sdkPatch.mjs";
+import { fileURLToPath } from "node:url";
+import type { ProbeResult } from "./conformanceProbe.js";
+import { HIDDEN_BUILT_INS } from "./hiddenBuiltIns.js";
+import { readMeasurements } from "./measuredCatalog.js";
+import { patchedCopy } from "./patchedInstall.js";
+import { installSdkVersion, nodeFor, sdkRelease } from "./sdkVersions.js";
+import { pinnedVersion, requestedVersions, ROOT, supportedVersions } from "./servedReleases.js";
 if (process.argv.includes("--compare")) {
-    // npm run conformance -- --compare <runtime A> <runtime B> ...: see conformanceCompare.mjs.
-    const { runComparison } = await import("./conformanceCompare.mjs");
+    // npm run conformance -- --compare <runtime A> <runtime B> ...: see conformanceCompare.ts.
+    const { runComparison } = await import("./conformanceCompare.js");
     process.exit(await runComparison(process.argv.slice(2)));
 }
 checkArguments(process.argv.slice(2), {
@@ -48,7 +45,7 @@ checkArguments(process.argv.slice(2), {
     positionals: 0,
 });
 
-const PROBE = join(ROOT, "scripts", "measure", "lib", "conformanceProbe.mjs");
+const PROBE = join(dirname(fileURLToPath(import.meta.url)), "conformanceProbe.js");
 const REPORT = join(ROOT, "CONFORMANCE.md");
 const started = performance.now();
 
@@ -72,11 +69,8 @@ if (externalRuntime === undefined && (outFile ?? namesFrom) !== undefined) {
 /**
  * The names the discovery measured for an SDK version's runtime, plus the hidden ones; for a
  * release whose runtime was not measured, every name measured on any runtime.
- *
- * @param {string} version
- * @returns {string[]}
  */
-function namesFor(version) {
+function namesFor(version: string): string[] {
     const measurements = readMeasurements();
     const own = measurements.find((m) => m.sdkVersion === version);
     const measured = (own === undefined ? measurements : [own]).flatMap((m) => m.builtIns);
@@ -85,10 +79,8 @@ function namesFor(version) {
 
 /**
  * The version an external CLI reports (`copilot --version`: "GitHub Copilot CLI 1.0.102.").
- *
- * @param {string} cliPath
  */
-function cliVersion(cliPath) {
+function cliVersion(cliPath: string) {
     const text = execFileSync(cliPath, ["--version"], { encoding: "utf8" });
     const match = /(\d+\.\d+\.\d+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?)/.exec(text);
     return match?.[1];
@@ -98,11 +90,8 @@ function cliVersion(cliPath) {
  * The names to probe on an external runtime, and where they come from: the discovery's output
  * named with --names-from, else the measurements of that runtime version, else every measured
  * name of every version (the probe adds the runtime's tools.list to each).
- *
- * @param {string} cliPath
- * @returns {{ names: string[], source: string }}
  */
-function namesForRuntime(cliPath) {
+function namesForRuntime(cliPath: string): { names: string[]; source: string } {
     const measurements = readMeasurements();
     const version = cliVersion(cliPath);
     const own =
@@ -120,15 +109,16 @@ function namesForRuntime(cliPath) {
 }
 
 /**
- * Runs the probe (lib/conformanceProbe.mjs) on one SDK install with `node`.
+ * Runs the probe (conformanceProbe.ts, compiled) on one SDK install with `node`.
  *
- * @param {string} node
- * @param {string} sdkDir
- * @param {string[]} names
- * @param {string | undefined} cliPath an external runtime, if any
- * @returns {import("./lib/conformanceProbe.mjs").ProbeResult}
+ * @param cliPath - an external runtime, if any
  */
-function probe(node, sdkDir, names, cliPath) {
+function probe(
+    node: string,
+    sdkDir: string,
+    names: string[],
+    cliPath: string | undefined
+): ProbeResult {
     const out = join(
         tmpdir(),
         `conformance-${process.pid}-${Math.random().toString(36).slice(2)}.json`
@@ -144,50 +134,40 @@ function probe(node, sdkDir, names, cliPath) {
     }
 }
 
-/** @type {Record<string, string>} */
-const LABELS = {
+const LABELS: Record<string, string> = {
     "custom-runs": "custom handler runs",
     "built-in-answers": "**built-in silently answers**",
     "fails-at-send": "fails at first send",
     dropped: "**tool dropped**",
     "duplicate-definitions": "**two definitions**",
 };
-const label = (/** @type {string} */ outcome) =>
+const label = (outcome: string) =>
     outcome.startsWith("refused:") ? `refused: ${outcome.slice(8)}` : (LABELS[outcome] ?? outcome);
 /**
  * Both models' outcomes, once when they agree.
- *
- * @param {ProbeResult["names"]} byModel
- * @param {string} name
- * @param {"noFlag" | "flag"} key
  */
-const both = (byModel, name, key) => {
+const both = (byModel: ProbeResult["names"], name: string, key: "noFlag" | "flag") => {
     const [claude = "—", gpt = "—"] = Object.values(byModel).map(
         (names) => names[name]?.[key] ?? "—"
     );
     return claude === gpt ? label(claude) : `${label(claude)} (Claude) / ${label(gpt)} (GPT)`;
 };
 
-/**
- * @typedef {import("./lib/conformanceProbe.mjs").ProbeResult} ProbeResult
- * @typedef {"noFlag" | "flag"} ProbeKey
- */
+type ProbeKey = "noFlag" | "flag";
 
 /**
  * The names probed on the first model.
- *
- * @param {ProbeResult} result
  */
-const probedNames = (result) => Object.keys(Object.values(result.names)[0] ?? {});
+const probedNames = (result: ProbeResult) => Object.keys(Object.values(result.names)[0] ?? {});
 
 /**
  * How many names have an outcome matching `predicate`, on any model, for any of `keys`.
- *
- * @param {ProbeResult} result
- * @param {ProbeKey | ProbeKey[]} keys
- * @param {(outcome: string) => boolean} predicate
  */
-function count(result, keys, predicate) {
+function count(
+    result: ProbeResult,
+    keys: ProbeKey | ProbeKey[],
+    predicate: (outcome: string) => boolean
+) {
     const names = probedNames(result);
     return names.filter((name) =>
         Object.values(result.names).some((byName) =>
@@ -201,14 +181,12 @@ function count(result, keys, predicate) {
 
 /**
  * The names a built-in answered (or that were dropped) through the patched SDK, for the text.
- *
- * @param {ProbeResult} patched
  */
-function silentNames(patched) {
+function silentNames(patched: ProbeResult) {
     const names = probedNames(patched).filter((name) =>
         Object.values(patched.names).some((byName) =>
-            /** @type {ProbeKey[]} */ (["noFlag", "flag"]).some((key) => {
-                const outcome = /** @type {{ noFlag: string, flag: string }} */ (byName[name])[key];
+            (["noFlag", "flag"] as ProbeKey[]).some((key) => {
+                const outcome = (byName[name] as { noFlag: string; flag: string })[key];
                 return outcome !== "custom-runs" && !outcome.startsWith("refused:");
             })
         )
@@ -216,12 +194,19 @@ function silentNames(patched) {
     return names.length === 0 ? "" : ` (${names.map((name) => `\`${name}\``).join(", ")})`;
 }
 
-/** @type {string[]} */
-const sections = [];
-/**
- * @type {{ version: string, runtime: string, external: boolean, names: number, unpatchedFails: number, unpatchedSilent: number, unpatchedFlagSilent: number, patchedRuns: number, patchedRefused: number, patchedSilent: number }[]}
- */
-const headlines = [];
+const sections: string[] = [];
+const headlines: {
+    version: string;
+    runtime: string;
+    external: boolean;
+    names: number;
+    unpatchedFails: number;
+    unpatchedSilent: number;
+    unpatchedFlagSilent: number;
+    patchedRuns: number;
+    patchedRefused: number;
+    patchedSilent: number;
+}[] = [];
 const versions = externalRuntime === undefined ? requestedVersions(args) : sdkForRuntime();
 /** The SDK that drives an external runtime: --sdk <version> (a supported one), else the pinned. */
 function sdkForRuntime() {
@@ -231,12 +216,12 @@ const runtimeNames = externalRuntime === undefined ? undefined : namesForRuntime
 for (const version of versions) {
     console.error(`${version}: installing`);
     const unpatchedDir = await installSdkVersion(version);
-    const patchedDir = await patchedCopy(version, unpatchedDir, "conformance");
+    const patchedDir = patchedCopy(version, unpatchedDir, "conformance");
     // The patched copy is scratch: removed when the process ends, whichever way it ends.
     const patchedApp = dirname(dirname(dirname(patchedDir)));
     process.once("exit", () => rmSync(patchedApp, { recursive: true, force: true }));
     // Releases whose runtime is the @github/copilot dependency start it with the app's Node,
-    // which must be 22 for them (scripts/data/sdk-releases.json).
+    // which must be 22 for them (data/sdk-releases.json).
     const node = externalRuntime === undefined ? await nodeFor(version) : process.execPath;
     const names = runtimeNames?.names ?? namesFor(version);
     if (runtimeNames !== undefined) console.error(`names from ${runtimeNames.source}`);
@@ -247,8 +232,7 @@ for (const version of versions) {
     /** The runtime's tools.list can add names to an external runtime's probe. */
     const probed = [...new Set([unpatched, patched].flatMap(probedNames))].sort();
 
-    const silent = (/** @type {string} */ outcome) =>
-        outcome === "built-in-answers" || outcome === "dropped";
+    const silent = (outcome: string) => outcome === "built-in-answers" || outcome === "dropped";
     const headline = {
         version,
         runtime: unpatched.runtimeVersion,
@@ -271,13 +255,11 @@ for (const version of versions) {
             `| \`${name}\` | ${both(unpatched.names, name, "noFlag")} | ${both(unpatched.names, name, "flag")} | ${both(patched.names, name, "noFlag")} | ${both(patched.names, name, "flag")} |`
     );
     const filterRows = unpatched.filters.map((scenario, index) => {
-        const seen = (/** @type {ProbeResult["filters"][number]} */ s) =>
+        const seen = (s: ProbeResult["filters"][number]) =>
             "refused" in s
                 ? `refused: ${s.refused}`
                 : s.seen.map((tools) => tools.join(", ") || "(none)").join(" → ");
-        const patchedScenario = /** @type {ProbeResult["filters"][number]} */ (
-            patched.filters[index]
-        );
+        const patchedScenario = patched.filters[index] as ProbeResult["filters"][number];
         return `| ${scenario.label} | ${seen(scenario)} | ${seen(patchedScenario)} |`;
     });
     const heading =
@@ -291,7 +273,7 @@ for (const version of versions) {
             ...(externalRuntime === undefined
                 ? []
                 : [
-                      `Generated by \`npm run conformance -- --runtime <copilot CLI>\`: the SDK's client connected to a copilot CLI ${unpatched.runtimeVersion} with \`connection: RuntimeConnection.forStdio({ path })\` instead of its bundled runtime. Names probed: ${runtimeNames?.source}, the six hidden built-ins, and the runtime's \`tools.list\`. ${patched.catalog === "fallback" ? "The patched SDK has no measurements of this runtime: its sessions used the runtime's \`tools.list\` and the newest measurements, refused every name some measured runtime does not honour, and warned \`CATALOG_FALLBACK\`." : `The patched SDK had measurements of this runtime (\`toolResolution.runtime.catalog\`: ${patched.catalog ?? "not reported"}).`}`,
+                      `Generated by \`npm run conformance -- --runtime <copilot CLI>\`: the SDK's client connected to a copilot CLI ${unpatched.runtimeVersion} with \`connection: RuntimeConnection.forStdio({ path })\` instead of its bundled runtime. Names probed: ${runtimeNames?.source}, the six hidden built-ins, and the runtime's \`tools.list\`. ${patched.catalog === "fallback" ? "The patched SDK has no measurements of this runtime: its sessions used the runtime's `tools.list` and the newest measurements, refused every name some measured runtime does not honour, and warned `CATALOG_FALLBACK`." : `The patched SDK had measurements of this runtime (\`toolResolution.runtime.catalog\`: ${patched.catalog ?? "not reported"}).`}`,
                       "",
                   ]),
             `${headline.names} names probed on claude-sonnet-4.5 and gpt-4o. Unpatched, a custom tool without the flag fails at the first send for ${headline.unpatchedFails} names and is silently answered by the built-in (or dropped) for ${headline.unpatchedSilent}; with \`overridesBuiltInTool: true\` the built-in still answers (or the tool is dropped) for ${headline.unpatchedFlagSilent}. Patched: the custom handler runs for ${headline.patchedRuns}, construction refuses ${headline.patchedRefused}, and a built-in answers for ${headline.patchedSilent}${silentNames(patched)}. A name counts in every column where either model shows that outcome, so the counts can add up to more than the names.`,
@@ -344,12 +326,12 @@ const HEADLINE_HEADER = [
     "| SDK | runtime | names | unpatched: fails at send | unpatched: built-in answers or dropped | unpatched with flag: built-in answers or dropped | patched: custom runs | patched: refused | patched: built-in answers |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
 ];
-const headlineRow = (/** @type {(typeof headlines)[number]} */ h) =>
+const headlineRow = (h: (typeof headlines)[number]) =>
     `| ${h.version} | ${h.runtime}${h.external ? " (external)" : ""} | ${h.names} | ${h.unpatchedFails} | ${h.unpatchedSilent} | ${h.unpatchedFlagSilent} | ${h.patchedRuns} | ${h.patchedRefused} | ${h.patchedSilent} |`;
 
 /** The markers around an external runtime's section in CONFORMANCE.md. */
-const blockStart = (/** @type {string} */ runtime) => `<!-- external runtime ${runtime}: begin -->`;
-const blockEnd = (/** @type {string} */ runtime) => `<!-- external runtime ${runtime}: end -->`;
+const blockStart = (runtime: string) => `<!-- external runtime ${runtime}: begin -->`;
+const blockEnd = (runtime: string) => `<!-- external runtime ${runtime}: end -->`;
 const EXTERNAL_BLOCK =
     /<!-- external runtime (\S+): begin -->[\s\S]*?<!-- external runtime \1: end -->\n?/g;
 const existing = existsSync(REPORT) ? readFileSync(REPORT, "utf8") : "";
@@ -375,7 +357,7 @@ if (externalRuntime === undefined) {
         ].map((m) => [m[1], m[0].trimEnd()])
     );
     const ran = new Map(headlines.map((h, index) => [h.version, { h, section: sections[index] }]));
-    const notRun = (/** @type {string} */ version) => {
+    const notRun = (version: string) => {
         const release = sdkRelease(version);
         return `| ${version} | ${release.runtimeVersion} | not run yet: \`npm run conformance -- --sdk ${version}\` (a few minutes) | | | | | | |`;
     };
@@ -387,7 +369,7 @@ if (externalRuntime === undefined) {
         ...HEADLINE_HEADER,
         ...supportedVersions().map((version) =>
             ran.has(version)
-                ? headlineRow(/** @type {{ h: (typeof headlines)[number] }} */ (ran.get(version)).h)
+                ? headlineRow((ran.get(version) as { h: (typeof headlines)[number] }).h)
                 : (earlierRows.get(version) ?? notRun(version))
         ),
         "",
@@ -400,7 +382,7 @@ if (externalRuntime === undefined) {
     writeFileSync(REPORT, report);
     written = REPORT;
 } else {
-    const runtime = /** @type {(typeof headlines)[number]} */ (headlines[0]).runtime;
+    const runtime = (headlines[0] as (typeof headlines)[number]).runtime;
     const block = [
         blockStart(runtime),
         "",

@@ -1,8 +1,10 @@
 import { rmSync } from "node:fs";
+import type * as Sdk from "@github/copilot-sdk";
+import type { RecordedTool, startMockChatModel } from "copilot-sdk-tool-override/mock-model";
 
 // One custom tool named like a built-in, called once by the mock model: what the runtime did with
-// it. Shared by the collision conformance suite (conformanceProbe.mjs) and the comparison of two
-// runtimes (compareProbe.mjs).
+// it. Shared by the collision conformance suite (conformanceProbe.ts) and the comparison of two
+// runtimes (compareProbe.ts).
 
 /** The description that marks the probe's custom definition in the model's request. */
 export const CUSTOM_DESCRIPTION = "conformance custom definition";
@@ -11,20 +13,46 @@ export const TURN_TIMEOUT_MS = 20_000;
 /** The API key the probes give the mock model (one that never occurs in tool output by chance). */
 export const PROBE_KEY = "conformance-key-5d1";
 
-/** @typedef {import("../../lib/mockChatModel.mjs").RecordedTool & { name?: string, description?: string }} OfferedTool */
-/** @typedef {Awaited<ReturnType<typeof import("../../lib/mockChatModel.mjs").startMockChatModel>>} Mock */
-
-/** @param {OfferedTool} tool */
-export const nameOf = (tool) => tool.function?.name ?? tool.custom?.name ?? tool.name;
-/** @param {OfferedTool} tool */
-const descriptionOf = (tool) => tool.function?.description ?? tool.description;
+export type OfferedTool = RecordedTool & {
+    name?: string;
+    description?: string;
+};
+export type Mock = Awaited<ReturnType<typeof startMockChatModel>>;
 
 /**
- * @param {unknown} error what createSession threw
- * @returns {string} its code (a `SessionToolError`'s), else the start of its message
+ * The SDK under test, as the pinned release types it: the probes drive whichever release is
+ * installed, whose members they use are the public ones every 1.0 release has. The package's
+ * additions (`toolResolution`, the patch marker) are optional here: an unpatched release lacks them.
  */
-export const refusalOf = (error) => {
-    const { code, message } = /** @type {Error & { code?: string }} */ (error);
+export type ProbedSdk = typeof Sdk & { TOOL_CUSTOMIZATION_PATCH?: unknown };
+/** A client of the SDK under test. */
+export type ProbedClient = Sdk.CopilotClient;
+/** The options of a client of the SDK under test. */
+export type ProbedClientOptions = Sdk.CopilotClientOptions;
+/** A session of the SDK under test, with what the patched SDK adds to it where it does. */
+export type ProbedSession = Sdk.CopilotSession & {
+    toolResolution?: { enabledTools?: readonly string[]; runtime?: { catalog?: string } };
+};
+
+/**
+ * The SDK client's options, with the patched SDK's `onToolWarning` (an unpatched release ignores
+ * it): the probes keep the package's warnings out of their output.
+ */
+export function probeClientOptions(
+    options: ProbedClientOptions
+): ProbedClientOptions & { onToolWarning: () => void } {
+    return { ...options, onToolWarning: () => {} };
+}
+
+export const nameOf = (tool: OfferedTool) => tool.function?.name ?? tool.custom?.name ?? tool.name;
+const descriptionOf = (tool: OfferedTool) => tool.function?.description ?? tool.description;
+
+/**
+ * @param error - what createSession threw
+ * @returns its code (a `SessionToolError`'s), else the start of its message
+ */
+export const refusalOf = (error: unknown): string => {
+    const { code, message } = error as Error & { code?: string };
     return code ?? String(message).slice(0, 120);
 };
 
@@ -34,11 +62,8 @@ export const refusalOf = (error) => {
  * loader. `rmSync`'s own `maxRetries` retries only the last `rmdir` (with a linear backoff that
  * sums to minutes), not the files written meanwhile; so the whole removal is tried again, every
  * 250 ms for at most 10 s. A folder still there then is left, and said.
- *
- * @param {string} dir
- * @returns {Promise<void>}
  */
-export async function removeProbeDirectory(dir) {
+export async function removeProbeDirectory(dir: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
         try {
             rmSync(dir, { recursive: true, force: true });
@@ -55,8 +80,7 @@ export async function removeProbeDirectory(dir) {
     }
 }
 
-/** @param {number} count */
-function fillerTools(count) {
+function fillerTools(count: number) {
     return Array.from({ length: count }, (_, i) => ({
         name: `conformance_filler_${i}`,
         description: "filler",
@@ -73,28 +97,24 @@ function fillerTools(count) {
  * - `custom-runs`: the model saw exactly one definition, the custom one, and the handler ran;
  * - `duplicate-definitions`: the handler ran, but the model saw two definitions of the name.
  *
- * @param {any} client the SDK's client
- * @param {Mock} mock
- * @param {{ approveAll: unknown }} sdk the SDK module
- * @param {string} model
- * @param {string} name
- * @param {boolean} flag whether the tool sets `overridesBuiltInTool: true`
- * @param {(session: any) => void} [onSession] receives each session made
- * @param {object} [extra] more session options
- * @param {number} [fillers] filler tools beside it
- * @returns {Promise<string>}
+ * @param client - the SDK's client
+ * @param sdk - the SDK module
+ * @param flag - whether the tool sets `overridesBuiltInTool: true`
+ * @param onSession - receives each session made
+ * @param extra - more session options
+ * @param fillers - filler tools beside it
  */
 export async function probeCustomTool(
-    client,
-    mock,
-    sdk,
-    model,
-    name,
-    flag,
-    onSession = () => {},
-    extra = {},
-    fillers = 0
-) {
+    client: ProbedClient,
+    mock: Mock,
+    sdk: Pick<ProbedSdk, "approveAll">,
+    model: string,
+    name: string,
+    flag: boolean,
+    onSession: (session: ProbedSession) => void = () => {},
+    extra: object = {},
+    fillers: number = 0
+): Promise<string> {
     let ran = false;
     const tool = {
         name,

@@ -10,143 +10,167 @@
 // node:http: the packed package's conformance command runs it without this project's
 // devDependencies.
 
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 
 /**
  * One tool call the mock model makes.
- *
- * @typedef {object} ScriptedToolCall
- * @property {string} name Name of the tool to call, as the model sees it.
- * @property {Record<string, unknown> | string} [arguments] Arguments for the call: an object (sent
- *   as JSON) or a raw JSON string. Defaults to `{}`.
  */
+export interface ScriptedToolCall {
+    /** Name of the tool to call, as the model sees it. */
+    name: string;
+    /** Arguments for the call: an object (sent as JSON) or a raw JSON string. Defaults to `{}`. */
+    arguments?: Record<string, unknown> | string;
+}
 
 /**
  * What the mock model answers. Every field is optional.
- *
- * @typedef {object} MockModelScript
- * @property {ScriptedToolCall | ScriptedToolCall[] | ((request: RecordedChatRequest) => ScriptedToolCall | ScriptedToolCall[] | undefined)} [toolCall]
- *   Tool call(s) answering a turn whose last message is not a tool result (i.e. the user's turn).
- *   A function receives the recorded request and may return `undefined` to answer with plain
- *   text instead. Without it the model never calls tools.
- * @property {(request: RecordedChatRequest) => ScriptedToolCall | ScriptedToolCall[] | undefined} [followUp]
- *   Tool call(s) answering a turn whose last message is a tool result; `undefined` answers with
- *   text (`toolResultText`). Without it the model answers every tool result with text.
- * @property {string} [text] Text of plain answers. Defaults to `"ok"`.
- * @property {(result: string) => string} [toolResultText] Text answering a turn that carries tool
- *   results; receives the text of the last tool result. Defaults to
- *   `` (result) => `tool said: ${result}` ``.
- * @property {readonly string[]} [mcpTools] Tools of an MCP server (streamable HTTP, JSON answers)
- *   served at `mcpUrl`; a call of tool `t` answers `mcp t ran`. Without it that URL answers 404.
- * @property {boolean} [listModels] Whether `GET .../models` answers a one-model list (the
- *   default) or 404, as it does for the scripts, whose measurements were taken that way.
  */
+export interface MockModelScript {
+    /**
+     * Tool call(s) answering a turn whose last message is not a tool result (i.e. the user's turn).
+     * A function receives the recorded request and may return `undefined` to answer with plain text
+     * instead. Without it the model never calls tools.
+     */
+    toolCall?:
+        | ScriptedToolCall
+        | ScriptedToolCall[]
+        | ((request: RecordedChatRequest) => ScriptedToolCall | ScriptedToolCall[] | undefined);
+    /**
+     * Tool call(s) answering a turn whose last message is a tool result; `undefined` answers with
+     * text (`toolResultText`). Without it the model answers every tool result with text.
+     */
+    followUp?: (request: RecordedChatRequest) => ScriptedToolCall | ScriptedToolCall[] | undefined;
+    /** Text of plain answers. Defaults to `"ok"`. */
+    text?: string;
+    /**
+     * Text answering a turn that carries tool results; receives the text of the last tool result.
+     * Defaults to `` (result) => `tool said: ${result}` ``.
+     */
+    toolResultText?: (result: string) => string;
+    /**
+     * Tools of an MCP server (streamable HTTP, JSON answers) served at `mcpUrl`; a call of tool `t`
+     * answers `mcp t ran`. Without it that URL answers 404.
+     */
+    mcpTools?: readonly string[];
+    /**
+     * Whether `GET .../models` answers a one-model list (the default) or 404, as it does for the
+     * scripts, whose measurements were taken that way.
+     */
+    listModels?: boolean;
+}
 
 /**
  * A chat message as found in a recorded request (only the fields the mock reads are typed).
- *
- * @typedef {object} RecordedChatMessage
- * @property {string} role `"system"`, `"user"`, `"assistant"` or `"tool"`.
- * @property {unknown} [content] A string, an array of content parts, or `null`.
- * @property {string} [tool_call_id] Id of the call a `"tool"` message answers.
  */
+export interface RecordedChatMessage {
+    /** `"system"`, `"user"`, `"assistant"` or `"tool"`. */
+    role: string;
+    /** A string, an array of content parts, or `null`. */
+    content?: unknown;
+    /** Id of the call a `"tool"` message answers. */
+    tool_call_id?: string;
+}
 
 /**
  * A tool definition as found in a recorded request: `{ type: "function", function: { name } }`,
  * or `{ type: "custom", custom: { name } }` for free-form tools such as `apply_patch`.
- *
- * @typedef {object} RecordedTool
- * @property {string} type `"function"` or `"custom"`.
- * @property {{ name: string, description?: string, parameters?: unknown }} [function] Present on
- *   function tools.
- * @property {{ name: string, description?: string }} [custom] Present on custom (free-form) tools.
  */
+export interface RecordedTool {
+    /** `"function"` or `"custom"`. */
+    type: string;
+    /** Present on function tools. */
+    function?: { name: string; description?: string; parameters?: unknown };
+    /** Present on custom (free-form) tools. */
+    custom?: { name: string; description?: string };
+}
 
 /**
  * The parsed JSON body of one `/chat/completions` request.
- *
- * @typedef {object} RecordedChatRequest
- * @property {string} model Model id the runtime asked for.
- * @property {RecordedChatMessage[]} messages Conversation sent to the model.
- * @property {RecordedTool[]} [tools] Tools offered to the model (absent when none).
- * @property {boolean} [stream] `true` when the runtime asked for an SSE stream.
  */
+export interface RecordedChatRequest {
+    /** Model id the runtime asked for. */
+    model: string;
+    /** Conversation sent to the model. */
+    messages: RecordedChatMessage[];
+    /** Tools offered to the model (absent when none). */
+    tools?: RecordedTool[];
+    /** `true` when the runtime asked for an SSE stream. */
+    stream?: boolean;
+}
 
 /**
  * A request to an endpoint other than `/chat/completions`.
- *
- * @typedef {object} OtherRequest
- * @property {string} method HTTP method.
- * @property {string} path Path and query of the request URL.
  */
+export interface OtherRequest {
+    /** HTTP method. */
+    method: string;
+    /** Path and query of the request URL. */
+    path: string;
+}
 
 /**
  * One tool result as the runtime sent it back to the model.
- *
- * @typedef {object} RecordedToolResult
- * @property {string | undefined} toolCallId Id of the call it answers
- *   (`call_<request>_<index>_<tool name>` for scripted calls).
- * @property {string} text The result text.
  */
+export interface RecordedToolResult {
+    /** Id of the call it answers (`call_<request>_<index>_<tool name>` for scripted calls). */
+    toolCallId: string | undefined;
+    /** The result text. */
+    text: string;
+}
 
 /**
  * A running mock model server.
- *
- * @typedef {object} MockModel
- * @property {string} baseUrl Base URL to pass as the provider's `baseUrl` (ends in `/v1`).
- * @property {string} mcpUrl URL of the MCP server of `mcpTools`, for an `http` MCP server.
- * @property {string[]} mcpCalls Names of the MCP tools called, in order.
- * @property {RecordedChatRequest[]} requests Every `/chat/completions` request body, in arrival
- *   order.
- * @property {OtherRequest[]} otherRequests Requests to any other endpoint, in arrival order.
- * @property {(i: number) => string[]} toolNamesOf Names of the tools offered in request `i`
- *   (function and custom tools alike).
- * @property {(i: number, name: string) => RecordedTool[]} toolDefinitionsOf The definitions named
- *   `name` offered in request `i` (more than one is a duplicate).
- * @property {(i: number) => string[]} toolCallsOf Names of the tools the model called in its
- *   answer to request `i` (empty for text).
- * @property {(i: number) => RecordedToolResult[]} toolResultsOf The tool results (`"tool"`
- *   messages) that end request `i`, in order.
- * @property {() => Promise<void>} close Stops the server and drops its open connections; calling
- *   it again does nothing.
  */
+export interface MockModel {
+    /** Base URL to pass as the provider's `baseUrl` (ends in `/v1`). */
+    baseUrl: string;
+    /** URL of the MCP server of `mcpTools`, for an `http` MCP server. */
+    mcpUrl: string;
+    /** Names of the MCP tools called, in order. */
+    mcpCalls: string[];
+    /** Every `/chat/completions` request body, in arrival order. */
+    requests: RecordedChatRequest[];
+    /** Requests to any other endpoint, in arrival order. */
+    otherRequests: OtherRequest[];
+    /** Names of the tools offered in request `i` (function and custom tools alike). */
+    toolNamesOf: (i: number) => string[];
+    /** The definitions named `name` offered in request `i` (more than one is a duplicate). */
+    toolDefinitionsOf: (i: number, name: string) => RecordedTool[];
+    /** Names of the tools the model called in its answer to request `i` (empty for text). */
+    toolCallsOf: (i: number) => string[];
+    /** The tool results (`"tool"` messages) that end request `i`, in order. */
+    toolResultsOf: (i: number) => RecordedToolResult[];
+    /** Stops the server and drops its open connections; calling it again does nothing. */
+    close: () => Promise<void>;
+}
 
 /**
  * Returns the name of a recorded tool definition, whatever its type.
- *
- * @param {RecordedTool} tool
- * @returns {string}
  */
-export function toolNameOf(tool) {
+export function toolNameOf(tool: RecordedTool): string {
     return (
         tool.function?.name ??
         tool.custom?.name ??
-        String(/** @type {Record<string, unknown>} */ (tool)["name"])
+        String((tool as unknown as Record<string, unknown>)["name"])
     );
 }
 
 /**
  * Returns the description of a recorded tool definition, whatever its type.
- *
- * @param {RecordedTool} tool
- * @returns {string | undefined}
  */
-export function descriptionOf(tool) {
+export function descriptionOf(tool: RecordedTool): string | undefined {
     return tool.function?.description ?? tool.custom?.description;
 }
 
 /**
  * Returns the text of the user messages that end a request: the user's turn, with whatever the
  * runtime adds after the prompt (such as its reminder of deferred tools).
- *
- * @param {RecordedChatRequest} request
- * @returns {string}
  */
-export function turnUserText(request) {
-    /** @type {string[]} */
-    const texts = [];
+export function turnUserText(request: RecordedChatRequest): string {
+    const texts: string[] = [];
     for (let i = request.messages.length - 1; i >= 0; i--) {
-        const message = /** @type {RecordedChatMessage} */ (request.messages[i]);
+        const message = request.messages[i] as RecordedChatMessage;
         if (message.role !== "user") break;
         texts.unshift(contentText(message.content));
     }
@@ -155,11 +179,8 @@ export function turnUserText(request) {
 
 /**
  * Returns the texts of every tool result (`"tool"` message) in a request's conversation.
- *
- * @param {RecordedChatRequest | undefined} request
- * @returns {string[]}
  */
-export function toolResultTexts(request) {
+export function toolResultTexts(request: RecordedChatRequest | undefined): string[] {
     return (request?.messages ?? [])
         .filter((message) => message.role === "tool")
         .map((message) => contentText(message.content));
@@ -167,22 +188,16 @@ export function toolResultTexts(request) {
 
 /**
  * Returns the text of the last user message of a request (empty when there is none).
- *
- * @param {RecordedChatRequest} request
- * @returns {string}
  */
-export function lastUserText(request) {
+export function lastUserText(request: RecordedChatRequest): string {
     const users = request.messages.filter((message) => message.role === "user");
     return contentText(users[users.length - 1]?.content);
 }
 
 /**
  * Returns the text of a message's content (string, or the text of its content parts).
- *
- * @param {unknown} content
- * @returns {string}
  */
-export function contentText(content) {
+export function contentText(content: unknown): string {
     if (typeof content === "string") {
         return content;
     }
@@ -201,12 +216,15 @@ export function contentText(content) {
  * (parallel tool calls) every tool of the request that `pick` selects, and answers "ok" to
  * anything else.
  *
- * @param {string} prompt the text that makes the model call tools
- * @param {(tool: RecordedTool) => boolean} pick which offered tools to call
- * @param {Record<string, unknown>} [args] the arguments of every call
- * @returns {MockModelScript}
+ * @param prompt - the text that makes the model call tools
+ * @param pick - which offered tools to call
+ * @param args - the arguments of every call
  */
-export function callsOfferedTools(prompt, pick, args = {}) {
+export function callsOfferedTools(
+    prompt: string,
+    pick: (tool: RecordedTool) => boolean,
+    args: Record<string, unknown> = {}
+): MockModelScript {
     return {
         toolCall: (request) =>
             turnUserText(request).includes(prompt)
@@ -219,12 +237,11 @@ export function callsOfferedTools(prompt, pick, args = {}) {
 
 /**
  * Decides the answer to one request: tool calls, or text.
- *
- * @param {RecordedChatRequest} request
- * @param {MockModelScript} script
- * @returns {{ text: string } | { toolCalls: ScriptedToolCall[] }}
  */
-function answerFor(request, script) {
+function answerFor(
+    request: RecordedChatRequest,
+    script: MockModelScript
+): { text: string } | { toolCalls: ScriptedToolCall[] } {
     const last = request.messages[request.messages.length - 1];
     if (last?.role === "tool") {
         const followUp = script.followUp?.(request);
@@ -247,11 +264,8 @@ function answerFor(request, script) {
 /**
  * Converts scripted tool calls to OpenAI `tool_calls` entries. A call's id ends in the tool's
  * name, so that a tool result can be matched to the name it answers.
- *
- * @param {ScriptedToolCall[]} toolCalls
- * @param {number} requestNumber
  */
-function wireToolCalls(toolCalls, requestNumber) {
+function wireToolCalls(toolCalls: ScriptedToolCall[], requestNumber: number) {
     return toolCalls.map((call, index) => ({
         index,
         id: `call_${requestNumber}_${index}_${call.name}`,
@@ -268,22 +282,17 @@ function wireToolCalls(toolCalls, requestNumber) {
 
 /**
  * A JSON-RPC message of the MCP protocol (only the fields the mock reads).
- *
- * @typedef {object} McpMessage
- * @property {number | string} [id]
- * @property {string} method
- * @property {{ protocolVersion?: string, name?: string }} [params]
  */
+export interface McpMessage {
+    id?: number | string;
+    method: string;
+    params?: { protocolVersion?: string; name?: string };
+}
 
 /**
  * The result of an MCP request, or undefined for a method the mock does not serve.
- *
- * @param {McpMessage} message
- * @param {readonly string[]} tools
- * @param {string[]} calls
- * @returns {unknown}
  */
-function mcpAnswer(message, tools, calls) {
+function mcpAnswer(message: McpMessage, tools: readonly string[], calls: string[]): unknown {
     switch (message.method) {
         case "initialize":
             return {
@@ -316,26 +325,20 @@ function mcpAnswer(message, tools, calls) {
  * as the MCP server of `script.mcpTools`, `GET .../models` with a one-model list (unless
  * `script.listModels` is `false`), and anything else with a JSON 404.
  *
- * @param {MockModelScript} [script] What the model answers; by default it always answers `"ok"`.
- * @returns {Promise<MockModel>} The running server; call `close()` when done.
+ * @param script - What the model answers; by default it always answers `"ok"`.
+ * @returns The running server; call `close()` when done.
  */
-export async function startMockModel(script = {}) {
-    /** @type {RecordedChatRequest[]} */
-    const requests = [];
-    /** @type {string[][]} */
-    const calledTools = [];
-    /** @type {OtherRequest[]} */
-    const otherRequests = [];
-    /** @type {string[]} */
-    const mcpCalls = [];
+export async function startMockModel(script: MockModelScript = {}): Promise<MockModel> {
+    const requests: RecordedChatRequest[] = [];
+    const calledTools: string[][] = [];
+    const otherRequests: OtherRequest[] = [];
+    const mcpCalls: string[] = [];
     const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 
     /**
-     * @param {import("node:http").ServerResponse} res
-     * @param {number} status
-     * @param {unknown} [body] sent as JSON; none when undefined
+     * @param body - sent as JSON; none when undefined
      */
-    const send = (res, status, body) => {
+    const send = (res: ServerResponse, status: number, body?: unknown) => {
         if (body === undefined) {
             res.writeHead(status);
             res.end();
@@ -346,10 +349,9 @@ export async function startMockModel(script = {}) {
     };
 
     /**
-     * @param {import("node:http").ServerResponse} res
-     * @param {unknown[]} chunks sent as `data:` events, then `data: [DONE]`
+     * @param chunks - sent as `data:` events, then `data: [DONE]`
      */
-    const sendEvents = (res, chunks) => {
+    const sendEvents = (res: ServerResponse, chunks: unknown[]) => {
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
         res.end(
             chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join("") +
@@ -357,11 +359,7 @@ export async function startMockModel(script = {}) {
         );
     };
 
-    /**
-     * @param {import("node:http").ServerResponse} res
-     * @param {RecordedChatRequest} body
-     */
-    const answerChat = (res, body) => {
+    const answerChat = (res: ServerResponse, body: RecordedChatRequest) => {
         requests.push(body);
         const answer = answerFor(body, script);
         calledTools.push("toolCalls" in answer ? answer.toolCalls.map((call) => call.name) : []);
@@ -386,8 +384,7 @@ export async function startMockModel(script = {}) {
             });
             return;
         }
-        /** @param {unknown[]} choices @param {object} [extra] */
-        const chunk = (choices, extra = {}) => ({
+        const chunk = (choices: unknown[], extra: object = {}) => ({
             id,
             object: "chat.completion.chunk",
             created,
@@ -402,11 +399,7 @@ export async function startMockModel(script = {}) {
         ]);
     };
 
-    /**
-     * @param {import("node:http").ServerResponse} res
-     * @param {McpMessage} message
-     */
-    const answerMcp = (res, message) => {
+    const answerMcp = (res: ServerResponse, message: McpMessage) => {
         if (script.mcpTools === undefined) return send(res, 404);
         const result = mcpAnswer(message, script.mcpTools, mcpCalls);
         if (message.id === undefined) return send(res, 202);
@@ -451,7 +444,7 @@ export async function startMockModel(script = {}) {
         server.once("error", reject);
         server.listen(0, "127.0.0.1", () => resolve(undefined));
     });
-    const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+    const { port } = server.address() as AddressInfo;
 
     return {
         baseUrl: `http://127.0.0.1:${port}/v1`,
@@ -486,19 +479,20 @@ export async function startMockModel(script = {}) {
  * response, when the next turn ends with the user's message; any other turn (a tool result
  * included) is answered "ok", and `GET .../models` with 404.
  *
- * @returns {Promise<MockModel & { toolCalls: string[] | undefined }>} the running model
+ * @returns the running model
  */
-export async function startMockChatModel() {
-    /** @type {(MockModel & { toolCalls: string[] | undefined }) | undefined} */
-    let chat;
+export async function startMockChatModel(): Promise<
+    MockModel & { toolCalls: string[] | undefined }
+> {
+    // The script reads `chat`, the object returned below, only when a request comes in.
     const model = await startMockModel({
         toolCall: (request) =>
             request.messages.at(-1)?.role === "user"
-                ? (chat?.toolCalls ?? []).map((name) => ({ name }))
+                ? (chat.toolCalls ?? []).map((name) => ({ name }))
                 : undefined,
         toolResultText: () => "ok",
         listModels: false,
     });
-    chat = Object.assign(model, { toolCalls: /** @type {string[] | undefined} */ (undefined) });
+    const chat = Object.assign(model, { toolCalls: undefined as string[] | undefined });
     return chat;
 }
