@@ -5,6 +5,9 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkArguments } from "../../build/cli/cliArguments.js";
+
+checkArguments(process.argv.slice(2), { usage: "Usage: npm run check:actionlint" });
 
 const ACTIONLINT = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");

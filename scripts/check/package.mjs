@@ -7,6 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkArguments } from "../../build/cli/cliArguments.js";
+
+checkArguments(process.argv.slice(2), { usage: "Usage: npm run check:package" });
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
