@@ -43,7 +43,8 @@ Options:
   --dir <path>              the app's folder (default: the current folder)
   --package-manager <npm|pnpm>   instead of detecting it from the lockfile
   --package <spec>          (init, upgrade) what the app depends on for this package, e.g. a
-                            tarball; default: this version, exactly`;
+                            tarball; default: the spec package.json already has, kept as
+                            written (else this version, if the app's registry has it)`;
 
 /** Reads `--name value` and drops both from `args`. */
 function takeOption(args: string[], name: string): string | undefined {
