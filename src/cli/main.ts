@@ -94,12 +94,15 @@ function run(argv: string[]): number {
         const marks = { ok: "ok  ", warn: "warn", fail: "FAIL", info: "    " } as const;
         for (const finding of diagnosis.findings)
             log(`${marks[finding.status]} ${finding.message}`);
+        const unchecked = diagnosis.uncheckedSpecs.map((spec) => `'${spec}'`).join(", ");
         log(
             !diagnosis.healthy
                 ? "The app is not ready: apply the fixes above (lines marked FAIL)."
                 : diagnosis.form === "library"
-                  ? `The app's imports from "${identity.name}" run the tool customization (imports from "@github/copilot-sdk" do not).`
-                  : "The app's SDK runs the tool customization and stays patched on the next install."
+                  ? `The app's imports from "${identity.name}" run the tool customization (imports from "@github/copilot-sdk" do not).${unchecked === "" ? "" : ` Whether the next install can fetch ${unchecked} was not checked.`}`
+                  : unchecked === ""
+                    ? "The app's SDK runs the tool customization and stays patched on the next install."
+                    : `The app's SDK runs the tool customization; whether the next install can fetch ${unchecked} was not checked.`
         );
         return diagnosis.healthy ? 0 : 1;
     }

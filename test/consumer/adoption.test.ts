@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CJS_START_UP_CHECK, ESM_START_UP_CHECK } from "../../src/cli/startUpCheck.js";
+import { startFakeRegistry } from "../support/fakeRegistry.js";
 
 const SDK = "1.0.14";
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -106,7 +107,51 @@ function startBoth(app: string): void {
     }
 }
 
+/**
+ * The README's shell block under "Adopting it" whose first line starts with `prefix`, as a user
+ * pastes it (comments and line continuations are the shell's business).
+ */
+function readmeBlock(prefix: string): string {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const adopting = readme.slice(
+        readme.indexOf("## Adopting it"),
+        readme.indexOf("## Runtime checks")
+    );
+    const blocks = [...adopting.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    const block = blocks.find((text) => text.startsWith(prefix));
+    if (block === undefined) throw new Error(`README.md has no sh block starting '${prefix}'`);
+    return block;
+}
+
+/** Runs README lines in the app with `sh`, as pasted; pnpm is on PATH (this repository's). */
+function paste(lines: string, app: string): string {
+    const result = run("sh", ["-c", `set -e\n${lines}`], app, {
+        ...cleanEnv(),
+        PATH: `${pnpmShim}:${process.env.PATH}`,
+    });
+    if (result.status !== 0) throw new Error(`the README's\n${lines}\nfailed:\n${result.output}`);
+    return result.output;
+}
+
+/** The packed tarball, copied into the app's folder under its packed name (as the README has it). */
+function copyTarball(app: string): string {
+    const name = tarball.split("/").at(-1)!;
+    writeFileSync(join(app, name), readFileSync(tarball));
+    return name;
+}
+
+let pnpmShim = "";
+
 beforeAll(() => {
+    pnpmShim = join(work, "pnpm-shim");
+    mkdirSync(pnpmShim);
+    writeFileSync(
+        join(pnpmShim, "pnpm"),
+        `#!/bin/sh\nexec "${process.execPath}" "${PNPM}" "$@"\n`,
+        {
+            mode: 0o755,
+        }
+    );
     const packed = join(work, "packed");
     mkdirSync(packed);
     const name = execFileSync(
@@ -123,14 +168,16 @@ beforeAll(() => {
 }, 120_000);
 
 describe("the patch form, adopted from the packed package", () => {
-    it("npm: init in a clean git app pins the package in dependencies, applies a patch of at most 30 lines, doctor is green", () => {
+    it("npm: the README's lines, pasted in a clean git app, pin the package in dependencies, apply a patch of at most 30 lines, doctor is green", () => {
         const app = freshApp("npm-app", "npm", { type: "module" });
-        const init = ok(process.execPath, [cli, "init", "--package", `file:${tarball}`], app);
+        const packed = copyTarball(app);
+        const init = paste(readmeBlock("npx --yes"), app);
         expect(init).toContain("verified (ESM and CommonJS): copilot-sdk-tool-override");
+        expect(init).toContain("The app's SDK runs the tool customization and stays patched");
         const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
         expect(manifest.dependencies).toEqual({
             "@github/copilot-sdk": SDK,
-            "copilot-sdk-tool-override": `file:${tarball}`,
+            "copilot-sdk-tool-override": `./${packed}`,
             "patch-package": "8.0.1",
         });
         const patch = readFileSync(
@@ -161,30 +208,74 @@ describe("the patch form, adopted from the packed package", () => {
         expect(doctor.output).not.toContain("FAIL");
         expect(doctor.output).toContain(`form: patch (patches/@github+copilot-sdk+${SDK}.patch)`);
         expect(doctor.output).toContain("the release's runtime starts under Node");
-    }, 400_000);
-
-    it("pnpm with hoistPattern []: init writes the versioned patchedDependencies key and packageExtensions, doctor is green", () => {
-        const app = freshApp("pnpm-app", "pnpm", { pnpm: { onlyBuiltDependencies: ["koffi"] } });
-        // As `pnpm exec` runs it: no pnpm on PATH, the CLI finds the pnpm that started it.
-        const init = ok(
-            process.execPath,
-            [PNPM, "exec", "node", cli, "init", "--package", `file:${tarball}`],
-            app
+        expect(doctor.output).toContain(
+            `ok   dependencies: copilot-sdk-tool-override './${packed}' can be installed`
         );
+
+        // upgrade and a second init keep the tarball spec as the app has it: package.json
+        // stays as committed (the bare version would be a registry name nobody here owns).
+        ok("git", ["add", "-A"], app);
+        ok("git", ["commit", "-qm", "adopted"], app);
+        const pinned = readFileSync(join(app, "package.json"), "utf8");
+        for (const again of [["upgrade"], ["init"], ["upgrade", SDK]]) {
+            const output = ok("npx", ["copilot-sdk-tool-override", ...again], app);
+            expect(output, again.join(" ")).toContain("package.json: already wired");
+            expect(readFileSync(join(app, "package.json"), "utf8"), again.join(" ")).toBe(pinned);
+        }
+    }, 600_000);
+
+    it("npm: doctor fails, with the fix, for a spec of the package the next clean install cannot fetch", async () => {
+        const app = join(work, "npm-app");
+        const manifestPath = join(app, "package.json");
+        const pinned = readFileSync(manifestPath, "utf8");
+        // A registry that has never heard of the package, as the public one had not.
+        const registry = await startFakeRegistry();
+        try {
+            writeFileSync(
+                manifestPath,
+                pinned.replace(/"\.\/copilot-sdk-tool-override-[^"]+"/, '"0.4.0"')
+            );
+            const registryDoctor = run(process.execPath, [cli, "doctor", "--no-start"], app, {
+                ...cleanEnv(),
+                npm_config_registry: registry.url,
+            });
+            expect(registryDoctor.status, registryDoctor.output).toBe(1);
+            expect(registryDoctor.output).toContain(
+                "FAIL dependencies: copilot-sdk-tool-override '0.4.0' cannot be installed: the registry answers 404 Not Found for copilot-sdk-tool-override@0.4.0. The next clean install (and every container build) fails, or installs whatever another publisher registers under that name. Fix: `npx copilot-sdk-tool-override init --package <spec>`"
+            );
+            expect(registryDoctor.output).not.toContain("stays patched");
+        } finally {
+            writeFileSync(manifestPath, pinned);
+            await registry.close();
+        }
+        const packed = tarball.split("/").at(-1)!;
+        rmSync(join(app, packed));
+        const missing = run(process.execPath, [cli, "doctor", "--no-start"], app);
+        expect(missing.status, missing.output).toBe(1);
+        expect(missing.output).toContain(
+            `FAIL dependencies: copilot-sdk-tool-override './${packed}' cannot be installed: ${join(app, packed)} does not exist.`
+        );
+        expect(missing.output).not.toContain("stays patched");
+    }, 120_000);
+
+    it("pnpm with hoistPattern []: the README's lines write the versioned patchedDependencies key and packageExtensions, doctor is green", () => {
+        const app = freshApp("pnpm-app", "pnpm", { pnpm: { onlyBuiltDependencies: ["koffi"] } });
+        const packed = copyTarball(app);
+        // pnpm dlx runs the CLI with no pnpm of its own: the CLI finds the pnpm that started it.
+        const init = paste(readmeBlock("pnpm dlx"), app);
         expect(init).toContain("run as the pnpm that started this command");
-        const { pnpm } = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+        const { pnpm, dependencies } = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+        expect(dependencies["copilot-sdk-tool-override"]).toBe(`./${packed}`);
         expect(pnpm.patchedDependencies).toEqual({
             [`@github/copilot-sdk@${SDK}`]: `patches/@github__copilot-sdk@${SDK}.patch`,
         });
         expect(pnpm.packageExtensions).toEqual({
             "@github/copilot-sdk": {
-                dependencies: { "copilot-sdk-tool-override": `file:${tarball}` },
+                dependencies: { "copilot-sdk-tool-override": `./${packed}` },
             },
         });
+        expect(init).not.toContain("FAIL");
         startBoth(app);
-        const doctor = run(process.execPath, [PNPM, "exec", "node", cli, "doctor"], app);
-        expect(doctor.status, doctor.output).toBe(0);
-        expect(doctor.output).not.toContain("FAIL");
     }, 400_000);
 
     it("pnpm with no pnpm to run: init refuses and changes nothing", () => {
