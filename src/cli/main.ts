@@ -46,6 +46,9 @@ Options:
                             tarball; default: the spec package.json already has, kept as
                             written (else this version, if the app's registry has it)`;
 
+/** The commands, each of which answers `--help`. */
+const COMMANDS: ReadonlySet<string> = new Set(["init", "upgrade", "doctor", "conformance"]);
+
 /** Reads `--name value` and drops both from `args`. */
 function takeOption(args: string[], name: string): string | undefined {
     const at = args.indexOf(`--${name}`);
@@ -69,6 +72,14 @@ function run(argv: string[]): number {
     const identity = packageIdentity(PACKAGE_ROOT);
     if (command === "--version") {
         log(identity.version);
+        return 0;
+    }
+    // Every command answers --help with the usage, and does nothing else (conformance --compare
+    // has a usage of its own).
+    const wantsHelp = args.includes("--help") || args.includes("-h");
+    if (wantsHelp && !(command === "conformance" && args.includes("--compare"))) {
+        if (!COMMANDS.has(command)) throw new CliError(`Unknown command '${command}'.\n\n${USAGE}`);
+        log(USAGE);
         return 0;
     }
     if (command === "conformance") return conformance(args);

@@ -260,6 +260,15 @@ describe("the patch form, adopted from the packed package", () => {
 
     it("pnpm with hoistPattern []: the README's lines write the versioned patchedDependencies key and packageExtensions, doctor is green", () => {
         const app = freshApp("pnpm-app", "pnpm", { pnpm: { onlyBuiltDependencies: ["koffi"] } });
+        // A bare key left by hand: init replaces it (beside the versioned key pnpm would stop
+        // with ERR_PNPM_UNUSED_PATCH).
+        const manifestPath = join(app, "package.json");
+        const handMade = JSON.parse(readFileSync(manifestPath, "utf8"));
+        handMade.pnpm.patchedDependencies = {
+            "@github/copilot-sdk": `patches/@github__copilot-sdk@${SDK}.patch`,
+        };
+        writeFileSync(manifestPath, `${JSON.stringify(handMade, null, 2)}\n`);
+        ok("git", ["commit", "-qam", "a bare patchedDependencies key"], app);
         const packed = copyTarball(app);
         // pnpm dlx runs the CLI with no pnpm of its own: the CLI finds the pnpm that started it.
         const init = paste(readmeBlock("pnpm dlx"), app);
@@ -365,6 +374,23 @@ describe("the patch form, adopted from the packed package", () => {
         const doctor = run(process.execPath, [cli, "doctor", "--no-start"], app);
         expect(doctor.status, doctor.output).toBe(0);
     }, 400_000);
+});
+
+describe("the command line", () => {
+    it("answers --help for every command with the usage, and does nothing else", () => {
+        const empty = join(work, "no-app");
+        mkdirSync(empty, { recursive: true });
+        for (const command of ["init", "upgrade", "doctor", "conformance"]) {
+            for (const flag of ["--help", "-h"]) {
+                const result = run(process.execPath, [cli, command, flag], empty);
+                expect(result.status, `${command} ${flag}: ${result.output}`).toBe(0);
+                expect(result.output).toMatch(/^Usage: copilot-sdk-tool-override <command>/);
+            }
+        }
+        const compare = run(process.execPath, [cli, "conformance", "--compare", "--help"], empty);
+        expect(compare.status, compare.output).toBe(0);
+        expect(readdirSync(empty)).toEqual([]);
+    });
 });
 
 describe("the library form, adopted from the packed package", () => {
