@@ -159,6 +159,8 @@ export function diagnose(
             fail(
                 `the app's ${format} code gets ${SDK_PACKAGE} ${installed} WITHOUT the tool customization: custom tools named like built-ins and toolset filters do not work as documented. Fix: \`${cli} init\`${manager === "npm" ? " (if it is wired already: a bare `npm install`; `npm install <package>` does not run the postinstall)" : ""}.`
             );
+        } else if (view.unsupported !== undefined) {
+            fail(`the app's ${format} code gets a CopilotClient that refuses: ${view.unsupported}`);
         } else if (view.marker.form === "self-contained" || view.marker.form === undefined) {
             fail(
                 `the app's ${format} code gets ${describeMarker(view.marker)}, the old self-contained patch. Fix: \`${cli} upgrade\` replaces it with the thin patch.`
@@ -316,6 +318,8 @@ function diagnoseLibrary(
             fail(
                 `the app's ${format} code cannot load ${OWN_PACKAGE}: ${view.error}. Fix: \`${manager} install\`.`
             );
+        } else if (view.unsupported !== undefined) {
+            fail(`the app's ${format} code gets a CopilotClient that refuses: ${view.unsupported}`);
         } else if (view.marker === undefined || view.marker.form === "none") {
             fail(
                 `the app's ${format} code gets ${OWN_PACKAGE} without the tool customization${view.refusal === undefined ? "" : ` (${view.refusal})`}. Fix: \`${manager} install\`, or a ${SDK_PACKAGE} release it serves (the compatibility table in its README).`

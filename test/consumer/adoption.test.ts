@@ -396,7 +396,13 @@ describe("the command line", () => {
 describe("the library form, adopted from the packed package", () => {
     it("npm: an app that installs the package and imports it gets a green doctor; the package only in devDependencies fails it", () => {
         const app = freshApp("library-app", "npm", { type: "module" });
-        ok("npm", ["install", "--save-exact", "--no-audit", "--no-fund", tarball], app);
+        const packed = copyTarball(app);
+        // The README's npm line, as pasted.
+        paste(readmeBlock("npm install --save-exact").split("\n")[0]!, app);
+        expect(JSON.parse(readFileSync(join(app, "package.json"), "utf8")).dependencies).toEqual({
+            "@github/copilot-sdk": SDK,
+            "copilot-sdk-tool-override": `file:${packed}`,
+        });
         writeFileSync(
             join(app, "start.mjs"),
             'import { CopilotClient, TOOL_CUSTOMIZATION_PATCH } from "copilot-sdk-tool-override";\nconsole.log(typeof CopilotClient, TOOL_CUSTOMIZATION_PATCH.form);\n'
@@ -431,5 +437,82 @@ describe("the library form, adopted from the packed package", () => {
             "FAIL copilot-sdk-tool-override is not in dependencies (only in devDependencies)"
         );
         expect(dev.output).toContain("Fix: `npm install --save-prod copilot-sdk-tool-override`");
+    }, 400_000);
+
+    it("pnpm: the README's pnpm line, as pasted, installs the package beside the SDK", () => {
+        const app = join(work, "library-pnpm");
+        mkdirSync(app);
+        writeFileSync(
+            join(app, "package.json"),
+            '{ "name": "library-pnpm", "private": true, "type": "module", "pnpm": { "onlyBuiltDependencies": ["koffi"] } }\n'
+        );
+        copyTarball(app);
+        paste(readmeBlock("npm install --save-exact").split("\n")[1]!, app);
+        writeFileSync(
+            join(app, "start.mjs"),
+            'import { CopilotClient, TOOL_CUSTOMIZATION_PATCH } from "copilot-sdk-tool-override";\nconsole.log(typeof CopilotClient, TOOL_CUSTOMIZATION_PATCH.form, TOOL_CUSTOMIZATION_PATCH.sdkVersion);\n'
+        );
+        expect(run(process.execPath, ["start.mjs"], app)).toEqual({
+            status: 0,
+            output: `function library ${SDK}\n`,
+        });
+    }, 400_000);
+
+    it("npm: beside an SDK it cannot serve (0.3.0, a 2.x), new CopilotClient() throws SessionToolError UNSUPPORTED_BY_RELEASE naming the release and the fix, in ESM and CommonJS; doctor says the same", () => {
+        const app = join(work, "library-0x");
+        mkdirSync(app);
+        writeFileSync(join(app, "package.json"), '{ "name": "library-0x", "private": true }\n');
+        // The peer range `*` lets npm install the package beside 0.3.0. Its runtime is not
+        // started here, so its platform packages (optional) are left out.
+        ok(
+            "npm",
+            [
+                "install",
+                "--save-exact",
+                "--omit=optional",
+                "--no-audit",
+                "--no-fund",
+                "@github/copilot-sdk@0.3.0",
+                tarball,
+            ],
+            app
+        );
+        const construct =
+            'try { new CopilotClient(); console.log("constructed"); } catch (error) { console.log(error.name, error.code, error.message); }\n';
+        writeFileSync(
+            join(app, "start.mjs"),
+            `import { CopilotClient } from "copilot-sdk-tool-override";\n${construct}`
+        );
+        writeFileSync(
+            join(app, "start.cjs"),
+            `const { CopilotClient } = require("copilot-sdk-tool-override");\n${construct}`
+        );
+        const refusal = (version: string) =>
+            `SessionToolError UNSUPPORTED_BY_RELEASE copilot-sdk-tool-override cannot serve @github/copilot-sdk ${version}: this package serves @github/copilot-sdk 1.x only; ${version} is another major release, whose tool handling it has not been built against. Install a 1.0 release of @github/copilot-sdk (for example \`npm install @github/copilot-sdk@1.0.14\`), or use @github/copilot-sdk's own CopilotClient without this package.\n`;
+        for (const file of ["start.mjs", "start.cjs"]) {
+            expect(run(process.execPath, [file], app), file).toEqual({
+                status: 0,
+                output: refusal("0.3.0"),
+            });
+        }
+        const doctor = run(process.execPath, [cli, "doctor", "--no-start"], app);
+        expect(doctor.status, doctor.output).toBe(1);
+        expect(doctor.output).toContain(
+            `FAIL the app's ESM code gets a CopilotClient that refuses: ${refusal("0.3.0").split("UNSUPPORTED_BY_RELEASE ")[1]!.trim()}`
+        );
+        expect(doctor.output).not.toContain("Fix: `npm install`.");
+
+        // A 2.x: the installed SDK's manifest says 2.0.0 (no 2.x is published yet).
+        const sdkManifest = join(app, "node_modules", "@github", "copilot-sdk", "package.json");
+        writeFileSync(
+            sdkManifest,
+            readFileSync(sdkManifest, "utf8").replace('"version": "0.3.0"', '"version": "2.0.0"')
+        );
+        for (const file of ["start.mjs", "start.cjs"]) {
+            expect(run(process.execPath, [file], app), file).toEqual({
+                status: 0,
+                output: refusal("2.0.0"),
+            });
+        }
     }, 400_000);
 });
