@@ -7,7 +7,8 @@
  * patch of 0.3.0 (the last one this repository committed) is migrated by `upgrade`. And a pnpm
  * app where no pnpm answers is left untouched. Needs the npm registry.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import {
     existsSync,
     mkdirSync,
@@ -19,9 +20,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+    createMessageConnection,
+    StreamMessageReader,
+    StreamMessageWriter,
+} from "vscode-jsonrpc/node.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CJS_START_UP_CHECK, ESM_START_UP_CHECK } from "../../src/cli/startUpCheck.js";
 import { startFakeRegistry } from "../support/fakeRegistry.js";
+import { createFakeRuntimeResponder, FAKE_LISTED_TOOLS } from "../support/fakeRuntime.js";
 
 const SDK = "1.0.14";
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -142,6 +149,74 @@ function copyTarball(app: string): string {
 
 let pnpmShim = "";
 
+/** An extension's script: joins its session with a custom `view` that replaces the built-in. */
+const JOIN = `import { defineTool } from "copilot-sdk-tool-override";
+import { joinSession } from "copilot-sdk-tool-override/extension";
+const view = defineTool("view", {
+    description: "the app's own view",
+    parameters: { type: "object", properties: {} },
+    overridesBuiltInTool: true,
+    handler: async () => "the app's view",
+});
+try {
+    const session = await joinSession({ tools: [view] });
+    console.error("JOINED", session.sessionId, JSON.stringify(session.toolResolution?.overriddenBuiltInTools));
+} catch (error) {
+    console.error("REFUSED", error.code, error.message);
+}
+process.exit(0);
+`;
+
+/**
+ * Runs {@link JOIN} in the app as the Copilot CLI runs an extension: a child process with
+ * SESSION_ID set, speaking JSON-RPC over its stdin and stdout, answered here by the fake runtime's
+ * responder. Returns what the extension printed and the `session.resume` requests it sent.
+ */
+async function joinAsExtension(app: string) {
+    writeFileSync(join(app, "join.mjs"), JOIN);
+    const child = spawn(process.execPath, ["join.mjs"], {
+        cwd: app,
+        env: { ...cleanEnv(), SESSION_ID: "extension-session" },
+        stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const connection = createMessageConnection(
+        new StreamMessageReader(child.stdout),
+        new StreamMessageWriter(child.stdin)
+    );
+    const answer = createFakeRuntimeResponder(() => ({ kind: "list", names: FAKE_LISTED_TOOLS }), {
+        kind: "version",
+        version: "1.0.85",
+    });
+    const resumed: Record<string, unknown>[] = [];
+    connection.onRequest((method: string, params: unknown) => {
+        const recorded = (params ?? {}) as Record<string, unknown>;
+        if (method === "session.resume") resumed.push(recorded);
+        return answer(method, recorded);
+    });
+    connection.onNotification(() => {});
+    connection.onError(() => {});
+    connection.listen();
+    const timer = setTimeout(() => child.kill(), 60_000);
+    const [code] = (await once(child, "exit")) as [number | null];
+    clearTimeout(timer);
+    connection.dispose();
+    return { code, stderr, resumed };
+}
+
+/** joinSession joined with the app's `view` in place of the built-in, and said so. */
+async function expectJoined(app: string): Promise<void> {
+    const joined = await joinAsExtension(app);
+    expect(joined.stderr).toContain('JOINED extension-session ["view"]');
+    expect(joined.code).toBe(0);
+    expect(joined.resumed).toHaveLength(1);
+    const tools = joined.resumed[0]!.tools as { name: string; overridesBuiltInTool?: boolean }[];
+    expect(tools.filter((tool) => tool.name === "view")).toEqual([
+        expect.objectContaining({ name: "view", overridesBuiltInTool: true }),
+    ]);
+}
+
 beforeAll(() => {
     pnpmShim = join(work, "pnpm-shim");
     mkdirSync(pnpmShim);
@@ -224,6 +299,10 @@ describe("the patch form, adopted from the packed package", () => {
         }
     }, 600_000);
 
+    it("npm: joinSession from copilot-sdk-tool-override/extension joins with the app's tools in the patch form", async () => {
+        await expectJoined(join(work, "npm-app"));
+    }, 120_000);
+
     it("npm: doctor fails, with the fix, for a spec of the package the next clean install cannot fetch", async () => {
         const app = join(work, "npm-app");
         const manifestPath = join(app, "package.json");
@@ -258,7 +337,7 @@ describe("the patch form, adopted from the packed package", () => {
         expect(missing.output).not.toContain("stays patched");
     }, 120_000);
 
-    it("pnpm with hoistPattern []: the README's lines write the versioned patchedDependencies key and packageExtensions, doctor is green", () => {
+    it("pnpm with hoistPattern []: the README's lines write the versioned patchedDependencies key and packageExtensions, doctor is green, joinSession joins", async () => {
         const app = freshApp("pnpm-app", "pnpm", { pnpm: { onlyBuiltDependencies: ["koffi"] } });
         // A bare key left by hand: init replaces it (beside the versioned key pnpm would stop
         // with ERR_PNPM_UNUSED_PATCH).
@@ -285,6 +364,7 @@ describe("the patch form, adopted from the packed package", () => {
         });
         expect(init).not.toContain("FAIL");
         startBoth(app);
+        await expectJoined(app);
     }, 400_000);
 
     it("pnpm with no pnpm to run: init refuses and changes nothing", () => {
@@ -394,7 +474,7 @@ describe("the command line", () => {
 });
 
 describe("the library form, adopted from the packed package", () => {
-    it("npm: an app that installs the package and imports it gets a green doctor; the package only in devDependencies fails it", () => {
+    it("npm: an app that installs the package and imports it gets a green doctor and a working joinSession; the package only in devDependencies fails doctor", async () => {
         const app = freshApp("library-app", "npm", { type: "module" });
         const packed = copyTarball(app);
         // The README's npm line, as pasted.
@@ -422,6 +502,9 @@ describe("the library form, adopted from the packed package", () => {
             `ok   ESM and CommonJS: copilot-sdk-tool-override 0.4.0 (library form) on @github/copilot-sdk ${SDK}`
         );
         expect(doctor.output).toContain("the release's runtime starts under Node");
+
+        // joinSession works in the library form as in the patch form.
+        await expectJoined(app);
 
         // A production install (--omit=dev) would leave the app's import failing.
         const manifestPath = join(app, "package.json");

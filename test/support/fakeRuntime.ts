@@ -95,7 +95,7 @@ export const FAKE_LISTED_TOOLS: readonly string[] = [
  * @param status - how `status.get` answers
  * @returns a function from method and params to the result (throws JSON-RPC errors)
  */
-function createFakeRuntimeResponder(
+export function createFakeRuntimeResponder(
     toolList: () => ToolListBehaviour,
     status: StatusBehaviour
 ): (method: string, params: Record<string, unknown>) => unknown {
