@@ -28,7 +28,9 @@ import { createServer } from "node:http";
  * @property {ScriptedToolCall | ScriptedToolCall[] | ((request: RecordedChatRequest) => ScriptedToolCall | ScriptedToolCall[] | undefined)} [toolCall]
  *   Tool call(s) answering a turn whose last message is not a tool result (i.e. the user's turn).
  *   A function receives the recorded request and may return `undefined` to answer with plain
- *   text instead. Without it the model never calls tools.
+ *   text instead. Without it the model never calls tools. The request is as the runtime sent it:
+ *   the user's message begins with the runtime's `<current_datetime>...</current_datetime>`
+ *   block, so match on {@link userPrompt}`(request)`, the user's own text.
  * @property {(request: RecordedChatRequest) => ScriptedToolCall | ScriptedToolCall[] | undefined} [followUp]
  *   Tool call(s) answering a turn whose last message is a tool result; `undefined` answers with
  *   text (`toolResultText`). Without it the model answers every tool result with text.
@@ -154,6 +156,45 @@ export function turnUserText(request) {
 }
 
 /**
+ * A block the runtime puts at the start of a user message, such as
+ * `<current_datetime>2026-11-26T21:00:50.149+00:00</current_datetime>`: one tag in snake_case,
+ * its text, its closing tag, and the blank lines after it.
+ */
+const RUNTIME_BLOCK = /^\s*<([a-z][a-z0-9_]*)>[\s\S]*?<\/\1>\s*/;
+
+/**
+ * Returns the user's own text of a request's turn: the user messages that end it (as
+ * {@link turnUserText}), each without the blocks the runtime adds at its start (its
+ * `<current_datetime>...</current_datetime>` prefix, and any other `<snake_case>` block there);
+ * a message that is nothing but such blocks is left out. Match scripts on this: the prompt as
+ * `sendAndWait({ prompt })` gave it, so that `userPrompt(request).startsWith(...)` works.
+ *
+ * @example
+ * ```javascript
+ * const model = await startMockModel({
+ *     toolCall: (request) =>
+ *         userPrompt(request).startsWith("Read ") ? { name: "view", arguments: { path: "a.txt" } } : undefined,
+ * });
+ * ```
+ *
+ * @param {RecordedChatRequest} request
+ * @returns {string}
+ */
+export function userPrompt(request) {
+    /** @type {string[]} */
+    const texts = [];
+    for (let i = request.messages.length - 1; i >= 0; i--) {
+        const message = /** @type {RecordedChatMessage} */ (request.messages[i]);
+        if (message.role !== "user") break;
+        let text = contentText(message.content);
+        let block;
+        while ((block = RUNTIME_BLOCK.exec(text)) !== null) text = text.slice(block[0].length);
+        if (text !== "") texts.unshift(text);
+    }
+    return texts.join("\n");
+}
+
+/**
  * Returns the texts of every tool result (`"tool"` message) in a request's conversation.
  *
  * @param {RecordedChatRequest | undefined} request
@@ -209,7 +250,7 @@ export function contentText(content) {
 export function callsOfferedTools(prompt, pick, args = {}) {
     return {
         toolCall: (request) =>
-            turnUserText(request).includes(prompt)
+            userPrompt(request).includes(prompt)
                 ? (request.tools ?? [])
                       .filter(pick)
                       .map((tool) => ({ name: toolNameOf(tool), arguments: args }))

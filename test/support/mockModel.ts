@@ -12,6 +12,7 @@ export {
     toolNameOf,
     toolResultTexts,
     turnUserText,
+    userPrompt,
 } from "../../scripts/lib/mockChatModel.mjs";
 export type {
     MockModel,
