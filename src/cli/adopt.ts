@@ -77,7 +77,7 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
     const runner = findRunner(manager, app);
     if (runner === undefined) {
         throw new CliError(
-            `This app uses ${manager} (${reason}), but no ${manager} answers here: not on PATH${manager === "pnpm" ? ", not through corepack" : ""}, and this command was not started by it. Nothing was changed. Run it through ${manager} (\`${manager === "pnpm" ? "pnpm dlx" : "npx"} ${identity.name}@${identity.version} init\`)${manager === "pnpm" ? ", or install pnpm (`npm install -g pnpm`, or `corepack enable`)" : ""}, then run it again.`
+            `This app uses ${manager} (${reason}), but no ${manager} answers here: not on PATH${manager === "pnpm" ? ", not through corepack" : ""}, and this command was not started by it. Nothing was changed. Run it through ${manager} (\`${manager === "pnpm" ? "pnpm dlx" : "npx --yes"} --package <the absolute path of the .tgz, or the spec you install ${identity.name} from> ${identity.name} init\`)${manager === "pnpm" ? ", or install pnpm (`npm install -g pnpm`, or `corepack enable`)" : ""}, then run it again.`
         );
     }
     const installed = installedSdkVersion(app);
