@@ -163,9 +163,16 @@ export function turnUserText(request) {
 const RUNTIME_BLOCK = /^\s*<([a-z][a-z0-9_]*)>[\s\S]*?<\/\1>\s*/;
 
 /**
+ * A block the runtime puts at the end of a user message, on a line of its own, such as runtime
+ * 1.0.57's `<system_reminder>...</system_reminder>`.
+ */
+const TRAILING_RUNTIME_BLOCK = /(?:^|\n)\s*<([a-z][a-z0-9_]*)>[\s\S]*?<\/\1>\s*$/;
+
+/**
  * Returns the user's own text of a request's turn: the user messages that end it (as
- * {@link turnUserText}), each without the blocks the runtime adds at its start (its
- * `<current_datetime>...</current_datetime>` prefix, and any other `<snake_case>` block there);
+ * {@link turnUserText}), each without the blocks the runtime adds at its start and end (its
+ * `<current_datetime>...</current_datetime>` prefix, a `<system_reminder>...</system_reminder>`
+ * after the prompt, and any other `<snake_case>` block there);
  * a message that is nothing but such blocks is left out. Match scripts on this: the prompt as
  * `sendAndWait({ prompt })` gave it, so that `userPrompt(request).startsWith(...)` works.
  *
@@ -189,6 +196,9 @@ export function userPrompt(request) {
         let text = contentText(message.content);
         let block;
         while ((block = RUNTIME_BLOCK.exec(text)) !== null) text = text.slice(block[0].length);
+        while ((block = TRAILING_RUNTIME_BLOCK.exec(text)) !== null) {
+            text = text.slice(0, block.index);
+        }
         if (text !== "") texts.unshift(text);
     }
     return texts.join("\n");

@@ -37,7 +37,7 @@ describe("the mock model's view of the user's prompt", () => {
         expect(userPrompt(seen[0]!)).toBe(PROMPT);
         // The raw message the runtime sent starts with its own block, not with the prompt.
         expect(lastUserText(seen[0]!)).toMatch(
-            /^<current_datetime>[^<]+<\/current_datetime>\n\nRead notes\.txt for me$/
+            /^<current_datetime>[^<]+<\/current_datetime>\n\nRead notes\.txt for me(\n\n<system_reminder>[\s\S]*<\/system_reminder>)?$/
         );
         expect(model.requests).toHaveLength(2);
         await session.disconnect();
@@ -63,6 +63,14 @@ describe("userPrompt", () => {
             )
         ).toBe("first line\nsecond <b>line</b>");
         expect(userPrompt(request([{ type: "text", text: "<a_b>x</a_b> hello" }]))).toBe("hello");
+        // Runtime 1.0.57 (SDK 1.0.0) puts a reminder after the prompt.
+        expect(
+            userPrompt(
+                request(
+                    "<current_datetime>2026-11-26T21:41:28.179+00:00</current_datetime>\n\nUse your tools now.\n\n<system_reminder>\n<sql_tables>No tables currently exist.</sql_tables>\n</system_reminder>"
+                )
+            )
+        ).toBe("Use your tools now.");
         expect(userPrompt(request("plain <current_datetime>x</current_datetime>"))).toBe(
             "plain <current_datetime>x</current_datetime>"
         );
