@@ -2,8 +2,10 @@
 // `joinSession` giving a client with the tool customization. The SDK's own `joinSession` builds
 // its client from the SDK's class, which the library form does not replace; this one lets it,
 // and then moves that client onto the wrapped class before its one call, the extension resume,
-// reaches the runtime.
+// reaches the runtime. In the patch form the SDK's class is the wrapped one: its joinSession is
+// called as it is.
 
+import { CopilotClient as SdkCopilotClient } from "@github/copilot-sdk";
 import * as extension from "@github/copilot-sdk/extension";
 import { CopilotClient } from "./library.js";
 import { SessionToolError } from "./safetyNet/sessionToolError.js";
@@ -20,6 +22,9 @@ export * from "@github/copilot-sdk/extension";
  *   wrapped: nothing is sent then.
  */
 export const joinSession: typeof extension.joinSession = (...args) => {
+    // The SDK's own class carries the wrap (the patch form), so the library hands that class out
+    // as it is and the SDK's joinSession builds a wrapped client itself: nothing to move.
+    if (CopilotClient === SdkCopilotClient) return extension.joinSession(...args);
     const adopted = adoptExtensionClient(
         CopilotClient as unknown as Parameters<typeof adoptExtensionClient>[0],
         () => extension.joinSession(...args)

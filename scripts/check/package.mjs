@@ -12,6 +12,7 @@ import { checkArguments } from "../../build/cli/cliArguments.js";
 checkArguments(process.argv.slice(2), { usage: "Usage: npm run check:package" });
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+/** @param {string} name */
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const scratch = mkdtempSync(join(tmpdir(), "package-check-"));
 try {
@@ -23,10 +24,12 @@ try {
         })
     );
     const tarball = join(scratch, packed[0].filename);
-    for (const [name, args] of [
+    /** @type {[string, string[]][]} */
+    const checks = [
         ["publint", ["--strict", tarball]],
         ["attw", [tarball]],
-    ]) {
+    ];
+    for (const [name, args] of checks) {
         try {
             execFileSync(bin(name), args, { cwd: root, stdio: "inherit" });
         } catch {

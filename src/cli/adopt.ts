@@ -31,6 +31,7 @@ import {
     pnpmPatchName,
     type PackageIdentity,
 } from "./patchFiles.js";
+import { chooseOwnSpec, npmRegistryLookup, type RegistryLookup } from "./ownSpec.js";
 import { describeMarker, probeApp } from "./probe.js";
 import { CJS_START_UP_CHECK, ESM_START_UP_CHECK } from "./startUpCheck.js";
 import { carriesSelfContainedPatch, carriesThinPatch, renderThinPatch } from "./thinPatch.js";
@@ -42,8 +43,13 @@ export interface AdoptOptions {
     readonly version?: string;
     /** `--package-manager`, when given. */
     readonly packageManager?: string;
-    /** `--package <spec>`: what the app depends on for this package (default: its version). */
+    /**
+     * `--package <spec>`: what the app depends on for this package (default: the spec the app
+     * already has, as written; else this version, when the app's registry has it).
+     */
     readonly ownSpec?: string;
+    /** How to ask the registry (default: `npm view` in the app); only asked when no spec is known. */
+    readonly lookup?: RegistryLookup;
     /** Where the report goes. */
     readonly log: (line: string) => void;
 }
@@ -51,8 +57,8 @@ export interface AdoptOptions {
 /**
  * `init` and `upgrade [<version>]`: renders the thin patch for the SDK release (the installed one,
  * or `version`), puts it into the app's `patches/` (removing other SDK patches, the
- * self-contained patch of 0.3.0 included), pins the SDK and this package exactly in
- * `dependencies`, wires the patch for npm (patch-package and its postinstall) or pnpm
+ * self-contained patch of 0.3.0 included), pins the SDK exactly and keeps this package's spec as
+ * the app has it (a tarball stays that tarball: see {@link chooseOwnSpec}) in `dependencies`, wires the patch for npm (patch-package and its postinstall) or pnpm
  * (`patchedDependencies`, `packageExtensions`, `onlyBuiltDependencies`), runs a bare install, and
  * checks that the app's SDK now runs the tool customization, in ESM and CommonJS. Nothing is
  * changed until the package manager is known to run and the patch could be rendered. Running it
@@ -71,7 +77,7 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
     const runner = findRunner(manager, app);
     if (runner === undefined) {
         throw new CliError(
-            `This app uses ${manager} (${reason}), but no ${manager} answers here: not on PATH${manager === "pnpm" ? ", not through corepack" : ""}, and this command was not started by it. Nothing was changed. Run it through ${manager} (\`${manager === "pnpm" ? "pnpm dlx" : "npx"} ${identity.name}@${identity.version} init\`)${manager === "pnpm" ? ", or install pnpm (`npm install -g pnpm`, or `corepack enable`)" : ""}, then run it again.`
+            `This app uses ${manager} (${reason}), but no ${manager} answers here: not on PATH${manager === "pnpm" ? ", not through corepack" : ""}, and this command was not started by it. Nothing was changed. Run it through ${manager} (\`${manager === "pnpm" ? "pnpm dlx" : "npx --yes"} --package <the absolute path of the .tgz, or the spec you install ${identity.name} from> ${identity.name} init\`)${manager === "pnpm" ? ", or install pnpm (`npm install -g pnpm`, or `corepack enable`)" : ""}, then run it again.`
         );
     }
     const installed = installedSdkVersion(app);
@@ -81,13 +87,19 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
             `'${version}' is not a 1.x release of ${SDK_PACKAGE}: ${identity.name} ${identity.version} serves the 1.x releases only.`
         );
     }
+    const ownSpec = chooseOwnSpec(
+        manifest.json,
+        options.ownSpec,
+        identity.version,
+        app,
+        options.lookup ?? npmRegistryLookup
+    );
     log(`${SDK_PACKAGE} ${version} with ${manager} (${reason}, run as ${runner.how}) in ${app}`);
 
     const layout = manager === "npm" ? "patch-package" : "pnpm";
     const patchText = withPristineSdk(app, version, installed, (read) =>
         renderThinPatch(read, version, layout)
     );
-    const ownSpec = options.ownSpec ?? identity.version;
     const wiring = wirePatch(manifest.json, manager, version, ownSpec);
     const patchesDir = join(app, "patches");
     const patchName = manager === "npm" ? npmPatchName(version) : pnpmPatchName(version);

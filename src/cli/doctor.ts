@@ -23,6 +23,7 @@ import {
     recordedReleases,
     type PackageIdentity,
 } from "./patchFiles.js";
+import { checkSpec, declaredOwnSpecs, npmRegistryLookup, type RegistryLookup } from "./ownSpec.js";
 import { describeMarker, probeApp, probeLibrary, type PatchMarker, type Probe } from "./probe.js";
 import { carriesSelfContainedPatch, carriesThinPatch } from "./thinPatch.js";
 import { runsPatchPackage, runsPatchPackageStrictly } from "./wiring.js";
@@ -43,6 +44,11 @@ export interface Diagnosis {
     readonly marker: PatchMarker | undefined;
     readonly findings: readonly Finding[];
     readonly healthy: boolean;
+    /**
+     * Specs of this package the next install needs that could not be checked (a git repository,
+     * an unreachable registry): the doctor then does not promise that the next install works.
+     */
+    readonly uncheckedSpecs: readonly string[];
 }
 
 /** How an app takes the tool customization: importing this package, or patching the SDK. */
@@ -59,6 +65,8 @@ export interface DiagnoseOptions {
     readonly packageManager?: string;
     /** Whether to start the release's runtime once (default true). */
     readonly startRuntime?: boolean;
+    /** How to ask the registry about a registry spec of this package (default: `npm view`). */
+    readonly lookup?: RegistryLookup;
 }
 
 /**
@@ -104,7 +112,15 @@ export function diagnose(
         fail(
             `${SDK_PACKAGE} is not installed in ${app}. Fix: ${declared === undefined ? `\`${manager === "npm" ? "npm install" : "pnpm add"} ${SDK_PACKAGE}@<version>\`, then \`${cli} init\`` : `\`${manager} install\``}.`
         );
-        return { form: "patch", manager, installed, marker: undefined, findings, healthy: false };
+        return {
+            form: "patch",
+            manager,
+            installed,
+            marker: undefined,
+            findings,
+            healthy: false,
+            uncheckedSpecs: [],
+        };
     }
     const form = detectForm(app, manifest.json);
     findings.push({ status: "info", message: `form: ${form.form} (${form.reason})` });
@@ -122,6 +138,7 @@ export function diagnose(
     }
 
     checkOwnPackage(app, manifest.json, identity, cli, ok, warn, fail);
+    const uncheckedSpecs = checkOwnSpecs(app, manifest.json, "patch", manager, options, findings);
     const patchFile =
         manager === "npm"
             ? checkNpmWiring(app, manifest.json, installed, cli, ok, fail)
@@ -142,6 +159,8 @@ export function diagnose(
             fail(
                 `the app's ${format} code gets ${SDK_PACKAGE} ${installed} WITHOUT the tool customization: custom tools named like built-ins and toolset filters do not work as documented. Fix: \`${cli} init\`${manager === "npm" ? " (if it is wired already: a bare `npm install`; `npm install <package>` does not run the postinstall)" : ""}.`
             );
+        } else if (view.unsupported !== undefined) {
+            fail(`the app's ${format} code gets a CopilotClient that refuses: ${view.unsupported}`);
         } else if (view.marker.form === "self-contained" || view.marker.form === undefined) {
             fail(
                 `the app's ${format} code gets ${describeMarker(view.marker)}, the old self-contained patch. Fix: \`${cli} upgrade\` replaces it with the thin patch.`
@@ -170,7 +189,48 @@ export function diagnose(
         marker,
         findings,
         healthy: findings.every((finding) => finding.status !== "fail"),
+        uncheckedSpecs,
     };
+}
+
+/**
+ * That every spec of this package in package.json can be installed by the next clean install: a
+ * tarball or folder exists, a registry version is on the app's registry (a 404 there also means
+ * that whoever registers the name would have their code installed). A spec that cannot be checked
+ * (git, a URL, an unreachable registry) is a warning, and is returned.
+ */
+function checkOwnSpecs(
+    app: string,
+    json: Record<string, unknown>,
+    form: AppForm,
+    manager: PackageManager,
+    options: DiagnoseOptions,
+    findings: Finding[]
+): string[] {
+    const unchecked: string[] = [];
+    const fix =
+        form === "patch"
+            ? `\`${cliCommand(manager)} init --package <spec>\` with what the app installs ${OWN_PACKAGE} from (e.g. \`--package ./${OWN_PACKAGE}-<version>.tgz\` for a packed copy in the app's folder); it writes that spec everywhere package.json names one`
+            : `\`${manager === "npm" ? "npm install --save-exact" : "pnpm add --save-exact"} <spec>\` with what the app installs ${OWN_PACKAGE} from (e.g. a packed \`./${OWN_PACKAGE}-<version>.tgz\`)`;
+    for (const { where, spec } of declaredOwnSpecs(json)) {
+        const check = checkSpec(app, OWN_PACKAGE, spec, options.lookup ?? npmRegistryLookup);
+        const named = `${where}: ${OWN_PACKAGE} '${spec}'`;
+        if (check.status === "ok") {
+            findings.push({ status: "ok", message: `${named} can be installed (${check.detail})` });
+        } else if (check.status === "missing") {
+            findings.push({
+                status: "fail",
+                message: `${named} cannot be installed: ${check.detail}. The next clean install${form === "patch" ? " (and every container build)" : ""} fails${/registry/.test(check.detail) ? ", or installs whatever another publisher registers under that name" : ""}. Fix: ${fix}.`,
+            });
+        } else {
+            unchecked.push(spec);
+            findings.push({
+                status: "warn",
+                message: `${named}: whether the next install can fetch it was not checked (${check.detail}).`,
+            });
+        }
+    }
+    return unchecked;
 }
 
 /**
@@ -233,12 +293,21 @@ function diagnoseLibrary(
             `${OWN_PACKAGE} is not in dependencies (${typeof section(json, "devDependencies")[OWN_PACKAGE] === "string" ? "only in devDependencies" : "only in optionalDependencies"}): an install with --omit=dev, or one that skips optional packages, leaves the app's import of it failing. Fix: \`${manager === "npm" ? "npm install --save-prod" : "pnpm add --save-prod"} ${OWN_PACKAGE}\` (it moves the entry to dependencies).`
         );
     }
+    const uncheckedSpecs = checkOwnSpecs(app, json, "library", manager, options, findings);
     let probe: Probe;
     try {
         probe = probeLibrary(app, options.startRuntime ?? true);
     } catch (error) {
         fail(`${(error as Error).message} Fix: \`${manager} install\`.`);
-        return { form: "library", manager, installed, marker: undefined, findings, healthy: false };
+        return {
+            form: "library",
+            manager,
+            installed,
+            marker: undefined,
+            findings,
+            healthy: false,
+            uncheckedSpecs,
+        };
     }
     let marker: PatchMarker | undefined;
     for (const [format, view] of [
@@ -249,6 +318,8 @@ function diagnoseLibrary(
             fail(
                 `the app's ${format} code cannot load ${OWN_PACKAGE}: ${view.error}. Fix: \`${manager} install\`.`
             );
+        } else if (view.unsupported !== undefined) {
+            fail(`the app's ${format} code gets a CopilotClient that refuses: ${view.unsupported}`);
         } else if (view.marker === undefined || view.marker.form === "none") {
             fail(
                 `the app's ${format} code gets ${OWN_PACKAGE} without the tool customization${view.refusal === undefined ? "" : ` (${view.refusal})`}. Fix: \`${manager} install\`, or a ${SDK_PACKAGE} release it serves (the compatibility table in its README).`
@@ -283,6 +354,7 @@ function diagnoseLibrary(
         marker,
         findings,
         healthy: findings.every((finding) => finding.status !== "fail"),
+        uncheckedSpecs,
     };
 }
 

@@ -45,7 +45,11 @@ Options:
   --dir <path>              the app's folder (default: the current folder)
   --package-manager <npm|pnpm>   instead of detecting it from the lockfile
   --package <spec>          (init, upgrade) what the app depends on for this package, e.g. a
-                            tarball; default: this version, exactly`;
+                            tarball; default: the spec package.json already has, kept as
+                            written (else this version, if the app's registry has it)`;
+
+/** The commands, each of which answers `--help`. */
+const COMMANDS: ReadonlySet<string> = new Set(["init", "upgrade", "doctor", "conformance"]);
 
 /** Reads `--name value` and drops both from `args`. */
 function takeOption(args: string[], name: string): string | undefined {
@@ -72,6 +76,14 @@ function run(argv: string[]): number {
         log(identity.version);
         return 0;
     }
+    // Every command answers --help with the usage, and does nothing else (conformance --compare
+    // has a usage of its own).
+    const wantsHelp = args.includes("--help") || args.includes("-h");
+    if (wantsHelp && !(command === "conformance" && args.includes("--compare"))) {
+        if (!COMMANDS.has(command)) throw new CliError(`Unknown command '${command}'.\n\n${USAGE}`);
+        log(USAGE);
+        return 0;
+    }
     if (command === "conformance") return conformance(args);
 
     const app = resolve(takeOption(args, "dir") ?? process.cwd());
@@ -95,12 +107,15 @@ function run(argv: string[]): number {
         const marks = { ok: "ok  ", warn: "warn", fail: "FAIL", info: "    " } as const;
         for (const finding of diagnosis.findings)
             log(`${marks[finding.status]} ${finding.message}`);
+        const unchecked = diagnosis.uncheckedSpecs.map((spec) => `'${spec}'`).join(", ");
         log(
             !diagnosis.healthy
                 ? "The app is not ready: apply the fixes above (lines marked FAIL)."
                 : diagnosis.form === "library"
-                  ? `The app's imports from "${identity.name}" run the tool customization (imports from "@github/copilot-sdk" do not).`
-                  : "The app's SDK runs the tool customization and stays patched on the next install."
+                  ? `The app's imports from "${identity.name}" run the tool customization (imports from "@github/copilot-sdk" do not).${unchecked === "" ? "" : ` Whether the next install can fetch ${unchecked} was not checked.`}`
+                  : unchecked === ""
+                    ? "The app's SDK runs the tool customization and stays patched on the next install."
+                    : `The app's SDK runs the tool customization; whether the next install can fetch ${unchecked} was not checked.`
         );
         return diagnosis.healthy ? 0 : 1;
     }

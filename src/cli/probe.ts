@@ -24,6 +24,11 @@ export interface LoadedView {
     readonly refusal?: string;
     /** Whether `SessionToolError` is exported from `@github/copilot-sdk`. */
     readonly sessionToolError?: boolean;
+    /**
+     * The `SessionToolError` (`UNSUPPORTED_BY_RELEASE`) that `new CopilotClient()` throws for a
+     * release the wrap cannot serve (0.x, 2.x): its message names the release and the fix.
+     */
+    readonly unsupported?: string;
 }
 
 /** What the probe saw, in both module formats, and whether the runtime started. */
@@ -46,7 +51,12 @@ const view = (sdk) => {
     if (typeof sdk.assertToolCustomizationPatch === "function") {
         try { sdk.assertToolCustomizationPatch(); } catch (error) { refusal = String(error.message); }
     }
+    let unsupported;
+    if (m !== undefined && typeof sdk.CopilotClient === "function") {
+        try { new sdk.CopilotClient(); } catch (error) { if (error?.code === "UNSUPPORTED_BY_RELEASE") unsupported = String(error.message); }
+    }
     return {
+        unsupported,
         marker: m ? { sdkVersion: m.sdkVersion, patchVersion: m.patchVersion, form: m.form ?? "self-contained", buildHash: m.buildHash, measuredRuntimes: m.measuredRuntimes } : undefined,
         refusal,
         sessionToolError: typeof sdk.SessionToolError === "function",

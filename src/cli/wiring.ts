@@ -118,7 +118,13 @@ export function wirePatch(
     const pnpm = { ...section(result, "pnpm") };
     const patched = { ...section(pnpm, "patchedDependencies") };
     for (const key of Object.keys(patched)) {
-        if (key.startsWith(`${SDK_PACKAGE}@`) && key !== pnpmPatchKey(version)) {
+        if (key === SDK_PACKAGE) {
+            // A bare key beside the versioned one: pnpm stops with ERR_PNPM_UNUSED_PATCH.
+            delete patched[key];
+            changes.push(
+                `pnpm.patchedDependencies: ${key} (no version: pnpm would install other releases unpatched) replaced by ${pnpmPatchKey(version)}`
+            );
+        } else if (key.startsWith(`${SDK_PACKAGE}@`) && key !== pnpmPatchKey(version)) {
             delete patched[key];
             changes.push(`pnpm.patchedDependencies: ${key} removed`);
         }

@@ -30,7 +30,9 @@ export interface MockModelScript {
     /**
      * Tool call(s) answering a turn whose last message is not a tool result (i.e. the user's turn).
      * A function receives the recorded request and may return `undefined` to answer with plain text
-     * instead. Without it the model never calls tools.
+     * instead. Without it the model never calls tools. The request is as the runtime sent it: the
+     * user's message begins with the runtime's `<current_datetime>...</current_datetime>` block,
+     * so match on {@link userPrompt}`(request)`, the user's own text.
      */
     toolCall?:
         | ScriptedToolCall
@@ -178,6 +180,51 @@ export function turnUserText(request: RecordedChatRequest): string {
 }
 
 /**
+ * A block the runtime puts at the start of a user message, such as
+ * `<current_datetime>2026-11-26T21:00:50.149+00:00</current_datetime>`: one tag in snake_case,
+ * its text, its closing tag, and the blank lines after it.
+ */
+const RUNTIME_BLOCK = /^\s*<([a-z][a-z0-9_]*)>[\s\S]*?<\/\1>\s*/;
+
+/**
+ * A block the runtime puts at the end of a user message, on a line of its own, such as runtime
+ * 1.0.57's `<system_reminder>...</system_reminder>`.
+ */
+const TRAILING_RUNTIME_BLOCK = /(?:^|\n)\s*<([a-z][a-z0-9_]*)>[\s\S]*?<\/\1>\s*$/;
+
+/**
+ * Returns the user's own text of a request's turn: the user messages that end it (as
+ * {@link turnUserText}), each without the blocks the runtime adds at its start and end (its
+ * `<current_datetime>...</current_datetime>` prefix, a `<system_reminder>...</system_reminder>`
+ * after the prompt, and any other `<snake_case>` block there); a message that is nothing but
+ * such blocks is left out. Match scripts on this: the prompt as `sendAndWait({ prompt })` gave
+ * it, so that `userPrompt(request).startsWith(...)` works.
+ *
+ * @example
+ * ```javascript
+ * const model = await startMockModel({
+ *     toolCall: (request) =>
+ *         userPrompt(request).startsWith("Read ") ? { name: "view", arguments: { path: "a.txt" } } : undefined,
+ * });
+ * ```
+ */
+export function userPrompt(request: RecordedChatRequest): string {
+    const texts: string[] = [];
+    for (let i = request.messages.length - 1; i >= 0; i--) {
+        const message = request.messages[i] as RecordedChatMessage;
+        if (message.role !== "user") break;
+        let text = contentText(message.content);
+        let block: RegExpExecArray | null;
+        while ((block = RUNTIME_BLOCK.exec(text)) !== null) text = text.slice(block[0].length);
+        while ((block = TRAILING_RUNTIME_BLOCK.exec(text)) !== null) {
+            text = text.slice(0, block.index);
+        }
+        if (text !== "") texts.unshift(text);
+    }
+    return texts.join("\n");
+}
+
+/**
  * Returns the texts of every tool result (`"tool"` message) in a request's conversation.
  */
 export function toolResultTexts(request: RecordedChatRequest | undefined): string[] {
@@ -227,7 +274,7 @@ export function callsOfferedTools(
 ): MockModelScript {
     return {
         toolCall: (request) =>
-            turnUserText(request).includes(prompt)
+            userPrompt(request).includes(prompt)
                 ? (request.tools ?? [])
                       .filter(pick)
                       .map((tool) => ({ name: toolNameOf(tool), arguments: args }))

@@ -348,7 +348,7 @@ export function toolCustomizationHook<T extends ClientClass>(
     if (isWrapped(Published)) return Published;
     const release = detectRelease(location);
     recordDetectedRelease(release.version, "patch", release.capabilities);
-    installToolCustomization(toolSet);
+    if (release.unsupported === undefined) installToolCustomization(toolSet);
     return wrapCopilotClient(Published, release);
 }
 
@@ -378,7 +378,9 @@ export function adoptSdk(sdk: SdkRoot, location: string | URL): ClientClass {
         return sdk.CopilotClient;
     }
     recordDetectedRelease(release.version, "library", release.capabilities);
-    installToolCustomization(sdk);
+    // A release that cannot be served (0.x, 2.x) may lack the exports installed on (0.x has no
+    // BuiltInTools): nothing is installed, and its wrapped client refuses at construction.
+    if (release.unsupported === undefined) installToolCustomization(sdk);
     return wrapCopilotClient(sdk.CopilotClient, release);
 }
 

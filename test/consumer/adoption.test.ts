@@ -7,7 +7,8 @@
  * patch of 0.3.0 (the last one this repository committed) is migrated by `upgrade`. And a pnpm
  * app where no pnpm answers is left untouched. Needs the npm registry.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import {
     existsSync,
     mkdirSync,
@@ -19,8 +20,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+    createMessageConnection,
+    StreamMessageReader,
+    StreamMessageWriter,
+} from "vscode-jsonrpc/node.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CJS_START_UP_CHECK, ESM_START_UP_CHECK } from "../../src/cli/startUpCheck.js";
+import { startFakeRegistry } from "../support/fakeRegistry.js";
+import { createFakeRuntimeResponder, FAKE_LISTED_TOOLS } from "../support/fakeRuntime.js";
 
 const SDK = "1.0.14";
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -106,7 +114,120 @@ function startBoth(app: string): void {
     }
 }
 
+/**
+ * The README's shell block under "Adopting it" whose first line starts with `prefix`, as a user
+ * pastes it (comments and line continuations are the shell's business).
+ */
+function readmeBlock(prefix: string): string {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const adopting = readme.slice(
+        readme.indexOf("## Adopting it"),
+        readme.indexOf("## Runtime checks")
+    );
+    const blocks = [...adopting.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    const block = blocks.find((text) => text.startsWith(prefix));
+    if (block === undefined) throw new Error(`README.md has no sh block starting '${prefix}'`);
+    return block;
+}
+
+/** Runs README lines in the app with `sh`, as pasted; pnpm is on PATH (this repository's). */
+function paste(lines: string, app: string): string {
+    const result = run("sh", ["-c", `set -e\n${lines}`], app, {
+        ...cleanEnv(),
+        PATH: `${pnpmShim}:${process.env.PATH}`,
+    });
+    if (result.status !== 0) throw new Error(`the README's\n${lines}\nfailed:\n${result.output}`);
+    return result.output;
+}
+
+/** The packed tarball, copied into the app's folder under its packed name (as the README has it). */
+function copyTarball(app: string): string {
+    const name = tarball.split("/").at(-1)!;
+    writeFileSync(join(app, name), readFileSync(tarball));
+    return name;
+}
+
+let pnpmShim = "";
+
+/** An extension's script: joins its session with a custom `view` that replaces the built-in. */
+const JOIN = `import { defineTool } from "copilot-sdk-tool-override";
+import { joinSession } from "copilot-sdk-tool-override/extension";
+const view = defineTool("view", {
+    description: "the app's own view",
+    parameters: { type: "object", properties: {} },
+    overridesBuiltInTool: true,
+    handler: async () => "the app's view",
+});
+try {
+    const session = await joinSession({ tools: [view] });
+    console.error("JOINED", session.sessionId, JSON.stringify(session.toolResolution?.overriddenBuiltInTools));
+} catch (error) {
+    console.error("REFUSED", error.code, error.message);
+}
+process.exit(0);
+`;
+
+/**
+ * Runs {@link JOIN} in the app as the Copilot CLI runs an extension: a child process with
+ * SESSION_ID set, speaking JSON-RPC over its stdin and stdout, answered here by the fake runtime's
+ * responder. Returns what the extension printed and the `session.resume` requests it sent.
+ */
+async function joinAsExtension(app: string) {
+    writeFileSync(join(app, "join.mjs"), JOIN);
+    const child = spawn(process.execPath, ["join.mjs"], {
+        cwd: app,
+        env: { ...cleanEnv(), SESSION_ID: "extension-session" },
+        stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const connection = createMessageConnection(
+        new StreamMessageReader(child.stdout),
+        new StreamMessageWriter(child.stdin)
+    );
+    const answer = createFakeRuntimeResponder(
+        () => ({ kind: "list", names: FAKE_LISTED_TOOLS }),
+        { kind: "version", version: "1.0.85" },
+        () => false
+    );
+    const resumed: Record<string, unknown>[] = [];
+    connection.onRequest((method: string, params: unknown) => {
+        const recorded = (params ?? {}) as Record<string, unknown>;
+        if (method === "session.resume") resumed.push(recorded);
+        return answer(method, recorded);
+    });
+    connection.onNotification(() => {});
+    connection.onError(() => {});
+    connection.listen();
+    const timer = setTimeout(() => child.kill(), 60_000);
+    const [code] = (await once(child, "exit")) as [number | null];
+    clearTimeout(timer);
+    connection.dispose();
+    return { code, stderr, resumed };
+}
+
+/** joinSession joined with the app's `view` in place of the built-in, and said so. */
+async function expectJoined(app: string): Promise<void> {
+    const joined = await joinAsExtension(app);
+    expect(joined.stderr).toContain('JOINED extension-session ["view"]');
+    expect(joined.code).toBe(0);
+    expect(joined.resumed).toHaveLength(1);
+    const tools = joined.resumed[0]!.tools as { name: string; overridesBuiltInTool?: boolean }[];
+    expect(tools.filter((tool) => tool.name === "view")).toEqual([
+        expect.objectContaining({ name: "view", overridesBuiltInTool: true }),
+    ]);
+}
+
 beforeAll(() => {
+    pnpmShim = join(work, "pnpm-shim");
+    mkdirSync(pnpmShim);
+    writeFileSync(
+        join(pnpmShim, "pnpm"),
+        `#!/bin/sh\nexec "${process.execPath}" "${PNPM}" "$@"\n`,
+        {
+            mode: 0o755,
+        }
+    );
     const packed = join(work, "packed");
     mkdirSync(packed);
     const name = execFileSync(
@@ -123,14 +244,16 @@ beforeAll(() => {
 }, 120_000);
 
 describe("the patch form, adopted from the packed package", () => {
-    it("npm: init in a clean git app pins the package in dependencies, applies a patch of at most 30 lines, doctor is green", () => {
+    it("npm: the README's lines, pasted in a clean git app, pin the package in dependencies, apply a patch of at most 30 lines, doctor is green", () => {
         const app = freshApp("npm-app", "npm", { type: "module" });
-        const init = ok(process.execPath, [cli, "init", "--package", `file:${tarball}`], app);
+        const packed = copyTarball(app);
+        const init = paste(readmeBlock("npx --yes"), app);
         expect(init).toContain("verified (ESM and CommonJS): copilot-sdk-tool-override");
+        expect(init).toContain("The app's SDK runs the tool customization and stays patched");
         const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
         expect(manifest.dependencies).toEqual({
             "@github/copilot-sdk": SDK,
-            "copilot-sdk-tool-override": `file:${tarball}`,
+            "copilot-sdk-tool-override": `./${packed}`,
             "patch-package": "8.0.1",
         });
         const patch = readFileSync(
@@ -161,30 +284,88 @@ describe("the patch form, adopted from the packed package", () => {
         expect(doctor.output).not.toContain("FAIL");
         expect(doctor.output).toContain(`form: patch (patches/@github+copilot-sdk+${SDK}.patch)`);
         expect(doctor.output).toContain("the release's runtime starts under Node");
-    }, 400_000);
-
-    it("pnpm with hoistPattern []: init writes the versioned patchedDependencies key and packageExtensions, doctor is green", () => {
-        const app = freshApp("pnpm-app", "pnpm", { pnpm: { onlyBuiltDependencies: ["koffi"] } });
-        // As `pnpm exec` runs it: no pnpm on PATH, the CLI finds the pnpm that started it.
-        const init = ok(
-            process.execPath,
-            [PNPM, "exec", "node", cli, "init", "--package", `file:${tarball}`],
-            app
+        expect(doctor.output).toContain(
+            `ok   dependencies: copilot-sdk-tool-override './${packed}' can be installed`
         );
+
+        // upgrade and a second init keep the tarball spec as the app has it: package.json
+        // stays as committed (the bare version would be a registry name nobody here owns).
+        ok("git", ["add", "-A"], app);
+        ok("git", ["commit", "-qm", "adopted"], app);
+        const pinned = readFileSync(join(app, "package.json"), "utf8");
+        for (const again of [["upgrade"], ["init"], ["upgrade", SDK]]) {
+            const output = ok("npx", ["copilot-sdk-tool-override", ...again], app);
+            expect(output, again.join(" ")).toContain("package.json: already wired");
+            expect(readFileSync(join(app, "package.json"), "utf8"), again.join(" ")).toBe(pinned);
+        }
+    }, 600_000);
+
+    it("npm: joinSession from copilot-sdk-tool-override/extension joins with the app's tools in the patch form", async () => {
+        await expectJoined(join(work, "npm-app"));
+    }, 120_000);
+
+    it("npm: doctor fails, with the fix, for a spec of the package the next clean install cannot fetch", async () => {
+        const app = join(work, "npm-app");
+        const manifestPath = join(app, "package.json");
+        const pinned = readFileSync(manifestPath, "utf8");
+        // A registry that has never heard of the package, as the public one had not.
+        const registry = await startFakeRegistry();
+        try {
+            writeFileSync(
+                manifestPath,
+                pinned.replace(/"\.\/copilot-sdk-tool-override-[^"]+"/, '"0.4.0"')
+            );
+            const registryDoctor = run(process.execPath, [cli, "doctor", "--no-start"], app, {
+                ...cleanEnv(),
+                npm_config_registry: registry.url,
+            });
+            expect(registryDoctor.status, registryDoctor.output).toBe(1);
+            expect(registryDoctor.output).toContain(
+                "FAIL dependencies: copilot-sdk-tool-override '0.4.0' cannot be installed: the registry answers 404 Not Found for copilot-sdk-tool-override@0.4.0. The next clean install (and every container build) fails, or installs whatever another publisher registers under that name. Fix: `npx copilot-sdk-tool-override init --package <spec>`"
+            );
+            expect(registryDoctor.output).not.toContain("stays patched");
+        } finally {
+            writeFileSync(manifestPath, pinned);
+            await registry.close();
+        }
+        const packed = tarball.split("/").at(-1)!;
+        rmSync(join(app, packed));
+        const missing = run(process.execPath, [cli, "doctor", "--no-start"], app);
+        expect(missing.status, missing.output).toBe(1);
+        expect(missing.output).toContain(
+            `FAIL dependencies: copilot-sdk-tool-override './${packed}' cannot be installed: ${join(app, packed)} does not exist.`
+        );
+        expect(missing.output).not.toContain("stays patched");
+    }, 120_000);
+
+    it("pnpm with hoistPattern []: the README's lines write the versioned patchedDependencies key and packageExtensions, doctor is green, joinSession joins", async () => {
+        const app = freshApp("pnpm-app", "pnpm", { pnpm: { onlyBuiltDependencies: ["koffi"] } });
+        // A bare key left by hand: init replaces it (beside the versioned key pnpm would stop
+        // with ERR_PNPM_UNUSED_PATCH).
+        const manifestPath = join(app, "package.json");
+        const handMade = JSON.parse(readFileSync(manifestPath, "utf8"));
+        handMade.pnpm.patchedDependencies = {
+            "@github/copilot-sdk": `patches/@github__copilot-sdk@${SDK}.patch`,
+        };
+        writeFileSync(manifestPath, `${JSON.stringify(handMade, null, 2)}\n`);
+        ok("git", ["commit", "-qam", "a bare patchedDependencies key"], app);
+        const packed = copyTarball(app);
+        // pnpm dlx runs the CLI with no pnpm of its own: the CLI finds the pnpm that started it.
+        const init = paste(readmeBlock("pnpm dlx"), app);
         expect(init).toContain("run as the pnpm that started this command");
-        const { pnpm } = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+        const { pnpm, dependencies } = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
+        expect(dependencies["copilot-sdk-tool-override"]).toBe(`./${packed}`);
         expect(pnpm.patchedDependencies).toEqual({
             [`@github/copilot-sdk@${SDK}`]: `patches/@github__copilot-sdk@${SDK}.patch`,
         });
         expect(pnpm.packageExtensions).toEqual({
             "@github/copilot-sdk": {
-                dependencies: { "copilot-sdk-tool-override": `file:${tarball}` },
+                dependencies: { "copilot-sdk-tool-override": `./${packed}` },
             },
         });
+        expect(init).not.toContain("FAIL");
         startBoth(app);
-        const doctor = run(process.execPath, [PNPM, "exec", "node", cli, "doctor"], app);
-        expect(doctor.status, doctor.output).toBe(0);
-        expect(doctor.output).not.toContain("FAIL");
+        await expectJoined(app);
     }, 400_000);
 
     it("pnpm with no pnpm to run: init refuses and changes nothing", () => {
@@ -276,10 +457,33 @@ describe("the patch form, adopted from the packed package", () => {
     }, 400_000);
 });
 
+describe("the command line", () => {
+    it("answers --help for every command with the usage, and does nothing else", () => {
+        const empty = join(work, "no-app");
+        mkdirSync(empty, { recursive: true });
+        for (const command of ["init", "upgrade", "doctor", "conformance"]) {
+            for (const flag of ["--help", "-h"]) {
+                const result = run(process.execPath, [cli, command, flag], empty);
+                expect(result.status, `${command} ${flag}: ${result.output}`).toBe(0);
+                expect(result.output).toMatch(/^Usage: copilot-sdk-tool-override <command>/);
+            }
+        }
+        const compare = run(process.execPath, [cli, "conformance", "--compare", "--help"], empty);
+        expect(compare.status, compare.output).toBe(0);
+        expect(readdirSync(empty)).toEqual([]);
+    });
+});
+
 describe("the library form, adopted from the packed package", () => {
-    it("npm: an app that installs the package and imports it gets a green doctor; the package only in devDependencies fails it", () => {
+    it("npm: an app that installs the package and imports it gets a green doctor and a working joinSession; the package only in devDependencies fails doctor", async () => {
         const app = freshApp("library-app", "npm", { type: "module" });
-        ok("npm", ["install", "--save-exact", "--no-audit", "--no-fund", tarball], app);
+        const packed = copyTarball(app);
+        // The README's npm line, as pasted.
+        paste(readmeBlock("npm install --save-exact").split("\n")[0]!, app);
+        expect(JSON.parse(readFileSync(join(app, "package.json"), "utf8")).dependencies).toEqual({
+            "@github/copilot-sdk": SDK,
+            "copilot-sdk-tool-override": `file:${packed}`,
+        });
         writeFileSync(
             join(app, "start.mjs"),
             'import { CopilotClient, TOOL_CUSTOMIZATION_PATCH } from "copilot-sdk-tool-override";\nconsole.log(typeof CopilotClient, TOOL_CUSTOMIZATION_PATCH.form);\n'
@@ -315,6 +519,9 @@ describe("the library form, adopted from the packed package", () => {
         );
         expect(doctor.output).toContain("the release's runtime starts under Node");
 
+        // joinSession works in the library form as in the patch form.
+        await expectJoined(app);
+
         // A production install (--omit=dev) would leave the app's import failing.
         const manifestPath = join(app, "package.json");
         const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
@@ -329,5 +536,82 @@ describe("the library form, adopted from the packed package", () => {
             "FAIL copilot-sdk-tool-override is not in dependencies (only in devDependencies)"
         );
         expect(dev.output).toContain("Fix: `npm install --save-prod copilot-sdk-tool-override`");
+    }, 400_000);
+
+    it("pnpm: the README's pnpm line, as pasted, installs the package beside the SDK", () => {
+        const app = join(work, "library-pnpm");
+        mkdirSync(app);
+        writeFileSync(
+            join(app, "package.json"),
+            '{ "name": "library-pnpm", "private": true, "type": "module", "pnpm": { "onlyBuiltDependencies": ["koffi"] } }\n'
+        );
+        copyTarball(app);
+        paste(readmeBlock("npm install --save-exact").split("\n")[1]!, app);
+        writeFileSync(
+            join(app, "start.mjs"),
+            'import { CopilotClient, TOOL_CUSTOMIZATION_PATCH } from "copilot-sdk-tool-override";\nconsole.log(typeof CopilotClient, TOOL_CUSTOMIZATION_PATCH.form, TOOL_CUSTOMIZATION_PATCH.sdkVersion);\n'
+        );
+        expect(run(process.execPath, ["start.mjs"], app)).toEqual({
+            status: 0,
+            output: `function library ${SDK}\n`,
+        });
+    }, 400_000);
+
+    it("npm: beside an SDK it cannot serve (0.3.0, a 2.x), new CopilotClient() throws SessionToolError UNSUPPORTED_BY_RELEASE naming the release and the fix, in ESM and CommonJS; doctor says the same", () => {
+        const app = join(work, "library-0x");
+        mkdirSync(app);
+        writeFileSync(join(app, "package.json"), '{ "name": "library-0x", "private": true }\n');
+        // The peer range `*` lets npm install the package beside 0.3.0. Its runtime is not
+        // started here, so its platform packages (optional) are left out.
+        ok(
+            "npm",
+            [
+                "install",
+                "--save-exact",
+                "--omit=optional",
+                "--no-audit",
+                "--no-fund",
+                "@github/copilot-sdk@0.3.0",
+                tarball,
+            ],
+            app
+        );
+        const construct =
+            'try { new CopilotClient(); console.log("constructed"); } catch (error) { console.log(error.name, error.code, error.message); }\n';
+        writeFileSync(
+            join(app, "start.mjs"),
+            `import { CopilotClient } from "copilot-sdk-tool-override";\n${construct}`
+        );
+        writeFileSync(
+            join(app, "start.cjs"),
+            `const { CopilotClient } = require("copilot-sdk-tool-override");\n${construct}`
+        );
+        const refusal = (version: string) =>
+            `SessionToolError UNSUPPORTED_BY_RELEASE copilot-sdk-tool-override cannot serve @github/copilot-sdk ${version}: this package serves @github/copilot-sdk 1.x only; ${version} is another major release, whose tool handling it has not been built against. Install a 1.0 release of @github/copilot-sdk (for example \`npm install @github/copilot-sdk@1.0.14\`), or use @github/copilot-sdk's own CopilotClient without this package.\n`;
+        for (const file of ["start.mjs", "start.cjs"]) {
+            expect(run(process.execPath, [file], app), file).toEqual({
+                status: 0,
+                output: refusal("0.3.0"),
+            });
+        }
+        const doctor = run(process.execPath, [cli, "doctor", "--no-start"], app);
+        expect(doctor.status, doctor.output).toBe(1);
+        expect(doctor.output).toContain(
+            `FAIL the app's ESM code gets a CopilotClient that refuses: ${refusal("0.3.0").split("UNSUPPORTED_BY_RELEASE ")[1]!.trim()}`
+        );
+        expect(doctor.output).not.toContain("Fix: `npm install`.");
+
+        // A 2.x: the installed SDK's manifest says 2.0.0 (no 2.x is published yet).
+        const sdkManifest = join(app, "node_modules", "@github", "copilot-sdk", "package.json");
+        writeFileSync(
+            sdkManifest,
+            readFileSync(sdkManifest, "utf8").replace('"version": "0.3.0"', '"version": "2.0.0"')
+        );
+        for (const file of ["start.mjs", "start.cjs"]) {
+            expect(run(process.execPath, [file], app), file).toEqual({
+                status: 0,
+                output: refusal("2.0.0"),
+            });
+        }
     }, 400_000);
 });

@@ -98,7 +98,7 @@ export const FAKE_LISTED_TOOLS: readonly string[] = [
  * @param processing - what `session.metadata.isProcessing` answers
  * @returns a function from method and params to the result (throws JSON-RPC errors)
  */
-function createFakeRuntimeResponder(
+export function createFakeRuntimeResponder(
     toolList: () => ToolListBehaviour,
     status: StatusBehaviour,
     processing: () => boolean

@@ -12,6 +12,7 @@ export {
     toolNameOf,
     toolResultTexts,
     turnUserText,
+    userPrompt,
 } from "../../src/mockModel/mockChatModel.js";
 export type {
     MockModel,

@@ -126,6 +126,30 @@ describe("init's package.json for pnpm", () => {
         expect(changes).toContain("pnpm.patchedDependencies: @github/copilot-sdk@1.0.13 removed");
     });
 
+    it("replaces a bare @github/copilot-sdk key with the versioned one, never adding one beside it", () => {
+        const { json, changes } = wirePatch(
+            {
+                dependencies: { "@github/copilot-sdk": "1.0.14" },
+                pnpm: {
+                    patchedDependencies: {
+                        "@github/copilot-sdk": "patches/hand-made.patch",
+                        "left-pad@1.3.0": "patches/left-pad@1.3.0.patch",
+                    },
+                },
+            },
+            "pnpm",
+            "1.0.14",
+            OWN
+        );
+        expect((json.pnpm as Record<string, unknown>).patchedDependencies).toEqual({
+            "left-pad@1.3.0": "patches/left-pad@1.3.0.patch",
+            "@github/copilot-sdk@1.0.14": "patches/@github__copilot-sdk@1.0.14.patch",
+        });
+        expect(changes).toContain(
+            "pnpm.patchedDependencies: @github/copilot-sdk (no version: pnpm would install other releases unpatched) replaced by @github/copilot-sdk@1.0.14"
+        );
+    });
+
     it("refuses patch-package in a pnpm app's postinstall", () => {
         expect(() =>
             wirePatch({ scripts: { postinstall: POSTINSTALL } }, "pnpm", "1.0.14", OWN)

@@ -2,7 +2,8 @@
  * The packed package is self-contained: every relative import of a script or compiled module it
  * ships names a file it also ships. A script left out of `files` in package.json passes every test
  * run from the repository and crashes with ERR_MODULE_NOT_FOUND in an app (as `conformance` did
- * when `scripts/patch/lib/thinPatch.mjs` was missing).
+ * when `scripts/patch/lib/thinPatch.mjs` was missing). And the README's links lead somewhere in an
+ * installed copy (node_modules/copilot-sdk-tool-override/README.md).
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -55,5 +56,15 @@ describe("the packed package", () => {
             }
         }
         expect(missing).toEqual([]);
+    }, 60_000);
+
+    it("ships every file the README links to, so that its links work in an installed copy", () => {
+        const packed = packedPaths();
+        const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+        const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+            .map((match) => match[1]!)
+            .filter((target) => !/^[a-z]+:/.test(target));
+        expect(targets.length).toBeGreaterThan(10);
+        expect(targets.filter((target) => !packed.has(normalize(target)))).toEqual([]);
     }, 60_000);
 });
