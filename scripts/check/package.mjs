@@ -1,6 +1,7 @@
-// npm test's check of the package as a user installs it: packs it (the build npm test made, no
-// scripts run) and holds the tarball to publint and @arethetypeswrong/cli, every resolution mode
-// (node10, node16 from CommonJS and from ESM, bundler).
+// npm test's check of the package as a user installs it: packs it (the build npm test made, with
+// the manifest prepack makes), checks that the packed manifest has no install-time script, and
+// holds the tarball to publint and @arethetypeswrong/cli, every resolution mode (node10, node16
+// from CommonJS and from ESM, bundler).
 
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,14 +17,44 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const scratch = mkdtempSync(join(tmpdir(), "package-check-"));
 try {
-    const packed = JSON.parse(
-        execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], {
+    // As prepack and postpack do, around the build npm test made.
+    /** @param {"strip" | "restore"} mode */
+    const manifest = (mode) =>
+        execFileSync(process.execPath, [join(root, "scripts/package/manifest.mjs"), mode], {
             cwd: root,
-            encoding: "utf8",
-            env: { ...process.env, npm_config_loglevel: "error" },
-        })
-    );
+            stdio: "inherit",
+        });
+    let packed;
+    manifest("strip");
+    try {
+        packed = JSON.parse(
+            execFileSync(
+                "npm",
+                ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch],
+                {
+                    cwd: root,
+                    encoding: "utf8",
+                    env: { ...process.env, npm_config_loglevel: "error" },
+                }
+            )
+        );
+    } finally {
+        manifest("restore");
+    }
     const tarball = join(scratch, packed[0].filename);
+    // No install-time script in the packed manifest (an installed copy runs none).
+    const shipped = JSON.parse(
+        execFileSync("tar", ["-xOzf", tarball, "package/package.json"], { encoding: "utf8" })
+    );
+    const installScripts = ["preinstall", "install", "postinstall", "prepare"].filter(
+        (name) => shipped.scripts?.[name] !== undefined
+    );
+    if (installScripts.length > 0) {
+        console.error(
+            `The packed package.json has install-time scripts: ${installScripts.join(", ")}.`
+        );
+        process.exitCode = 1;
+    }
     /** @type {[string, string[]][]} */
     const checks = [
         ["publint", ["--strict", tarball]],
