@@ -1,8 +1,9 @@
-// npm test's check of .github/workflows/ with actionlint, a Go module: installed once into
-// .cache/bin from the Go module proxy (pinned), then run in the repository root.
+// npm test's check of .github/workflows/ and of the workflow the docs give apps
+// (docs/examples/) with actionlint, a Go module: installed once into .cache/bin from the Go
+// module proxy (pinned), then run in the repository root.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkArguments } from "../../build/cli/cliArguments.js";
@@ -30,9 +31,14 @@ if (!existsSync(actionlint)) {
     }
 }
 try {
-    execFileSync(actionlint, ["-no-color"], { cwd: root, stdio: "inherit" });
+    const workflows = [".github/workflows", "docs/examples"].flatMap((folder) =>
+        readdirSync(join(root, folder))
+            .filter((name) => name.endsWith(".yml"))
+            .map((name) => join(folder, name))
+    );
+    execFileSync(actionlint, ["-no-color", ...workflows], { cwd: root, stdio: "inherit" });
 } catch {
     // actionlint printed each problem.
     process.exit(1);
 }
-console.log("actionlint: .github/workflows/ ok");
+console.log("actionlint: .github/workflows/ and docs/examples/ ok");

@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { promptToolWarnings, toolNamesInPrompt } from "../../src/safetyNet/promptCheck.js";
-import { compareRuntimes, formatComparison } from "../../src/cli/conformance/runtimeComparison.js";
+import {
+    acceptDifferences,
+    compareRuntimes,
+    formatComparison,
+    readAcceptedDifferences,
+    type Difference,
+} from "../../src/cli/conformance/runtimeComparison.js";
 import type { CompareProbeResult } from "../../src/cli/conformance/compareProbe.js";
 import { readCompareArguments } from "../../src/cli/conformance/conformanceCompare.js";
 
@@ -201,5 +207,80 @@ describe("conformance --compare: usage errors name the bad value", () => {
             app: undefined,
             json: true,
         });
+    });
+});
+
+describe("conformance --compare --accept: reviewed differences", () => {
+    const newBuiltIn: Difference = {
+        kind: "NEW_BUILT_IN",
+        tool: "apply_patch",
+        model: "gpt-4o",
+        a: "answered",
+        b: "conflict",
+    };
+    const dropped: Difference = {
+        kind: "TOOL_DROPPED",
+        tool: "semantic_code_search",
+        model: "claude-sonnet-4.5",
+        a: "offered",
+        b: "absent",
+    };
+
+    it("accepts a difference whose code and tool an entry names, on any model unless the entry names one", () => {
+        const entries = readAcceptedDifferences(
+            JSON.stringify({
+                accepted: [{ code: "NEW_BUILT_IN", tool: "apply_patch", reason: "reviewed" }],
+            }),
+            "reviewed.json"
+        );
+        expect(acceptDifferences([newBuiltIn, dropped], entries)).toEqual({
+            accepted: [newBuiltIn],
+            unaccepted: [dropped],
+        });
+        const otherModel = readAcceptedDifferences(
+            JSON.stringify({
+                accepted: [{ code: "NEW_BUILT_IN", tool: "apply_patch", model: "gpt-5" }],
+            }),
+            "reviewed.json"
+        );
+        expect(acceptDifferences([newBuiltIn], otherModel).unaccepted).toEqual([newBuiltIn]);
+        // Another code for the same tool is not accepted.
+        const otherCode = readAcceptedDifferences(
+            JSON.stringify({ accepted: [{ code: "TOOL_DROPPED", tool: "apply_patch" }] }),
+            "reviewed.json"
+        );
+        expect(acceptDifferences([newBuiltIn], otherCode).unaccepted).toEqual([newBuiltIn]);
+    });
+
+    it("refuses a file that is not JSON, has no list, or an entry without a known code or a tool, naming it", () => {
+        expect(() => readAcceptedDifferences("{", "r.json")).toThrow(
+            /--accept 'r.json' is not JSON/
+        );
+        expect(() => readAcceptedDifferences("{}", "r.json")).toThrow(/has no "accepted" list/);
+        expect(() =>
+            readAcceptedDifferences(
+                JSON.stringify({ accepted: [{ code: "NEW_TOOL", tool: "x" }] }),
+                "r.json"
+            )
+        ).toThrow(/entry 0: code "NEW_TOOL" is not a difference's code; use one of NEW_BUILT_IN/);
+        expect(() =>
+            readAcceptedDifferences(
+                JSON.stringify({ accepted: [{ code: "NEW_BUILT_IN" }] }),
+                "r.json"
+            )
+        ).toThrow(/entry 0: "tool" must name the tool/);
+    });
+
+    it("prints accepted differences apart from the ones that fail", () => {
+        const text = formatComparison({
+            a: { spec: "A", version: "1" },
+            b: { spec: "B", version: "2" },
+            tools: ["apply_patch"],
+            differences: [],
+            accepted: [newBuiltIn],
+            added: {},
+        });
+        expect(text).toContain("Accepted (--accept): NEW_BUILT_IN apply_patch on gpt-4o");
+        expect(text).toContain("Nothing else the app relies on changed.");
     });
 });

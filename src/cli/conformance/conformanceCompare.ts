@@ -15,19 +15,27 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { appSessionConfig, type CompareProbeResult } from "./compareProbe.js";
-import { compareRuntimes, formatComparison } from "./runtimeComparison.js";
+import {
+    acceptDifferences,
+    compareRuntimes,
+    formatComparison,
+    readAcceptedDifferences,
+    type AcceptedDifference,
+} from "./runtimeComparison.js";
 import { CACHE, freshPrefix, installSdkVersion, npmInstall } from "./sdkVersions.js";
 
 const USAGE =
-    "Usage: conformance --compare <runtime A> <runtime B> [--tools <name,name,...> | --app <module>] [--json]\n" +
+    "Usage: conformance --compare <runtime A> <runtime B> [--tools <name,name,...> | --app <module>] [--accept <file>] [--json]\n" +
     "  <runtime>: an npm spec (@github/copilot@1.0.83) or the path of a copilot CLI (or of a folder\n" +
-    "  whose node_modules/.bin/copilot is one). Exit 0: nothing the app relies on changed; 1: something\n" +
+    "  whose node_modules/.bin/copilot is one). --accept: a reviewed-differences file,\n" +
+    '  { "accepted": [{ "code": "NEW_BUILT_IN", "tool": "apply_patch", "model"?: "gpt-4o", "reason"?: "..." }] }.\n' +
+    "  Exit 0: nothing the app relies on changed, or only accepted differences; 1: something else\n" +
     "  did; 2: usage error; 3: a runtime could not be probed.";
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), "compareProbe.js");
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const NPM_SPEC = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*@[A-Za-z0-9._^~<>=*+-]+$/;
 
-const KNOWN_FLAGS = new Set(["--compare", "--tools", "--app", "--json"]);
+const KNOWN_FLAGS = new Set(["--compare", "--tools", "--app", "--json", "--accept"]);
 
 class UsageError extends Error {}
 
@@ -37,6 +45,7 @@ export function readCompareArguments(args: string[]): {
     tools: string[] | undefined;
     app: string | undefined;
     json: boolean;
+    accept: string | undefined;
 } {
     const unknown = args.find((arg) => arg.startsWith("-") && !KNOWN_FLAGS.has(arg));
     if (unknown !== undefined) throw new UsageError(`Unknown option '${unknown}'.`);
@@ -68,6 +77,12 @@ export function readCompareArguments(args: string[]): {
     }
     const toolList = take("--tools");
     const app = take("--app");
+    const accept = take("--accept");
+    if (accept !== undefined && !existsSync(accept)) {
+        throw new UsageError(
+            `--accept '${accept}' does not exist: name the reviewed-differences file (docs/runtime-proof.md).`
+        );
+    }
     if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0]}'.`);
     if (toolList !== undefined && app !== undefined) {
         throw new UsageError(
@@ -96,7 +111,7 @@ export function readCompareArguments(args: string[]): {
             );
         }
     }
-    return { a, b, tools, app, json };
+    return { a, b, tools, app, json, accept };
 }
 
 /**
@@ -176,6 +191,18 @@ export async function runComparison(args: string[]): Promise<number> {
         return 2;
     }
     const { a, b, app, json } = options;
+    let acceptedEntries: AcceptedDifference[] = [];
+    if (options.accept !== undefined) {
+        try {
+            acceptedEntries = readAcceptedDifferences(
+                readFileSync(options.accept, "utf8"),
+                options.accept
+            );
+        } catch (error) {
+            console.error(`${error instanceof Error ? error.message : error}\n\n${USAGE}`);
+            return 2;
+        }
+    }
     let tools = options.tools ?? [];
     let cliA;
     let cliB;
@@ -224,13 +251,20 @@ export async function runComparison(args: string[]): Promise<number> {
         }
     }
     const [resultA, resultB] = results as [CompareProbeResult, CompareProbeResult];
-    const { differences, added } = compareRuntimes(resultA, resultB, tools);
+    const compared = compareRuntimes(resultA, resultB, tools);
+    const { added } = compared;
+    // Reviewed differences (--accept) do not fail the comparison; every other one does.
+    const { accepted, unaccepted: differences } = acceptDifferences(
+        compared.differences,
+        acceptedEntries
+    );
     const exitCode = differences.length > 0 ? 1 : 0;
     const report = {
         a: { spec: a, version: resultA.runtimeVersion },
         b: { spec: b, version: resultB.runtimeVersion },
         tools,
         differences,
+        accepted,
         added,
         observed: { a: resultA.names, b: resultB.names },
         exitCode,

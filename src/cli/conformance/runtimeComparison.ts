@@ -27,6 +27,95 @@ export interface Difference {
     b: string;
 }
 
+/**
+ * A difference reviewed and accepted, as an entry of the file `conformance --compare --accept`
+ * reads: `{ "accepted": [{ "code": "NEW_BUILT_IN", "tool": "apply_patch", "model": "gpt-4o",
+ * "reason": "..." }] }`. `model` is optional (any model); `reason` is for the reviewer.
+ */
+export interface AcceptedDifference {
+    readonly code: DifferenceKind;
+    readonly tool: string;
+    readonly model?: string;
+    readonly reason?: string;
+}
+
+const DIFFERENCE_KINDS: ReadonlySet<string> = new Set<DifferenceKind>([
+    "NEW_BUILT_IN",
+    "OVERRIDE_NOT_HONOURED",
+    "FILTER_CHANGED",
+    "TOOL_DROPPED",
+]);
+
+/**
+ * Reads a reviewed-differences file's content.
+ *
+ * @param text - the file's text
+ * @param file - its path, for the messages
+ * @returns the entries
+ * @throws Error naming the entry and what to write instead
+ */
+export function readAcceptedDifferences(text: string, file: string): AcceptedDifference[] {
+    let parsed: unknown;
+    try {
+        parsed = JSON.parse(text);
+    } catch (error) {
+        throw new Error(
+            `--accept '${file}' is not JSON (${error instanceof Error ? error.message : String(error)}): write { "accepted": [{ "code": "NEW_BUILT_IN", "tool": "apply_patch", "reason": "..." }] }.`
+        );
+    }
+    const accepted = (parsed as { accepted?: unknown } | null)?.accepted;
+    if (!Array.isArray(accepted)) {
+        throw new Error(
+            `--accept '${file}' has no "accepted" list: write { "accepted": [{ "code": "NEW_BUILT_IN", "tool": "apply_patch", "reason": "..." }] }.`
+        );
+    }
+    return accepted.map((entry: unknown, index) => {
+        const { code, tool, model, reason } = (entry ?? {}) as Record<string, unknown>;
+        const where = `--accept '${file}', entry ${index}`;
+        if (typeof code !== "string" || !DIFFERENCE_KINDS.has(code)) {
+            throw new Error(
+                `${where}: code ${JSON.stringify(code)} is not a difference's code; use one of ${[...DIFFERENCE_KINDS].join(", ")}.`
+            );
+        }
+        if (typeof tool !== "string" || tool === "") {
+            throw new Error(`${where}: "tool" must name the tool the difference is about.`);
+        }
+        if (model !== undefined && typeof model !== "string") {
+            throw new Error(`${where}: "model", when given, is a model id.`);
+        }
+        if (reason !== undefined && typeof reason !== "string") {
+            throw new Error(`${where}: "reason", when given, is text.`);
+        }
+        return {
+            code: code as DifferenceKind,
+            tool,
+            ...(model === undefined ? {} : { model }),
+            ...(reason === undefined ? {} : { reason }),
+        };
+    });
+}
+
+/**
+ * Splits differences into those a reviewed-differences entry accepts (same code and tool, and
+ * model when the entry names one) and the rest, which fail the comparison.
+ */
+export function acceptDifferences(
+    differences: readonly Difference[],
+    accepted: readonly AcceptedDifference[]
+): { accepted: Difference[]; unaccepted: Difference[] } {
+    const isAccepted = (difference: Difference) =>
+        accepted.some(
+            (entry) =>
+                entry.code === difference.kind &&
+                entry.tool === difference.tool &&
+                (entry.model === undefined || entry.model === difference.model)
+        );
+    return {
+        accepted: differences.filter(isAccepted),
+        unaccepted: differences.filter((difference) => !isAccepted(difference)),
+    };
+}
+
 /** Outcomes that show a built-in of the name: it conflicts, answers, or takes the tool's place. */
 const BUILT_IN_OUTCOMES = new Set(["fails-at-send", "built-in-answers", "dropped"]);
 
@@ -156,18 +245,28 @@ export function formatComparison(report: {
     b: { spec: string; version: string };
     tools: readonly string[];
     differences: Difference[];
+    accepted?: Difference[];
     added: Record<string, string[]>;
     observed?: { a: CompareProbeResult["names"]; b: CompareProbeResult["names"] };
 }): string {
     const { a, b, tools, differences, added } = report;
+    const accepted = report.accepted ?? [];
     const lines = [
         `Runtime A: ${a.spec} (${a.version})`,
         `Runtime B: ${b.spec} (${b.version})`,
         `App tools: ${tools.length === 0 ? "(none)" : tools.join(", ")}`,
         "",
     ];
+    for (const d of accepted) {
+        lines.push(`Accepted (--accept): ${d.kind} ${d.tool} on ${d.model}: ${d.a} -> ${d.b}`);
+    }
+    if (accepted.length > 0) lines.push("");
     if (differences.length === 0) {
-        lines.push("Nothing the app relies on changed.");
+        lines.push(
+            accepted.length === 0
+                ? "Nothing the app relies on changed."
+                : "Nothing else the app relies on changed."
+        );
     } else {
         const header = ["difference", "tool", "model", "A", "B"];
         const rows: string[][] = [
