@@ -60,7 +60,8 @@ export function readAcceptedDifferences(text: string, file: string): AcceptedDif
         parsed = JSON.parse(text);
     } catch (error) {
         throw new Error(
-            `--accept '${file}' is not JSON (${error instanceof Error ? error.message : String(error)}): write { "accepted": [{ "code": "NEW_BUILT_IN", "tool": "apply_patch", "reason": "..." }] }.`
+            `--accept '${file}' is not JSON (${error instanceof Error ? error.message : String(error)}): write { "accepted": [{ "code": "NEW_BUILT_IN", "tool": "apply_patch", "reason": "..." }] }.`,
+            { cause: error }
         );
     }
     const accepted = (parsed as { accepted?: unknown } | null)?.accepted;
