@@ -938,14 +938,16 @@ async function checkRust() {
 // e2e: the touched e2e tests, against upstream's replaying proxy (test/harness) and the runtime
 // from npm, offline (issue 29, PR C). For each SDK whose e2e test file the pull requests touch:
 // - "as is": every test of that file (Go: its TestToolsE2E, Rust: its tools:: module) passes;
-// - "broken: ...": the override test FAILS when the override is broken, in two ways, each made
-//   by a one-line change of that test's tool in the temporary tree (restored afterwards):
+// - "broken: ...": the override test FAILS when the override is broken, in three ways, each made
+//   by a small change of that test's tool in the temporary tree (restored afterwards):
 //   "flag removed" (no overridesBuiltInTool: the runtime keeps its built-in and refuses the
-//   clash) and "another definition shown" (the tool's description changed where the tool is
+//   clash), "another definition shown" (the tool's description changed where the tool is
 //   defined, not where the test expects it: the model is shown a grep other than the app's, as a
-//   runtime or SDK that sent the built-in's definition would do);
-// - "before PR C": base's own override test, with the second break, still PASSES (the gap the
-//   pull request closes: the proxy matches a request on its messages, never on its tools).
+//   runtime or SDK that sent the built-in's definition would do) and "another schema shown" (a
+//   second parameter added to the tool's schema, the description kept);
+// - "before PR C": base's own override test, with its description changed where the tool is
+//   defined, still PASSES (the gap the pull request closes: the proxy matches a request on its
+//   messages, never on its tools).
 // Runtime: @github/copilot-linux-x64@1.0.81-0 from the npm registry (.cache/e2e-runtime), the
 // build upstream's snapshots were recorded with; GITHUB_ACTIONS=true keeps the proxy in replay
 // mode (it neither rewrites snapshots nor calls the real API). .NET: not run, no toolchain here.
