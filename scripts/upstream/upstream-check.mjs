@@ -938,14 +938,16 @@ async function checkRust() {
 // e2e: the touched e2e tests, against upstream's replaying proxy (test/harness) and the runtime
 // from npm, offline (issue 29, PR C). For each SDK whose e2e test file the pull requests touch:
 // - "as is": every test of that file (Go: its TestToolsE2E, Rust: its tools:: module) passes;
-// - "broken: ...": the override test FAILS when the override is broken, in two ways, each made
-//   by a one-line change of that test's tool in the temporary tree (restored afterwards):
+// - "broken: ...": the override test FAILS when the override is broken, in three ways, each made
+//   by a small change of that test's tool in the temporary tree (restored afterwards):
 //   "flag removed" (no overridesBuiltInTool: the runtime keeps its built-in and refuses the
-//   clash) and "another definition shown" (the tool's description changed where the tool is
+//   clash), "another definition shown" (the tool's description changed where the tool is
 //   defined, not where the test expects it: the model is shown a grep other than the app's, as a
-//   runtime or SDK that sent the built-in's definition would do);
-// - "before PR C": base's own override test, with the second break, still PASSES (the gap the
-//   pull request closes: the proxy matches a request on its messages, never on its tools).
+//   runtime or SDK that sent the built-in's definition would do) and "another schema shown" (a
+//   second parameter added to the tool's schema, the description kept);
+// - "before PR C": base's own override test, with its description changed where the tool is
+//   defined, still PASSES (the gap the pull request closes: the proxy matches a request on its
+//   messages, never on its tools).
 // Runtime: @github/copilot-linux-x64@1.0.81-0 from the npm registry (.cache/e2e-runtime), the
 // build upstream's snapshots were recorded with; GITHUB_ACTIONS=true keeps the proxy in replay
 // mode (it neither rewrites snapshots nor calls the real API). .NET: not run, no toolchain here.
@@ -954,8 +956,10 @@ const E2E_RUNTIME = { name: "@github/copilot-linux-x64", version: "1.0.81-0" };
 const OVERRIDE_DESCRIPTION_ELSEWHERE = "Searches file contents (a definition other than the app's)";
 
 /**
- * The override e2e test of each SDK: its file, its name, how to run it, and the two breaks (each
- * a text that must occur exactly once in the file, and what replaces it).
+ * The override e2e test of each SDK: its file, its name, how to run it, and its breaks (each a
+ * text that must occur exactly once in the file, and what replaces it): the flag removed, another
+ * description where the tool is defined, another parameter schema where the tool is defined, and
+ * (for base's test, which has no description constant) the description break as base spells it.
  *
  * @typedef {{ find: string, replace: string }} Break
  * @typedef {{ name: string, status: "pass" | "fail" | "skip" }} E2eTestResult
@@ -964,7 +968,7 @@ const OVERRIDE_DESCRIPTION_ELSEWHERE = "Searches file contents (a definition oth
  *   language: string,
  *   file: string,
  *   test: string,
- *   breaks: { flag: Break, definition: Break },
+ *   breaks: { flag: Break, definition: Break, parameters: Break, baseDefinition: Break },
  *   run: (env: NodeJS.ProcessEnv, cli: string, onlyTest: boolean) => { tests: E2eTestResult[], output: string },
  * }} E2eTarget
  */
@@ -979,6 +983,14 @@ const E2E_TARGETS = [
         breaks: {
             flag: { find: "                    overridesBuiltInTool: true,\n", replace: "" },
             definition: {
+                find: "description: customGrepDescription,",
+                replace: `description: "${OVERRIDE_DESCRIPTION_ELSEWHERE}",`,
+            },
+            parameters: {
+                find: 'query: z.string().describe("Search query"),\n',
+                replace: 'query: z.string().describe("Search query"),\n                        pattern: z.string().optional(),\n',
+            },
+            baseDefinition: {
                 find: 'description: "A custom grep implementation that overrides the built-in",',
                 replace: `description: "${OVERRIDE_DESCRIPTION_ELSEWHERE}",`,
             },
@@ -1021,6 +1033,14 @@ const E2E_TARGETS = [
         breaks: {
             flag: { find: "            overrides_built_in_tool=True,\n", replace: "" },
             definition: {
+                find: "description=custom_grep_description,",
+                replace: `description="${OVERRIDE_DESCRIPTION_ELSEWHERE}",`,
+            },
+            parameters: {
+                find: 'query: str = Field(description="Search query")\n',
+                replace: 'query: str = Field(description="Search query")\n            pattern: str | None = None\n',
+            },
+            baseDefinition: {
                 find: 'description="A custom grep implementation that overrides the built-in",',
                 replace: `description="${OVERRIDE_DESCRIPTION_ELSEWHERE}",`,
             },
@@ -1059,6 +1079,14 @@ const E2E_TARGETS = [
         breaks: {
             flag: { find: "\t\tgrepTool.OverridesBuiltInTool = true\n", replace: "" },
             definition: {
+                find: 'copilot.DefineTool("grep", customGrepDescription,',
+                replace: `copilot.DefineTool("grep", "${OVERRIDE_DESCRIPTION_ELSEWHERE}",`,
+            },
+            parameters: {
+                find: '\t\t\tQuery string `json:"query" jsonschema:"Search query"`\n',
+                replace: '\t\t\tQuery   string `json:"query" jsonschema:"Search query"`\n\t\t\tPattern string `json:"pattern,omitempty"`\n',
+            },
+            baseDefinition: {
                 find: 'copilot.DefineTool("grep", "A custom grep implementation that overrides the built-in",',
                 replace: `copilot.DefineTool("grep", "${OVERRIDE_DESCRIPTION_ELSEWHERE}",`,
             },
@@ -1095,6 +1123,16 @@ const E2E_TARGETS = [
         breaks: {
             flag: { find: 'ToolDefinition.createOverride("grep",', replace: 'ToolDefinition.create("grep",' },
             definition: {
+                find: 'createOverride("grep", customGrepDescription, parameters,',
+                replace: `createOverride("grep", "${OVERRIDE_DESCRIPTION_ELSEWHERE}", parameters,`,
+            },
+            parameters: {
+                find: 'properties.put("query", Map.of("type", "string", "description", "Search query"));\n',
+                replace:
+                    'properties.put("query", Map.of("type", "string", "description", "Search query"));\n' +
+                    '        properties.put("pattern", Map.of("type", "string"));\n',
+            },
+            baseDefinition: {
                 find: 'createOverride("grep", "A custom grep implementation", parameters,',
                 replace: `createOverride("grep", "${OVERRIDE_DESCRIPTION_ELSEWHERE}", parameters,`,
             },
@@ -1131,6 +1169,14 @@ const E2E_TARGETS = [
         breaks: {
             flag: { find: "        .with_overrides_built_in_tool(true)\n", replace: "" },
             definition: {
+                find: ".with_description(CUSTOM_GREP_DESCRIPTION)",
+                replace: `.with_description("${OVERRIDE_DESCRIPTION_ELSEWHERE}")`,
+            },
+            parameters: {
+                find: '"query": { "type": "string", "description": "Search query" }\n',
+                replace: '"query": { "type": "string", "description": "Search query" },\n                "pattern": { "type": "string" }\n',
+            },
+            baseDefinition: {
                 find: '.with_description("A custom grep implementation that overrides the built-in")',
                 replace: `.with_description("${OVERRIDE_DESCRIPTION_ELSEWHERE}")`,
             },
@@ -1242,7 +1288,7 @@ function applyBreak(text, change, file) {
 /**
  * One row of the PR C table, filled as the e2e steps run.
  *
- * @typedef {{ language: string, tests: string, asIs: string, flag: string, definition: string, before: string, seconds: number }} E2eRow
+ * @typedef {{ language: string, tests: string, asIs: string, flag: string, definition: string, parameters: string, before: string, seconds: number }} E2eRow
  */
 /** @type {E2eRow[]} */
 const e2eRows = [];
@@ -1274,7 +1320,7 @@ async function checkE2e(nodeEnv, wanted) {
     if (!ready || env === undefined) return;
     const e2eEnv = env;
     for (const target of targets) {
-        const row = { language: target.language, tests: "-", asIs: "-", flag: "-", definition: "-", before: "-", seconds: 0 };
+        const row = { language: target.language, tests: "-", asIs: "-", flag: "-", definition: "-", parameters: "-", before: "-", seconds: 0 };
         e2eRows.push(row);
         const started = performance.now();
         const path = join(tree, target.file);
@@ -1314,6 +1360,7 @@ async function checkE2e(nodeEnv, wanted) {
         for (const [key, label] of /** @type {const} */ ([
             ["flag", "broken: overridesBuiltInTool removed"],
             ["definition", "broken: another grep definition shown to the model"],
+            ["parameters", "broken: another grep parameter schema shown to the model"],
         ])) {
             await step(target.language, `e2e override test, ${label}`, () => {
                 const outcome = overrideTest(applyBreak(original, target.breaks[key], target.file));
@@ -1326,7 +1373,7 @@ async function checkE2e(nodeEnv, wanted) {
             });
         }
         await step(target.language, "e2e override test before PR C (base's), another definition shown", () => {
-            const outcome = overrideTest(applyBreak(atBase, target.breaks.definition, target.file));
+            const outcome = overrideTest(applyBreak(atBase, target.breaks.baseDefinition, target.file));
             row.before = outcome.status === "pass" ? "passes (the gap)" : outcome.status;
             if (outcome.status !== "pass") {
                 process.stdout.write(tail(outcome.output, 30));
@@ -1338,7 +1385,7 @@ async function checkE2e(nodeEnv, wanted) {
     }
     if (changed.has("dotnet/test/E2E/ToolsE2ETests.cs") && wanted("dotnet")) {
         skip(".NET", "e2e ToolsE2ETests.cs", "not run: no toolchain here");
-        e2eRows.push({ language: ".NET", tests: "not run: no toolchain here", asIs: "-", flag: "-", definition: "-", before: "-", seconds: 0 });
+        e2eRows.push({ language: ".NET", tests: "not run: no toolchain here", asIs: "-", flag: "-", definition: "-", parameters: "-", before: "-", seconds: 0 });
     }
 }
 // ------------------------------------------------------------------------------ end of e2e ---
@@ -1495,6 +1542,7 @@ if (e2eRows.length > 0) {
             "as is",
             "overridesBuiltInTool removed",
             "another definition shown",
+            "another schema shown",
             "before PR C, another definition",
             "seconds",
         ],
@@ -1504,6 +1552,7 @@ if (e2eRows.length > 0) {
             r.asIs,
             r.flag,
             r.definition,
+            r.parameters,
             r.before,
             r.seconds.toFixed(1),
         ]),

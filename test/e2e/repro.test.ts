@@ -70,19 +70,25 @@ describe("npm run repro", () => {
         expect(exitCode).toBe(0);
     });
 
-    it("security-poc: the private report's PoC prints HIJACKED for every call on the published SDK and not hijacked on the patched one", async () => {
+    it("security-poc: on the published SDK a built-in answers each custom tool of the private report and refundOrder runs outside availableTools; the patched SDK shows neither", async () => {
         const { exitCode, stdout } = await repro("security-poc");
 
         expect(stdout).toMatch(/HIJACKED: 1 custom read_file: built-in answered/);
-        expect(stdout).toMatch(/HIJACKED: 2 custom powershell, overridesBuiltInTool: true/);
+        for (const name of ["store_memory", "powershell", "local_shell"]) {
+            expect(stdout).toMatch(
+                new RegExp(
+                    `HIJACKED: 2 custom ${name}, overridesBuiltInTool: true: built-in answered`
+                )
+            );
+        }
         expect(stdout).toContain(
-            "HIJACKED: 3 refundOrder, not in availableTools: the app's handler ran"
+            "defence in depth: refundOrder, not in availableTools: the app's handler ran"
         );
         expect(stdout).toContain(
-            "unpatched: DEFECT: hijacked: 4 of 4 calls did not stay within the app's configuration"
+            "unpatched: DEFECT: 4 of 4 calls of custom tools answered by a built-in; refundOrder, outside availableTools, ran"
         );
         expect(stdout).toContain(
-            "patched: OK: not hijacked: all 4 calls stayed within the app's configuration"
+            "patched: OK: 0 of 4 calls of custom tools answered by a built-in; refundOrder, outside availableTools, did not run"
         );
         expect(exitCode).toBe(0);
     });

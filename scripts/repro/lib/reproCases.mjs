@@ -338,27 +338,39 @@ export const REPRO_CASES = [
     },
     {
         name: "security-poc",
-        title: "Proof of concept of the private report: a custom tool's call is hijacked by the runtime (three findings)",
+        title: "The private report's calls, with verdicts: custom tools answered by a built-in (findings 1, 2), and a custom tool outside availableTools (defence in depth)",
         report: "SECURITY-PRIVATE-not-for-a-public-issue.md",
         repository: "opensource-security@github.com, privately (SECURITY.md)",
         expected:
             "every call reaches the app's handler, or the tool is refused before the session starts; `refundOrder`, outside availableTools, never runs",
         async run(rig) {
-            /** @type {[string, boolean][]} finding, hijacked */
-            const findings = [];
-            // 1: a hidden built-in answers a custom tool of its name (no flag)
-            const readFile = await callOnce(rig, CLAUDE, taggedTool("read_file", "read_file"));
-            findings.push([`1 custom read_file: ${readFile}`, readFile.startsWith("built-in")]);
-            // 2: the flag is ignored; the runtime's own tool answers
-            for (const name of ["powershell", "store_memory"]) {
-                const tool = taggedTool(name, name, { overridesBuiltInTool: true });
-                const outcome = await callOnce(rig, CLAUDE, tool);
-                findings.push([
-                    `2 custom ${name}, overridesBuiltInTool: true: ${outcome}`,
-                    outcome.startsWith("built-in"),
-                ]);
+            // The calls of the stand-alone PoC (patches/upstream/issues/SECURITY-PRIVATE-poc.mjs),
+            // here with approveAll, on the unpatched and the patched SDK, and a verdict per call.
+            /** @type {string[]} */
+            const steps = [];
+            let hijacked = 0;
+            let calls = 0;
+            // Finding 1: an unlisted built-in answers a custom tool of its name (no flag).
+            // Finding 2: the flag is ignored; the runtime's own tool answers.
+            /** @type {[string, object][]} */
+            const tools = [
+                ["read_file", {}],
+                ["store_memory", { overridesBuiltInTool: true }],
+                ["powershell", { overridesBuiltInTool: true }],
+                ["local_shell", { overridesBuiltInTool: true }],
+            ];
+            for (const [name, extra] of tools) {
+                const outcome = await callOnce(rig, CLAUDE, taggedTool(name, name, extra));
+                const answeredByBuiltIn = outcome.startsWith("built-in");
+                calls += 1;
+                if (answeredByBuiltIn) hijacked += 1;
+                const finding = "overridesBuiltInTool" in extra ? 2 : 1;
+                const flag = finding === 2 ? ", overridesBuiltInTool: true" : "";
+                steps.push(
+                    `${answeredByBuiltIn ? "HIJACKED" : "not hijacked"}: ${finding} custom ${name}${flag}: ${outcome}`
+                );
             }
-            // 3: a custom tool outside availableTools runs
+            // Defence in depth: a custom tool the app registered, left out of availableTools.
             const lookup = taggedTool("lookupOrder", "lookupOrder");
             const refund = taggedTool("refundOrder", "refundOrder");
             const { session, error } = await rig.createSession(CLAUDE, {
@@ -366,24 +378,20 @@ export const REPRO_CASES = [
                 availableTools: ["custom:lookupOrder"],
             });
             if (error) {
-                findings.push([`3 createSession rejected it: ${shortError(error)}`, false]);
+                steps.push(`defence in depth: createSession rejected it: ${shortError(error)}`);
             } else {
                 await rig.turn(session, ["refundOrder"]);
-                findings.push([
-                    `3 refundOrder, not in availableTools: ${refund.calls > 0 ? "the app's handler ran" : "did not run"}`,
-                    refund.calls > 0,
-                ]);
+                steps.push(
+                    `defence in depth: refundOrder, not in availableTools: ${refund.calls > 0 ? "the app's handler ran" : "did not run"}`
+                );
             }
-            const hijacked = findings.filter(([, yes]) => yes).length;
+            const refundRan = refund.calls > 0;
             return {
-                steps: findings.map(
-                    ([line, yes]) => `${yes ? "HIJACKED" : "not hijacked"}: ${line}`
-                ),
-                defect: hijacked > 0,
+                steps,
+                defect: hijacked > 0 || refundRan,
                 actual:
-                    hijacked > 0
-                        ? `hijacked: ${hijacked} of ${findings.length} calls did not stay within the app's configuration`
-                        : `not hijacked: all ${findings.length} calls stayed within the app's configuration`,
+                    `${hijacked} of ${calls} calls of custom tools answered by a built-in; ` +
+                    `refundOrder, outside availableTools, ${refundRan ? "ran" : "did not run"}`,
             };
         },
     },
