@@ -141,13 +141,6 @@ export default tseslint.config(
         },
     },
     {
-        // TEMPORARY: this measurement drives the reproductions' rig (scripts/repro/lib/reproRig.mjs),
-        // so it belongs in scripts/repro; it moves there once that area's reorganisation (issue 36)
-        // has landed. No other script may import scripts/repro or scripts/upstream.
-        files: ["scripts/measure/measure-validate-tools.mjs"],
-        rules: { "no-restricted-imports": "off" },
-    },
-    {
         // The upstream contribution's tooling and the VS Code reproductions: their own modules,
         // and the product's build, but not each other.
         files: ["scripts/upstream/**/*.mjs"],

@@ -1,13 +1,13 @@
-// node scripts/measure/measure-validate-tools.mjs: for every built-in name measured on SDK 1.0.14, a custom
+// node scripts/repro/measure-validate-tools.mjs: for every built-in name measured on SDK 1.0.14, a custom
 // tool of that name (no flag) on Claude: does createSession refuse it, does the runtime's
 // session.tools.initializeAndValidate refuse it on Claude, and after setModel to GPT? Unpatched and
 // patched. Offline (mock model on 127.0.0.1); about a minute. docs/measurements.md quotes its numbers.
 import { checkArguments } from "../../build/cli/cliArguments.js";
 import { readFileSync } from "node:fs";
-import { withRuntime, SDKS, taggedTool, CLAUDE, GPT } from "../repro/lib/reproRig.mjs";
+import { withRuntime, SDKS, taggedTool, CLAUDE, GPT } from "./lib/reproRig.mjs";
 import { startMockChatModel } from "../../build/esm/mockModel/mockChatModel.js";
 checkArguments(process.argv.slice(2), {
-    usage: "Usage: node scripts/measure/measure-validate-tools.mjs",
+    usage: "Usage: node scripts/repro/measure-validate-tools.mjs",
     flags: {},
     positionals: 0,
 });
