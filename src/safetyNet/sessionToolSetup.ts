@@ -331,7 +331,8 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
         ...promptToolWarnings(
             input.source.systemMessage,
             enabled.toolEnablement,
-            enabled.overriddenBuiltIns
+            enabled.overriddenBuiltIns,
+            promptNames(catalog, input.customTools)
         )
     );
     const warnings = sessionToolWarnings(state, overrides, filter, enabled, filterWarnings);
@@ -592,4 +593,12 @@ function excludeUnsentOverrides(
         .map((tool) => `builtin:${tool.name}`);
     if (dropped.length === 0) return excludedTools;
     return Object.freeze([...new Set([...(excludedTools ?? []), ...dropped])]);
+}
+
+/** The names the prompt rule looks for: every built-in the runtime knows, and the custom tools. */
+function promptNames(
+    catalog: BuiltInToolCatalog,
+    customTools: readonly CustomToolSnapshot[]
+): ReadonlySet<string> {
+    return new Set([...catalog.builtIns, ...customTools.map((tool) => tool.name)]);
 }
