@@ -27,7 +27,13 @@ import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 import { refuseRemovedOptions } from "./removedOptions.js";
-import { overrideWarnings, refuseStrictWarnings, tooManySessionTools } from "./setupWarnings.js";
+import {
+    droppedCustomToolWarnings,
+    familyWarnings,
+    overrideWarnings,
+    refuseStrictWarnings,
+    tooManySessionTools,
+} from "./setupWarnings.js";
 import { readOrRefuse, readSentOption } from "./callerInput.js";
 import { readMcpServers, refuseMcpShadows } from "./mcpToolNames.js";
 import {
@@ -334,6 +340,14 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
             enabled.overriddenBuiltIns,
             promptNames(catalog, input.customTools)
         )
+    );
+    filterWarnings.push(
+        ...droppedCustomToolWarnings(
+            input.customTools.map((tool) => tool.name),
+            new Set(enabled.sentTools.map((tool) => tool.name)),
+            { ...filter.given, toolSets: filter.toolSets }
+        ),
+        ...familyWarnings(enabled.overriddenBuiltIns, new Set(enabled.enabledTools))
     );
     const warnings = sessionToolWarnings(state, overrides, filter, enabled, filterWarnings);
     return sessionToolResolution(input, catalog, filter, enabled, warnings);
