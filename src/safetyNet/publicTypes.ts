@@ -54,6 +54,63 @@ export interface SessionToolConfig {
      * ```
      */
     customToolSets?: Record<string, string[]>;
+    /**
+     * Whether the package makes the runtime's own instructions agree with the session's tools,
+     * through the SDK's `systemMessage` section transforms (customize mode), each time the
+     * runtime builds them (the first turn, after `setTools`, after `setModel`):
+     * - `"rewrite"` (default): a sentence, list item or per-tool block that recommends or
+     *   describes a tool the session does not offer, or a built-in a custom tool replaces, is
+     *   removed (a list of tool names loses the name), and a short note says which tools named
+     *   elsewhere the session lacks and which names are the app's own;
+     * - `"warn"`: the text stays; a `RUNTIME_PROMPT_NAMES_MISSING_TOOL` warning says what the
+     *   rewrite would remove;
+     * - `"off"`: nothing is added to the `systemMessage`.
+     * What changed is in `session.toolResolution.prompt`. With `systemMessage: { mode: 'replace' }`
+     * the app owns the whole prompt and nothing is rewritten.
+     *
+     * @default "rewrite"
+     */
+    promptAgreement?: PromptAgreementMode;
+}
+
+/**
+ * See {@link SessionToolConfig.promptAgreement}.
+ *
+ * @experimental
+ */
+export type PromptAgreementMode = "rewrite" | "warn" | "off";
+
+/**
+ * One change of a section of the runtime's instructions (made by `"rewrite"`, or that `"warn"`
+ * would make).
+ *
+ * @experimental
+ */
+export interface PromptSectionEdit {
+    /** The section's id, one of the SDK's `SYSTEM_MESSAGE_SECTIONS`. */
+    readonly section: string;
+    /** The tools the text named that the session does not offer, or whose built-in it replaces. */
+    readonly names: readonly string[];
+    /** `"removed"`: a block, line or sentence; `"rewritten"`: a list of tool names lost items. */
+    readonly action: "removed" | "rewritten";
+    /** The text concerned, at most 160 characters. */
+    readonly excerpt: string;
+}
+
+/**
+ * What the package did to the runtime's instructions at their latest build, as
+ * `session.toolResolution.prompt`.
+ *
+ * @experimental
+ */
+export interface PromptAgreementReport {
+    readonly mode: PromptAgreementMode;
+    /** How often the runtime asked for the sections (once per build of its instructions). */
+    readonly builds: number;
+    /** The edits of the latest build, by section in the order the runtime sent them. */
+    readonly edits: readonly PromptSectionEdit[];
+    /** The note appended (to `last_instructions`), or undefined when none was needed. */
+    readonly note: string | undefined;
 }
 
 /**
@@ -96,6 +153,12 @@ export interface SessionToolResolution {
      * `session.previewModel` answer.
      */
     readonly calls: readonly ToolAnswer[];
+    /**
+     * What `promptAgreement` did to the runtime's instructions at their latest build; undefined
+     * before the runtime first built them, with `promptAgreement: 'off'`, in replace mode, and in
+     * a `session.previewModel` answer.
+     */
+    readonly prompt?: PromptAgreementReport;
     /** What was sent to the runtime. */
     readonly wire: {
         readonly tools: readonly string[];

@@ -137,13 +137,17 @@ function listsToRewrite(
 /** The list written again with the items not dropped, joined as the list was. */
 function listRewrite(list: ToolNameList, dropped: ReadonlySet<string>): Range {
     const kept = list.items.filter((item) => !dropped.has(item.word)).map((item) => item.word);
-    const conjunction = list.separators.join(" ").includes(" or ") ? "or" : "and";
+    const joinedBy = list.separators.join(" ");
+    const conjunction = /\bor\b/.test(joinedBy) ? "or" : /\band\b/.test(joinedBy) ? "and" : "";
     const slashes = list.separators.every((separator) => separator === "/");
+    // Joined as the list was: "a, b, and c" keeps its conjunction, "a, b, c" has none.
     const joined = slashes
         ? kept.join("/")
-        : kept.length <= 2
-          ? kept.join(` ${conjunction} `)
-          : `${kept.slice(0, -1).join(", ")}, ${conjunction} ${kept.at(-1)!}`;
+        : conjunction === ""
+          ? kept.join(", ")
+          : kept.length <= 2
+            ? kept.join(` ${conjunction} `)
+            : `${kept.slice(0, -1).join(", ")}, ${conjunction} ${kept.at(-1)!}`;
     return {
         start: list.items[0]!.start,
         end: list.items.at(-1)!.end,
