@@ -145,6 +145,8 @@ const LABELLED: readonly { readonly sentence: string; readonly names: readonly s
     { sentence: "See src/view.ts and the view_range option.", names: [] },
     { sentence: "A good view of the code helps.", names: [] },
     { sentence: "Create and edit files carefully.", names: [] },
+    { sentence: "You can create and edit files here.", names: [] },
+    { sentence: "Then view or edit the result.", names: [] },
 ];
 
 describe("rewriteWithoutTools over hand-labelled sentences (property)", () => {
