@@ -47,6 +47,14 @@ describe("FILTER_DROPS_CUSTOM_TOOL", () => {
             tools: [tool("lint"), tool("format")],
             excludedTools: ["lint", "custom:format"],
         });
+        // Excluded by name beside an allowlist that does not name it either: still the app's intent.
+        await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [tool("lint")],
+            availableTools: ["toolset:search"],
+            excludedTools: ["lint"],
+        });
         await client.createSession({
             model: MODEL,
             onPermissionRequest: approveAll,
