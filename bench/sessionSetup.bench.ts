@@ -10,6 +10,11 @@
  *   path where the patched step would pay for a catalog lookup if it needed one.
  *
  * - the step alone: `prepareSessionTools` in-process, the CPU time the patch adds per session.
+ * - first send: createSession and the first `sendAndWait` to the mock model (loopback), with
+ *   `promptAgreement` on (the default) for the patched client: the runtime builds its
+ *   instructions at the first turn and asks the patched client's section transforms for them
+ *   (one `systemMessage.transform` request, a rewrite of each section's text); the unpatched
+ *   client answers no such request.
  *
  * Prints medians and the patched/unpatched ratio; no target, exits 0.
  */
@@ -21,11 +26,13 @@ import { performance } from "node:perf_hooks";
 import { CopilotClient, approveAll, type Tool } from "@github/copilot-sdk";
 import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 import { createSessionToolState, prepareSessionTools } from "../src/safetyNet/sessionToolSetup.js";
+import { startMockModel } from "../src/mockModel/mockChatModel.js";
 
 const MODEL = "claude-sonnet-4.5";
 const PROVIDER = { type: "openai" as const, baseUrl: "http://127.0.0.1:9/v1", apiKey: "bench" };
 const WARM_SAMPLES = 200;
 const NEW_CLIENT_SAMPLES = 8;
+const FIRST_SEND_SAMPLES = 40;
 
 const handler = async (): Promise<string> => "ok";
 const tools: Tool[] = [
@@ -47,7 +54,10 @@ let unpatchedConfig: Record<string, unknown> = {};
 interface Client {
     start(): Promise<void>;
     stop(): Promise<unknown>;
-    createSession(config: Record<string, unknown>): Promise<{ disconnect(): Promise<void> }>;
+    createSession(config: Record<string, unknown>): Promise<{
+        disconnect(): Promise<void>;
+        sendAndWait(options: { prompt: string }): Promise<unknown>;
+    }>;
 }
 type Kind = "patched" | "unpatched";
 
@@ -72,6 +82,50 @@ async function timeSession(client: Client, kind: Kind): Promise<number> {
     const elapsed = performance.now() - start;
     await session.disconnect();
     return elapsed;
+}
+
+/** The first and third quartiles, for the spread next to a median. */
+function quartiles(values: number[]): [number, number] {
+    const sorted = [...values].sort((a, b) => a - b);
+    return [sorted[Math.floor(sorted.length / 4)]!, sorted[Math.floor((3 * sorted.length) / 4)]!];
+}
+
+/**
+ * createSession and the first send to the mock model, in ms each (one session per sample,
+ * alternating kinds), with their medians, quartiles and ratio.
+ */
+async function firstSend(clients: Record<Kind, Client>, baseUrl: string, samples: number) {
+    const times: Record<Kind, { create: number[]; send: number[] }> = {
+        patched: { create: [], send: [] },
+        unpatched: { create: [], send: [] },
+    };
+    for (let i = 0; i < samples; i++) {
+        const order: Kind[] = i % 2 === 0 ? ["patched", "unpatched"] : ["unpatched", "patched"];
+        for (const kind of order) {
+            const start = performance.now();
+            const session = await clients[kind].createSession({
+                model: MODEL,
+                provider: { type: "openai", baseUrl, apiKey: "bench" },
+                onPermissionRequest: approveAll,
+                ...(kind === "patched" ? { tools, ...patchedConfig } : unpatchedConfig),
+            });
+            const created = performance.now();
+            await session.sendAndWait({ prompt: "hello" });
+            times[kind].create.push(created - start);
+            times[kind].send.push(performance.now() - created);
+            await session.disconnect();
+        }
+    }
+    for (const what of ["create", "send"] as const) {
+        const line = (kind: Kind) => {
+            const [q1, q3] = quartiles(times[kind][what]);
+            return `${kind} ${median(times[kind][what]).toFixed(1)} ms (quartiles ${q1.toFixed(1)}-${q3.toFixed(1)})`;
+        };
+        const ratio = median(times.patched[what]) / median(times.unpatched[what]);
+        console.log(
+            `  ${what === "create" ? "createSession" : "first send   "} ${line("unpatched")}   ${line("patched")}   ratio ${ratio.toFixed(3)}`
+        );
+    }
 }
 
 function median(values: number[]): number {
@@ -202,6 +256,15 @@ try {
         console.log(
             `  per session on a warm client: ${workLine("patched")}; ${workLine("unpatched")}`
         );
+        const model = await startMockModel({});
+        try {
+            console.log(
+                `createSession and first send to the mock model, promptAgreement on for the patched client (${FIRST_SEND_SAMPLES} sessions each; work added per build of the runtime's instructions: one systemMessage.transform request answered by the client, ${12} section callbacks, each a linear scan and rewrite of its text):`
+            );
+            await firstSend(warm, model.baseUrl, FIRST_SEND_SAMPLES);
+        } finally {
+            await model.close();
+        }
         // For the summary the memory bench prints next to its own ratio (npm run bench).
         writeFileSync(
             join("build", "bench", "createSessionRatio.json"),

@@ -1,32 +1,6 @@
 import { formatList } from "../toolFilter/formatting.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
-
-/**
- * A bare word of letters and digits joined by underscores, not part of a longer identifier, a
- * path or a file name (`src/read_file.ts` does not count; `apply_patch.` at a sentence's end does).
- */
-const BARE_NAME =
-    /(?<![A-Za-z0-9_`/\\.-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![A-Za-z0-9_`/-]|\.[A-Za-z0-9])/g;
-
-/**
- * The tool names a system message mentions, by this rule (so that ordinary words are not taken
- * for tools):
- * - a backticked span that is one name, e.g. `` `view` `` or `` `read_file` ``;
- * - a bare word of letters and digits joined by underscores, e.g. `apply_patch` (a bare `view`
- *   or `edit` is an ordinary word and is not counted; a name inside a path or a file name, such as
- *   `src/read_file.ts`, is not counted either).
- *
- * @param text - the system message text
- * @returns the names, each once, in order of first mention
- */
-export function toolNamesInPrompt(text: string): readonly string[] {
-    const names = new Set<string>();
-    for (const match of text.matchAll(/`([A-Za-z][A-Za-z0-9_-]*)`/g)) names.add(match[1]!);
-    for (const match of text.matchAll(BARE_NAME)) {
-        names.add(match[0]);
-    }
-    return [...names];
-}
+import { toolNamesInPrompt } from "./prompt/toolMentions.js";
 
 /**
  * The texts of a `systemMessage` option: its `content`, and each section override's `content`
@@ -47,23 +21,25 @@ function promptTexts(systemMessage: unknown): string[] {
 }
 
 /**
- * `PROMPT_NAMES_REMOVED_TOOL` warnings: the session's `systemMessage` names (see
- * {@link toolNamesInPrompt}) a tool its filter removed, or a built-in a custom tool replaced, so
+ * `PROMPT_NAMES_REMOVED_TOOL` warnings: the session's `systemMessage` names (by the rule of
+ * `toolMentions`, the one the rewrite of the runtime's sections uses) a tool its filter removed, or a built-in a custom tool replaced, so
  * the model is told about a tool it cannot call, or one that now behaves as the app's tool does.
  *
  * @param systemMessage - the session's `systemMessage` option, as read
  * @param toolEnablement - the session's enablement of each offered tool
  * @param replaced - the built-ins the session's custom tools replace
+ * @param names - every name the rule looks for: the runtime's built-ins and the custom tools
  * @returns at most two warnings (removed, replaced)
  */
 export function promptToolWarnings(
     systemMessage: unknown,
     toolEnablement: ReadonlyMap<string, boolean>,
-    replaced: readonly string[]
+    replaced: readonly string[],
+    names: ReadonlySet<string>
 ): SessionToolWarning[] {
     const texts = promptTexts(systemMessage);
     if (texts.length === 0) return [];
-    const named = new Set(texts.flatMap((text) => toolNamesInPrompt(text)));
+    const named = new Set(texts.flatMap((text) => toolNamesInPrompt(text, names)));
     const removed = [...named].filter((name) => toolEnablement.get(name) === false);
     const replacedNamed = replaced.filter((name) => named.has(name));
     const warnings: SessionToolWarning[] = [];

@@ -2,7 +2,6 @@
 // session, and what a session reports (`toolResolution`, `onToolAnswered`, `previewModel`). The
 // modules that implement them import these; `index.ts` exports them.
 
-import type { BuiltInToolCatalog } from "./builtInToolCatalog.js";
 import type { BuiltInToolCollisionPolicy } from "./builtInToolOverrides.js";
 import type { SessionToolError } from "./sessionToolError.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
@@ -54,6 +53,64 @@ export interface SessionToolConfig {
      * ```
      */
     customToolSets?: Record<string, string[]>;
+    /**
+     * Whether the package makes the runtime's own instructions agree with the session's tools,
+     * through the SDK's `systemMessage` section transforms (customize mode), each time the
+     * runtime builds them (the first turn, after `setTools`, after `setModel`):
+     * - `"rewrite"` (default): a sentence, list item or per-tool block that recommends or
+     *   describes a tool the session does not offer, or a built-in a custom tool replaces, is
+     *   removed (a list of tool names loses the name), and a short note says which tools named
+     *   elsewhere the session lacks and which names are the app's own;
+     * - `"warn"`: the text stays; a `RUNTIME_PROMPT_NAMES_MISSING_TOOL` warning says what the
+     *   rewrite would remove;
+     * - `"off"`: nothing is added to the `systemMessage`.
+     * What changed is in `session.toolResolution.prompt`. With `systemMessage: { mode: 'replace' }`
+     * the app owns the whole prompt and nothing is rewritten.
+     *
+     * @defaultValue "rewrite"
+     * @beta
+     */
+    promptAgreement?: PromptAgreementMode;
+}
+
+/**
+ * See {@link SessionToolConfig.promptAgreement}.
+ *
+ * @beta
+ */
+export type PromptAgreementMode = "rewrite" | "warn" | "off";
+
+/**
+ * One change of a section of the runtime's instructions (made by `"rewrite"`, or that `"warn"`
+ * would make).
+ *
+ * @beta
+ */
+export interface PromptSectionEdit {
+    /** The section's id, one of the SDK's `SYSTEM_MESSAGE_SECTIONS`. */
+    readonly section: string;
+    /** The tools the text named that the session does not offer, or whose built-in it replaces. */
+    readonly names: readonly string[];
+    /** `"removed"`: a block, line or sentence; `"rewritten"`: a list of tool names lost items. */
+    readonly action: "removed" | "rewritten";
+    /** The text concerned, at most 160 characters. */
+    readonly excerpt: string;
+}
+
+/**
+ * What the package did to the runtime's instructions at their latest build, as
+ * `session.toolResolution.prompt`.
+ *
+ * @beta
+ */
+export interface PromptAgreementReport {
+    readonly mode: PromptAgreementMode;
+    /** How often the runtime asked for the sections (once per build of its instructions). */
+    readonly builds: number;
+    /** The edits of the latest build, by section in the order the runtime sent them. */
+    readonly edits: readonly PromptSectionEdit[];
+    /** The note appended (to `last_instructions`), or undefined when none was needed. */
+    readonly note: string | undefined;
 }
 
 /**
@@ -89,13 +146,21 @@ export interface SessionToolResolution {
     /** Warnings reported while constructing the session (or applying its last `setTools`). */
     readonly warnings: readonly SessionToolWarning[];
     /** The runtime version whose measured built-ins were used, and whether they were its own. */
-    readonly runtime: { readonly version: string; readonly catalog: BuiltInToolCatalog["source"] };
+    readonly runtime: { readonly version: string; readonly catalog: "measured" | "fallback" };
     /**
      * The session's latest tool calls (at most `MAX_RECORDED_CALLS`, oldest first) and what
      * answered each, as `onToolAnswered` received them; empty before the first call and in a
      * `session.previewModel` answer.
      */
     readonly calls: readonly ToolAnswer[];
+    /**
+     * What `promptAgreement` did to the runtime's instructions at their latest build; undefined
+     * before the runtime first built them, with `promptAgreement: 'off'`, in replace mode, and in
+     * a `session.previewModel` answer.
+     *
+     * @beta
+     */
+    readonly prompt?: PromptAgreementReport;
     /** What was sent to the runtime. */
     readonly wire: {
         readonly tools: readonly string[];

@@ -21,8 +21,8 @@
  *   same session; one client owns each name;
  * - `MCP_TOOL_COLLISION`: a custom tool is named like a tool of one of the session's MCP servers
  *   (`<server>-<tool>`), which would shadow it;
- * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`: the warnings of these codes, on a
- *   client created with `strictToolFilters: true`;
+ * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`, `FILTER_DROPS_CUSTOM_TOOL`: the
+ *   warnings of these codes, on a client created with `strictToolFilters: true`;
  * - `INVALID_SESSION_OPTION`: `onToolAnswered` is not a function, `model` is not a string, or
  *   `systemMessage` or `mcpServers` holds what JSON cannot carry as it is (or cannot be read);
  * - `CALL_ANSWERED_ELSEWHERE`: a built-in or an MCP server answered a call of one of the session's
@@ -49,6 +49,7 @@ export type SessionToolErrorCode =
     | "UNKNOWN_IDENTIFIERS"
     | "NO_TOOLS_ENABLED"
     | "EMPTY_TOOL_SET"
+    | "FILTER_DROPS_CUSTOM_TOOL"
     | "INVALID_SESSION_OPTION"
     | "CALL_ANSWERED_ELSEWHERE"
     | "MODEL_SWITCH_REFUSED"

@@ -18,16 +18,29 @@ import {
 } from "./builtInToolOverrides.js";
 import type {
     SessionToolClientOptions,
+    PromptAgreementMode,
     SessionToolConfig,
     SessionToolResolution,
     ToolAnswer,
 } from "./publicTypes.js";
 import { promptToolWarnings } from "./promptCheck.js";
+import {
+    agreeingSystemMessage,
+    readPromptAgreement,
+    type PromptAgreement,
+    type PromptTools,
+} from "./prompt/promptAgreement.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "./customTools.js";
 import { quoteValue } from "../toolFilter/formatting.js";
 import { SessionToolError } from "./sessionToolError.js";
 import { refuseRemovedOptions } from "./removedOptions.js";
-import { overrideWarnings, refuseStrictWarnings, tooManySessionTools } from "./setupWarnings.js";
+import {
+    droppedCustomToolWarnings,
+    familyWarnings,
+    overrideWarnings,
+    refuseStrictWarnings,
+    tooManySessionTools,
+} from "./setupWarnings.js";
 import { readOrRefuse, readSentOption } from "./callerInput.js";
 import { readMcpServers, refuseMcpShadows } from "./mcpToolNames.js";
 import {
@@ -94,6 +107,10 @@ export interface PreparedSessionTools<C> {
     readonly resolution: SessionToolResolution;
     /** By built-in, the other names whose exclusion also removes it (the runtime's aliases). */
     readonly excludedWith: ReadonlyMap<string, readonly string[]>;
+    /** The session's tools as the rewrite of the runtime's instructions needs them. */
+    readonly promptTools: PromptTools;
+    /** For createSession / resumeSession: the session's `promptAgreement`, unless off. */
+    readonly agreement?: PromptAgreement;
     /**
      * For a resume: the number `resumeSession` gave this object (see `SessionToolState.resumes`);
      * an object with an older number was replaced.
@@ -191,21 +208,50 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
         ...readFilterOptions(config),
         ...readSentOptions(config),
     };
+    const agreement = readPromptAgreement(
+        (config as { promptAgreement?: unknown }).promptAgreement
+    );
     if (resumedSessionId === undefined) {
-        return prepareSessionTools(client, read, normalise(read));
+        const prepared = await prepareSessionTools(client, read, normalise(read));
+        return withAgreement(prepared, agreement, state.onWarning);
     }
     const { resumes, updates } = state;
     const generation = (resumes.get(resumedSessionId) ?? 0) + 1;
     resumes.set(resumedSessionId, generation);
     try {
         await updates.get(resumedSessionId)?.catch(() => {});
-        return { ...(await prepareSessionTools(client, read, normalise(read))), generation };
+        const prepared = await prepareSessionTools(client, read, normalise(read));
+        return { ...withAgreement(prepared, agreement, state.onWarning), generation };
     } catch (error) {
         // Refused before anything was sent: the objects that held the id keep it.
         if (resumes.get(resumedSessionId) === generation)
             resumes.set(resumedSessionId, generation - 1);
         throw error;
     }
+}
+
+/**
+ * The prepared config with the `systemMessage` that makes the runtime's instructions agree with
+ * the session's tools (see promptAgreement.ts), and the agreement the session's record keeps.
+ */
+function withAgreement<C extends ToolSessionConfig>(
+    prepared: PreparedSessionTools<C>,
+    mode: PromptAgreementMode,
+    onWarning: (warning: SessionToolWarning) => void
+): PreparedSessionTools<C> {
+    const { config, promptTools } = prepared;
+    const { systemMessage, agreement } = agreeingSystemMessage(
+        config.systemMessage,
+        mode,
+        promptTools,
+        onWarning
+    );
+    if (agreement === undefined) return prepared;
+    return {
+        ...prepared,
+        config: { ...config, systemMessage: systemMessage as C["systemMessage"] },
+        agreement,
+    };
 }
 
 /**
@@ -252,6 +298,7 @@ const READ_BY_THE_SESSION_STEP = new Set([
     "mcpServers",
     "model",
     "onToolAnswered",
+    "promptAgreement",
 ]);
 
 /**
@@ -331,8 +378,17 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
         ...promptToolWarnings(
             input.source.systemMessage,
             enabled.toolEnablement,
-            enabled.overriddenBuiltIns
+            enabled.overriddenBuiltIns,
+            promptNames(catalog, input.customTools)
         )
+    );
+    filterWarnings.push(
+        ...droppedCustomToolWarnings(
+            input.customTools.map((tool) => tool.name),
+            new Set(enabled.sentTools.map((tool) => tool.name)),
+            { ...filter.given, toolSets: filter.toolSets }
+        ),
+        ...familyWarnings(enabled.overriddenBuiltIns, new Set(enabled.enabledTools))
     );
     const warnings = sessionToolWarnings(state, overrides, filter, enabled, filterWarnings);
     return sessionToolResolution(input, catalog, filter, enabled, warnings);
@@ -519,6 +575,7 @@ function sessionToolResolution<C extends ToolSessionConfig>(
     };
     return {
         config: prepared,
+        promptTools: promptToolsOf(catalog, customTools, enabled),
         excludedWith: catalog.excludedWith,
         deliverWarnings,
         source: Object.freeze(read),
@@ -592,4 +649,39 @@ function excludeUnsentOverrides(
         .map((tool) => `builtin:${tool.name}`);
     if (dropped.length === 0) return excludedTools;
     return Object.freeze([...new Set([...(excludedTools ?? []), ...dropped])]);
+}
+
+/** The names the prompt rule looks for: every built-in the runtime knows, and the custom tools. */
+function promptNames(
+    catalog: BuiltInToolCatalog,
+    customTools: readonly CustomToolSnapshot[]
+): ReadonlySet<string> {
+    return new Set([...catalog.builtIns, ...customTools.map((tool) => tool.name)]);
+}
+
+/**
+ * What the rewrite of the runtime's instructions needs: the names to recognise, those to drop
+ * (every built-in the session does not offer, custom tools the filter left out, and the
+ * built-ins custom tools replace), and for the note, the built-ins this model is normally offered
+ * that the session lacks, and the replaced ones.
+ */
+function promptToolsOf(
+    catalog: BuiltInToolCatalog,
+    customTools: readonly CustomToolSnapshot[],
+    enabled: SessionToolEnablement
+): PromptTools {
+    const names = promptNames(catalog, customTools);
+    const on = new Set(enabled.enabledTools);
+    const replaced = enabled.overriddenBuiltIns;
+    const dropped = new Set([...names].filter((name) => !on.has(name)));
+    replaced.forEach((name) => dropped.add(name));
+    const missing = [...enabled.toolEnablement]
+        .filter(([name, isOn]) => !isOn && catalog.builtIns.has(name))
+        .map(([name]) => name);
+    return Object.freeze({
+        names,
+        dropped,
+        missing: Object.freeze(missing),
+        replaced: Object.freeze([...replaced]),
+    });
 }

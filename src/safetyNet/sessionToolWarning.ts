@@ -9,7 +9,18 @@ import type { ToolFilterWarningCode } from "../toolFilter/toolFilter.js";
  * - `CASE_ONLY_MATCH`: a custom tool's name differs from a built-in's only in case, so both stay;
  * - `CATALOG_FALLBACK`: the runtime's built-ins were not measured, so a stand-in list is used;
  * - `PROMPT_NAMES_REMOVED_TOOL`: the `systemMessage` names a tool the filter removed, or a
- *   built-in a custom tool replaces (a backticked name, or a bare name with an underscore).
+ *   built-in a custom tool replaces (by the naming rule of the runtime's prompt rewrite);
+ * - `FILTER_DROPS_CUSTOM_TOOL`: a custom tool passed in `tools` is not offered because an
+ *   `excludedTools` toolset entry removes it or `availableTools` does not name it (an error
+ *   under `strictToolFilters`; a tool excluded by its own name gets none);
+ * - `BUILT_IN_COMPANIONS_REMAIN`: a custom tool replaces one member of a built-in family (`bash`
+ *   and `read_bash`/`write_bash`/`stop_bash`/`list_bash`, the `powershell` ones) while others stay
+ *   built-in;
+ * - `RUNTIME_PROMPT_NAMES_MISSING_TOOL`: with `promptAgreement: "warn"`, the runtime's
+ *   instructions recommend or describe a tool the session does not offer, or a built-in a custom
+ *   tool replaces (with `"rewrite"`, the default, the package removes that text instead);
+ * - `PROMPT_REWRITE_FAILED`: the rewrite of a section of the runtime's instructions failed; the
+ *   section was left as the runtime wrote it.
  *
  * @public
  */
@@ -19,7 +30,11 @@ export type SessionToolWarningCode =
     | "AUTOMATIC_OVERRIDE"
     | "CASE_ONLY_MATCH"
     | "CATALOG_FALLBACK"
-    | "PROMPT_NAMES_REMOVED_TOOL";
+    | "PROMPT_NAMES_REMOVED_TOOL"
+    | "FILTER_DROPS_CUSTOM_TOOL"
+    | "BUILT_IN_COMPANIONS_REMAIN"
+    | "RUNTIME_PROMPT_NAMES_MISSING_TOOL"
+    | "PROMPT_REWRITE_FAILED";
 
 /**
  * Something session construction could honour but that is probably not what the app meant. Sent

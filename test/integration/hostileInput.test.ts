@@ -524,6 +524,8 @@ describe("options the SDK sends as they are are read once and must be what JSON 
             onPermissionRequest: approveAll,
             systemMessage: message,
             mcpServers: servers,
+            // The wire as the app wrote it (promptAgreement's transforms are tested on their own).
+            promptAgreement: "off",
         } as never);
         const [params] = runtime.paramsOf("session.create");
         expect(params!.systemMessage).toEqual({ mode: "append", content: "Use `view` to read." });

@@ -273,7 +273,10 @@ describe("session construction: overrides", () => {
                 { name: "view", handler },
             ],
         });
-        expect(first.warnings).toEqual([automatic("view"), automatic("bash")]);
+        // (A custom bash also gets BUILT_IN_COMPANIONS_REMAIN, tested in filterDropsAndFamilies.)
+        const automaticOnly = (warnings: readonly { code: string }[]) =>
+            warnings.filter((warning) => warning.code === "AUTOMATIC_OVERRIDE");
+        expect(automaticOnly(first.warnings)).toEqual([automatic("view"), automatic("bash")]);
         expect(session.toolResolution!.warnings).toEqual([automatic("view")]);
 
         const second = connect(runtime);

@@ -292,6 +292,7 @@ describe("session.setTools: refusals change nothing", () => {
         expect(warnings).toEqual([]);
         await session.setTools({ tools: [bash] });
         expect(warnings.map((w) => [w.code, w.identifiers])).toEqual([
+            ["BUILT_IN_COMPANIONS_REMAIN", ["read_bash", "stop_bash", "list_bash"]],
             ["AUTOMATIC_OVERRIDE", ["bash"]],
         ]);
     });

@@ -68,6 +68,8 @@ describe("customToolSets members", () => {
         ).toEqual([
             ["UNKNOWN_IDENTIFIERS", "customToolSets.q", ["lnt"]],
             ["EMPTY_TOOL_SET", "customToolSets.empty", ["toolset:empty"]],
+            // The typo leaves lint out of availableTools: said, not silent.
+            ["FILTER_DROPS_CUSTOM_TOOL", "availableTools", ["lint"]],
         ]);
         expect(warnings[0]!.message).toContain("Did you mean 'lint'?");
         expect(session.toolResolution!.unknownIdentifiers).toEqual([

@@ -1,10 +1,11 @@
 /**
- * The pure decisions behind the runtime proof: which names a system message mentions
- * (`PROMPT_NAMES_REMOVED_TOOL`), and which differences between two probed runtimes fail
+ * The pure decisions behind the runtime proof: the warnings for a system message that names a
+ * removed or replaced tool (`PROMPT_NAMES_REMOVED_TOOL`; the naming rule is tested in
+ * toolMentions.test.ts), and which differences between two probed runtimes fail
  * `conformance --compare`, with its command line.
  */
 import { describe, expect, it } from "vitest";
-import { promptToolWarnings, toolNamesInPrompt } from "../../src/safetyNet/promptCheck.js";
+import { promptToolWarnings } from "../../src/safetyNet/promptCheck.js";
 import {
     acceptDifferences,
     compareRuntimes,
@@ -15,33 +16,21 @@ import {
 import type { CompareProbeResult } from "../../src/cli/conformance/compareProbe.js";
 import { readCompareArguments } from "../../src/cli/conformance/conformanceCompare.js";
 
-describe("toolNamesInPrompt: the rule for what counts as a tool name", () => {
-    it("counts backticked names and bare names with an underscore", () => {
-        expect(
-            toolNamesInPrompt(
-                "Use `view` to read, apply_patch to edit, and never `rm -rf`. Call read_file(x)."
-            )
-        ).toEqual(["view", "apply_patch", "read_file"]);
-    });
-
-    it("does not count ordinary words that happen to be tool names", () => {
-        expect(toolNamesInPrompt("View the file, then edit it and create a summary.")).toEqual([]);
-    });
-
-    it("does not count snake_case inside longer identifiers or paths", () => {
-        expect(toolNamesInPrompt("see src/read_file.ts and __init__ and a-b_c")).toEqual([]);
-    });
-});
-
 describe("promptToolWarnings", () => {
     const enablement = new Map([
         ["view", false],
         ["bash", true],
         ["apply_patch", true],
     ]);
+    const names = new Set(enablement.keys());
 
     it("names a tool the filter removed", () => {
-        const warnings = promptToolWarnings({ content: "Read with `view`." }, enablement, []);
+        const warnings = promptToolWarnings(
+            { content: "Read with `view`." },
+            enablement,
+            [],
+            names
+        );
         expect(warnings.map((w) => [w.code, w.option, w.identifiers])).toEqual([
             ["PROMPT_NAMES_REMOVED_TOOL", "systemMessage", ["view"]],
         ]);
@@ -57,15 +46,16 @@ describe("promptToolWarnings", () => {
                 },
             },
             enablement,
-            ["apply_patch"]
+            ["apply_patch"],
+            names
         );
         expect(warnings.map((w) => w.identifiers)).toEqual([["apply_patch"]]);
         expect(warnings[0]?.message).toContain("replaces");
     });
 
     it("says nothing for tools that are on, or without a systemMessage", () => {
-        expect(promptToolWarnings({ content: "Run `bash`." }, enablement, [])).toEqual([]);
-        expect(promptToolWarnings(undefined, enablement, ["view"])).toEqual([]);
+        expect(promptToolWarnings({ content: "Run `bash`." }, enablement, [], names)).toEqual([]);
+        expect(promptToolWarnings(undefined, enablement, ["view"], names)).toEqual([]);
     });
 });
 

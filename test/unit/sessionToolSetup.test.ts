@@ -291,7 +291,8 @@ describe("session tool step: custom tools", () => {
             fake
         );
         expect(flagged.resolution.overriddenBuiltInTools).toEqual(["bash"]);
-        expect(fake.warnings).toEqual([]);
+        // Only the family warning: the built-in read_bash, stop_bash, list_bash stay.
+        expect(fake.warnings.map((w) => w.code)).toEqual(["BUILT_IN_COMPANIONS_REMAIN"]);
     });
 
     it("refuses an override the runtime does not honour with UNSUPPORTED_OVERRIDE", async () => {
@@ -351,7 +352,7 @@ describe("session tool step: custom tools", () => {
             },
             first
         );
-        expect(first.warnings).toEqual([
+        expect(first.warnings.filter((w) => w.code === "AUTOMATIC_OVERRIDE")).toEqual([
             {
                 code: "AUTOMATIC_OVERRIDE",
                 option: "tools",
@@ -395,6 +396,7 @@ describe("session tool step: custom tools", () => {
         // Sent later on the same client, it is reported then.
         await prepare({ tools: [{ name: "bash", handler }] }, fake);
         expect(fake.warnings.map((w) => [w.code, w.identifiers])).toEqual([
+            ["BUILT_IN_COMPANIONS_REMAIN", ["read_bash", "stop_bash", "list_bash"]],
             ["AUTOMATIC_OVERRIDE", ["bash"]],
         ]);
     });

@@ -21,7 +21,12 @@ import type {
     ToolSessionConfig,
 } from "../sessionToolSetup.js";
 import { sessionToolStateOf } from "../sessionToolSetup.js";
-import type { CallAttributionConfig, SessionToolResolution, ToolAnswer } from "../publicTypes.js";
+import type {
+    CallAttributionConfig,
+    PromptAgreementReport,
+    SessionToolResolution,
+    ToolAnswer,
+} from "../publicTypes.js";
 import { IDLE } from "../sessionTurns.js";
 import { followCallEvent, newCallRecord } from "./attribution.js";
 import { followTurnEvent, probeResumedTurns, trackedSend } from "./busy.js";
@@ -85,7 +90,10 @@ export function attachSession(
         turnEvents: 0,
         ownerChange: undefined,
         calls: newCallRecord(attachment.onToolAnswered, attachment.mcpServers),
+        agreement: prepared.agreement,
     };
+    // From now on the transforms read the tools in force, as setTools and setModel leave them.
+    if (record.agreement !== undefined) record.agreement.tools = () => record.current.promptTools;
     commitTools(live, record, record.current.tools);
     storeRecord(session, record);
     installMembers(Object.getPrototypeOf(session) as object);
@@ -173,29 +181,43 @@ function toolResolutionOf(this: object): SessionToolResolution | undefined {
     if (record === undefined) return undefined;
     const { resolution } = record.current;
     const { answers } = record.calls;
-    if (answers.length === 0) return resolution;
-    return resolutionWithCalls(resolution, answers);
+    const prompt = record.agreement?.report;
+    if (answers.length === 0 && prompt === undefined) return resolution;
+    return resolutionWithCalls(resolution, answers, prompt);
 }
 
-/** The resolution with `calls`: the same object as long as neither changes. */
+/** The resolution with `calls` and `prompt`: the same object as long as none changes. */
 const views = new WeakMap<
     SessionToolResolution,
-    WeakMap<readonly ToolAnswer[], SessionToolResolution>
+    WeakMap<readonly ToolAnswer[], WeakMap<object, SessionToolResolution>>
 >();
+
+/** The key of a view without a prompt report. */
+const NO_PROMPT = {};
 
 function resolutionWithCalls(
     resolution: SessionToolResolution,
-    answers: readonly ToolAnswer[]
+    answers: readonly ToolAnswer[],
+    prompt: PromptAgreementReport | undefined
 ): SessionToolResolution {
     let byCalls = views.get(resolution);
     if (byCalls === undefined) {
         byCalls = new WeakMap();
         views.set(resolution, byCalls);
     }
-    let view = byCalls.get(answers);
+    let byPrompt = byCalls.get(answers);
+    if (byPrompt === undefined) {
+        byPrompt = new WeakMap();
+        byCalls.set(answers, byPrompt);
+    }
+    let view = byPrompt.get(prompt ?? NO_PROMPT);
     if (view === undefined) {
-        view = Object.freeze({ ...resolution, calls: answers });
-        byCalls.set(answers, view);
+        view = Object.freeze({
+            ...resolution,
+            calls: answers,
+            ...(prompt === undefined ? {} : { prompt }),
+        });
+        byPrompt.set(prompt ?? NO_PROMPT, view);
     }
     return view;
 }

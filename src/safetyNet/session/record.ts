@@ -9,6 +9,7 @@ import type { SessionToolHost, ToolSessionConfig } from "../sessionToolSetup.js"
 import type { ToolAnswer, CallAttributionConfig, SessionToolResolution } from "../publicTypes.js";
 import type { TurnState } from "../sessionTurns.js";
 import type { WireFilter } from "../toolTransition.js";
+import type { PromptAgreement, PromptTools } from "../prompt/promptAgreement.js";
 
 /** The part of `CopilotSession` the record's users call (its public surface). */
 export interface RunningSession {
@@ -42,6 +43,8 @@ export interface ToolConfig {
     /** The filter as sent, with the guards of `guardedFilter`. */
     readonly filter: WireFilter;
     readonly resolution: SessionToolResolution;
+    /** The tools as the rewrite of the runtime's instructions reads them (promptAgreement.ts). */
+    readonly promptTools: PromptTools;
 }
 
 /** What the runtime said about a call when it started it. */
@@ -108,6 +111,11 @@ export interface SessionRecord {
     /** A running change of a built-in's owner; messages sent meanwhile wait for it. */
     ownerChange: Promise<void> | undefined;
     readonly calls: CallRecord;
+    /**
+     * The session's `promptAgreement` (undefined when off, or in replace mode): its transforms
+     * read `current.promptTools` through it when the runtime calls them.
+     */
+    readonly agreement: PromptAgreement | undefined;
 }
 
 const records = new WeakMap<object, SessionRecord>();

@@ -43,6 +43,7 @@ export function configOf(prepared: PreparedSessionTools<ToolSessionConfig>): Too
         ),
         filter: guardedFilter(prepared.resolution, prepared.excludedWith),
         resolution: prepared.resolution,
+        promptTools: prepared.promptTools,
     };
 }
 

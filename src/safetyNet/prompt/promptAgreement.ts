@@ -1,0 +1,251 @@
+// `promptAgreement`: the runtime's own instructions agree with the session's tools, through the
+// SDK's customize-mode section transforms. Built on the session record: the transforms are made
+// before the session exists (createSession sends them), hold a `PromptAgreement`, and read the
+// tools in force from it when the runtime calls them; attachSession points it at the record, so
+// from then on every call reads `record.current` as setTools and setModel leave it.
+//
+// Composition with the app's `systemMessage`:
+// - none, or append mode: customize mode with the package's transforms, the app's `content`
+//   kept as it is (customize mode appends it after the sections, as append mode does);
+// - customize mode: per section, the package's rewrite runs first on the runtime's text, then
+//   the app's override on the result: a transform gets the agreed text, `append` / `prepend`
+//   content is joined with a line break; a section the app replaces, removes or preserves is the
+//   app's, left alone;
+// - replace mode: the app owns the whole prompt; nothing is added (the PROMPT_NAMES_REMOVED_TOOL
+//   check of its content applies).
+//
+// Outcomes: each call rewrites the text it is given for the tools in force at that moment (a
+// call again gives the same text for the same tools); if the rewrite throws, the section is
+// left as given and PROMPT_REWRITE_FAILED is warned once; if the app's own transform throws, the
+// SDK leaves the section as the runtime wrote it (its own behaviour).
+
+import type { SessionToolWarning } from "../sessionToolWarning.js";
+import type {
+    PromptAgreementMode,
+    PromptAgreementReport,
+    PromptSectionEdit,
+} from "../publicTypes.js";
+import { formatList, quoteValue } from "../../toolFilter/formatting.js";
+import { SessionToolError } from "../sessionToolError.js";
+import { rewriteWithoutTools } from "./promptRewrite.js";
+
+/** The section ids of the SDK's `SYSTEM_MESSAGE_SECTIONS` (1.0.x), in the runtime's order. */
+export const PROMPT_SECTIONS: readonly string[] = Object.freeze([
+    "preamble",
+    "identity",
+    "tone",
+    "tool_efficiency",
+    "environment_context",
+    "code_change_rules",
+    "guidelines",
+    "safety",
+    "tool_instructions",
+    "custom_instructions",
+    "runtime_instructions",
+    "last_instructions",
+]);
+
+/** Where the note goes: the first of these sections the package transforms. */
+const NOTE_SECTIONS = ["last_instructions", "tool_instructions", "runtime_instructions"];
+
+/** The session's tools as the rewrite needs them. */
+export interface PromptTools {
+    /** Every name the naming rule looks for: the runtime's built-ins and the custom tools. */
+    readonly names: ReadonlySet<string>;
+    /** The names the text must not recommend or describe: not offered, or replaced. */
+    readonly dropped: ReadonlySet<string>;
+    /** The built-ins this model is normally offered that the session does not offer. */
+    readonly missing: readonly string[];
+    /** The built-ins a custom tool replaces. */
+    readonly replaced: readonly string[];
+}
+
+/** One session's agreement: what its transforms read and write. */
+export interface PromptAgreement {
+    readonly mode: Exclude<PromptAgreementMode, "off">;
+    /** The tools in force: the prepared ones until the session has its record. */
+    tools: () => PromptTools;
+    /** The latest build's report (`toolResolution.prompt`). */
+    report: PromptAgreementReport | undefined;
+}
+
+type SectionOverride = { action: unknown; content?: unknown };
+type SystemMessage = { mode?: unknown; content?: unknown; sections?: unknown };
+
+const MODES: ReadonlySet<unknown> = new Set(["rewrite", "warn", "off"]);
+
+/**
+ * Reads the `promptAgreement` option.
+ *
+ * @throws SessionToolError `INVALID_SESSION_OPTION`
+ */
+export function readPromptAgreement(value: unknown): PromptAgreementMode {
+    if (value === undefined) return "rewrite";
+    if (MODES.has(value)) return value as PromptAgreementMode;
+    throw new SessionToolError(
+        "INVALID_SESSION_OPTION",
+        `Invalid promptAgreement ${quoteValue(value)}: use 'rewrite' (the default: the runtime's instructions lose what names tools the session lacks), 'warn' (keep them, warn) or 'off'.`,
+        ["promptAgreement"]
+    );
+}
+
+/**
+ * The `systemMessage` to send for a session, and its agreement; the app's own when the
+ * agreement is off or the app replaces the whole prompt.
+ *
+ * @param given - the app's `systemMessage`, as read (a plain copy; never modified)
+ * @param mode - the session's `promptAgreement`
+ * @param tools - the session's tools as prepared
+ * @param onWarning - the client's warning callback
+ */
+export function agreeingSystemMessage(
+    given: unknown,
+    mode: PromptAgreementMode,
+    tools: PromptTools,
+    onWarning: (warning: SessionToolWarning) => void
+): { systemMessage: unknown; agreement: PromptAgreement | undefined } {
+    const app = (given ?? {}) as SystemMessage;
+    if (mode === "off" || app.mode === "replace") {
+        return { systemMessage: given, agreement: undefined };
+    }
+    const agreement: PromptAgreement = { mode, tools: () => tools, report: undefined };
+    const appSections =
+        app.mode === "customize" && app.sections !== null && typeof app.sections === "object"
+            ? new Map(Object.entries(app.sections as Record<string, SectionOverride>))
+            : new Map<string, SectionOverride>();
+    const owned = (id: string) => {
+        const action = appSections.get(id)?.action;
+        return action === "replace" || action === "remove" || action === "preserve";
+    };
+    const noteSection = NOTE_SECTIONS.find((id) => !owned(id));
+    const round = newRound(agreement, onWarning);
+    const sections: Record<string, SectionOverride> = {};
+    for (const [id, override] of appSections) sections[id] = override;
+    for (const id of PROMPT_SECTIONS) {
+        if (owned(id)) continue;
+        const ours = (text: string) => round(id, text, id === noteSection);
+        sections[id] = { action: composed(ours, appSections.get(id)) };
+    }
+    const systemMessage: Record<string, unknown> = { mode: "customize", sections };
+    if (app.content !== undefined) systemMessage.content = app.content;
+    return { systemMessage, agreement };
+}
+
+/** The package's rewrite, then the app's override of the section. */
+function composed(
+    ours: (text: string) => string,
+    app: SectionOverride | undefined
+): (text: string) => string | Promise<string> {
+    if (app === undefined) return ours;
+    const { action, content } = app;
+    if (typeof action === "function") {
+        return (text) => (action as (text: string) => string | Promise<string>)(ours(text));
+    }
+    const added = typeof content === "string" ? content : "";
+    if (action === "append") return (text) => `${ours(text)}\n${added}`;
+    if (action === "prepend") return (text) => `${added}\n${ours(text)}`;
+    return ours;
+}
+
+/**
+ * The function each section's transform calls: rewrites (or, in warn mode, looks at) the text
+ * for the tools in force now, and keeps the build's report. The runtime sends all sections of a
+ * build in one request, in order; a call for a section seen before in this build starts a new one.
+ */
+function newRound(
+    agreement: PromptAgreement,
+    onWarning: (warning: SessionToolWarning) => void
+): (section: string, text: string, withNote: boolean) => string {
+    let seen = new Set<string>();
+    let edits: PromptSectionEdit[] = [];
+    let builds = 0;
+    let buildNote: string | undefined;
+    let failed = false;
+    const warned = new Set<string>();
+    return (section, text, withNote) => {
+        if (builds === 0 || seen.has(section)) {
+            builds++;
+            seen = new Set();
+            edits = [];
+            buildNote = undefined;
+        }
+        seen.add(section);
+        let out = text;
+        try {
+            const tools = agreement.tools();
+            const rewritten = rewriteWithoutTools(text, tools.names, tools.dropped);
+            const sectionEdits = rewritten.edits.map((edit) =>
+                Object.freeze({ section, ...edit, names: Object.freeze([...edit.names]) })
+            );
+            edits.push(...sectionEdits);
+            if (agreement.mode === "rewrite") {
+                out = rewritten.text;
+                const note = withNote ? noteFor(tools) : undefined;
+                if (note !== undefined) {
+                    out = `${out}\n\n${note}`;
+                    buildNote = note;
+                }
+            } else {
+                warnOnce(onWarning, warned, sectionEdits);
+            }
+        } catch (error) {
+            out = text;
+            if (!failed) {
+                failed = true;
+                onWarning(
+                    Object.freeze({
+                        code: "PROMPT_REWRITE_FAILED",
+                        option: "promptAgreement",
+                        message: `The rewrite of the runtime's instructions (section '${section}') failed (${error instanceof Error ? error.message : String(error)}); the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
+                    } satisfies SessionToolWarning)
+                );
+            }
+        }
+        agreement.report = Object.freeze({
+            mode: agreement.mode,
+            builds,
+            edits: Object.freeze([...edits]),
+            note: buildNote,
+        });
+        return out;
+    };
+}
+
+/** The note appended to the runtime's instructions, or undefined when nothing is missing. */
+export function noteFor(tools: PromptTools): string | undefined {
+    const parts: string[] = [];
+    if (tools.missing.length > 0) {
+        parts.push(
+            `This session does not offer the tools ${tools.missing.join(", ")}: where any instruction names them, use the tools you are given instead.`
+        );
+    }
+    if (tools.replaced.length > 0) {
+        parts.push(
+            `The tools ${tools.replaced.join(", ")} are this application's own: follow their descriptions, not what any instruction says about a built-in tool of the same name.`
+        );
+    }
+    return parts.length === 0
+        ? undefined
+        : `<tool_availability>\n${parts.join("\n")}\n</tool_availability>`;
+}
+
+/** In warn mode: one warning per set of names, per session. */
+function warnOnce(
+    onWarning: (warning: SessionToolWarning) => void,
+    warned: Set<string>,
+    edits: readonly PromptSectionEdit[]
+): void {
+    if (edits.length === 0) return;
+    const names = [...new Set(edits.flatMap((edit) => edit.names))];
+    const key = names.join("\u0000");
+    if (warned.has(key)) return;
+    warned.add(key);
+    onWarning(
+        Object.freeze({
+            code: "RUNTIME_PROMPT_NAMES_MISSING_TOOL",
+            option: "promptAgreement",
+            identifiers: Object.freeze(names),
+            message: `The runtime's instructions (section '${edits[0]!.section}': "${edits[0]!.excerpt}") recommend or describe ${formatList(names)}, which this session does not offer or replaces with the app's tool. promptAgreement: 'warn' keeps the text; 'rewrite' (the default) removes it.`,
+        } satisfies SessionToolWarning)
+    );
+}

@@ -1,0 +1,276 @@
+// The rewrite of one section of the runtime's instructions so that it agrees with the session's
+// tools: what names (by toolMentions' rule) a tool to drop goes, in the smallest unit that leaves
+// correct text, and nothing else changes.
+//
+// The units, from the largest:
+// - a tool's own block, <name> ... </name>, as the runtime's per-tool instructions are written;
+// - a list item (a line starting with "*", "-" or "1."), or a line that is one sentence;
+// - a sentence (ended by ".", "!" or "?" and a space, or by the end of its line);
+// - in a sentence whose only dropped mentions are items of a list that keeps another item, the
+//   list is written again without them ("use grep, glob, view, edit" becomes "use edit").
+// An XML block left with nothing inside (<tool_preferences></tool_preferences>) goes too.
+// Linear in the text's length: no regular expression here backtracks over more than a line.
+
+import { toolMentions, type ToolMention, type ToolNameList } from "./toolMentions.js";
+
+/** One change the rewrite made (or, in warn mode, would make). */
+export interface PromptEdit {
+    /** The dropped names the removed text named. */
+    readonly names: readonly string[];
+    /** `"removed"`: a block, line or sentence went; `"rewritten"`: a list lost items. */
+    readonly action: "removed" | "rewritten";
+    /** The text removed or rewritten, at most 160 characters. */
+    readonly excerpt: string;
+}
+
+/** A section's text after the rewrite, and what changed. */
+export interface RewrittenText {
+    readonly text: string;
+    readonly edits: readonly PromptEdit[];
+}
+
+const MAX_EXCERPT = 160;
+
+/** A sentence is looked for this far on either side of a mention (a bound on any text). */
+const MAX_SENTENCE = 4000;
+
+interface Range {
+    start: number;
+    end: number;
+    names: Set<string>;
+    replacement: string;
+    action: PromptEdit["action"];
+}
+
+/**
+ * Rewrites `text` without the mentions of `dropped` (see the top of this module).
+ *
+ * @param text - the section's text
+ * @param names - every tool name to recognise (built-ins the runtime knows, the app's tools)
+ * @param dropped - the names the text must not recommend or describe
+ * @returns the text, and the edits in order
+ */
+export function rewriteWithoutTools(
+    text: string,
+    names: ReadonlySet<string>,
+    dropped: ReadonlySet<string>
+): RewrittenText {
+    const mentions = toolMentions(text, names).filter((mention) => dropped.has(mention.name));
+    if (mentions.length === 0) return { text, edits: [] };
+    const ranges: Range[] = [];
+    // Blocks first (mentions come in order, blocks do not overlap): a mention inside a removed
+    // block needs nothing more.
+    const rest: ToolMention[] = [];
+    let blockEnd = 0;
+    for (const mention of mentions) {
+        if (mention.start < blockEnd) continue;
+        if (mention.kind === "block" && text[mention.start - 2] !== "<") {
+            const close = text.indexOf(`</${mention.name}>`, mention.end);
+            if (close >= 0) {
+                const start = lineStart(text, mention.start);
+                blockEnd = lineEndWithBreak(text, close);
+                ranges.push(removal(start, blockEnd, [mention.name]));
+                continue;
+            }
+        }
+        rest.push(mention);
+    }
+    // The others, grouped by the sentence they are in (mentions come in order: a mention before
+    // the current sentence's end is in it, so each part of the text is looked at about once).
+    const sentences: { start: number; end: number; mentions: ToolMention[] }[] = [];
+    for (const mention of rest) {
+        const current = sentences.at(-1);
+        if (current !== undefined && mention.start < current.end) {
+            current.mentions.push(mention);
+            continue;
+        }
+        const [start, end] = sentenceAround(text, mention.start);
+        sentences.push({ start, end, mentions: [mention] });
+    }
+    for (const { start, end, mentions: inSentence } of sentences) {
+        const lists = listsToRewrite(inSentence, dropped);
+        if (lists !== undefined) {
+            for (const list of lists) ranges.push(listRewrite(list, dropped));
+            continue;
+        }
+        const names = inSentence.map((mention) => mention.name);
+        const lineFrom = lineStart(text, start);
+        const lineTo = lineEndWithBreak(text, start);
+        // The sentence is its line (a list item's marker aside): the line goes.
+        const wholeLine =
+            /^\s*(?:(?:[*-]|\d+\.)\s+)?$/.test(text.slice(lineFrom, start)) &&
+            text.slice(end, lineTo).trim() === "";
+        ranges.push(
+            wholeLine
+                ? removal(lineFrom, lineTo, names)
+                : text.slice(end, lineTo).trim() === ""
+                  ? removal(skipSpacesBack(text, start), end, names)
+                  : removal(start, skipSpaces(text, end), names)
+        );
+    }
+    return apply(text, ranges);
+}
+
+function removal(start: number, end: number, names: readonly string[]): Range {
+    return { start, end, names: new Set(names), replacement: "", action: "removed" };
+}
+
+/** The lists to rewrite when every dropped mention of the sentence is an item of one. */
+function listsToRewrite(
+    mentions: readonly ToolMention[],
+    dropped: ReadonlySet<string>
+): ToolNameList[] | undefined {
+    const lists = new Set<ToolNameList>();
+    for (const mention of mentions) {
+        if (mention.list === undefined) return undefined;
+        lists.add(mention.list);
+    }
+    for (const list of lists) {
+        // Only a list of single names is written again ("glob > grep with a glob" is a
+        // ranking of phrases); one that would keep no item goes with its sentence.
+        if (list.separators.some((separator) => separator.includes(">"))) return undefined;
+        if (list.items.every((item) => dropped.has(item.word))) return undefined;
+    }
+    return [...lists];
+}
+
+/** The list written again with the items not dropped, joined as the list was. */
+function listRewrite(list: ToolNameList, dropped: ReadonlySet<string>): Range {
+    const kept = list.items.filter((item) => !dropped.has(item.word)).map((item) => item.word);
+    const joinedBy = list.separators.join(" ");
+    const conjunction = /\bor\b/.test(joinedBy) ? "or" : /\band\b/.test(joinedBy) ? "and" : "";
+    const slashes = list.separators.every((separator) => separator === "/");
+    // Joined as the list was: "a, b, and c" keeps its conjunction, "a, b, c" has none.
+    const joined = slashes
+        ? kept.join("/")
+        : conjunction === ""
+          ? kept.join(", ")
+          : kept.length <= 2
+            ? kept.join(` ${conjunction} `)
+            : `${kept.slice(0, -1).join(", ")}, ${conjunction} ${kept.at(-1)!}`;
+    return {
+        start: list.items[0]!.start,
+        end: list.items.at(-1)!.end,
+        names: new Set(list.items.map((item) => item.word).filter((word) => dropped.has(word))),
+        replacement: joined,
+        action: "rewritten",
+    };
+}
+
+/** Applies the ranges (merged where they overlap), then removes XML blocks left empty. */
+function apply(text: string, ranges: Range[]): RewrittenText {
+    ranges.sort((a, b) => a.start - b.start || b.end - a.end);
+    const merged: Range[] = [];
+    for (const range of ranges) {
+        const last = merged.at(-1);
+        if (last !== undefined && range.start < last.end) {
+            // An overlap: the larger removal takes the other's names.
+            last.end = Math.max(last.end, range.end);
+            range.names.forEach((name) => last.names.add(name));
+            if (range.action === "removed") {
+                last.action = "removed";
+                last.replacement = "";
+            }
+            continue;
+        }
+        merged.push(range);
+    }
+    let out = "";
+    let at = 0;
+    const edits: PromptEdit[] = [];
+    for (const range of merged) {
+        out += text.slice(at, range.start) + range.replacement;
+        at = range.end;
+        edits.push({
+            names: [...range.names],
+            action: range.action,
+            excerpt: excerptOf(text.slice(range.start, range.end)),
+        });
+    }
+    out += text.slice(at);
+    return { text: withoutEmptyBlocks(out), edits };
+}
+
+function excerptOf(text: string): string {
+    const trimmed = text.trim().replace(/\s+/g, " ");
+    return trimmed.length <= MAX_EXCERPT ? trimmed : `${trimmed.slice(0, MAX_EXCERPT - 1)}…`;
+}
+
+/** Removes a line `<tag>` directly followed (blank lines aside) by its line `</tag>`. */
+function withoutEmptyBlocks(text: string): string {
+    const lines = text.split("\n");
+    const out: string[] = [];
+    for (const line of lines) {
+        const close = /^<\/([A-Za-z_]+)>$/.exec(line.trim());
+        if (close !== null) {
+            let open = out.length - 1;
+            while (open >= 0 && out[open]!.trim() === "") open--;
+            if (open >= 0 && out[open]!.trim() === `<${close[1]}>`) {
+                out.length = open;
+                continue;
+            }
+        }
+        out.push(line);
+    }
+    return out.join("\n");
+}
+
+/** Where the line at `position` starts (looked for at most {@link MAX_SENTENCE} back). */
+function lineStart(text: string, position: number): number {
+    const from = Math.max(0, position - MAX_SENTENCE);
+    const found = text.slice(from, position).lastIndexOf("\n");
+    return found < 0 ? from : from + found + 1;
+}
+
+/** The end of the line at `position`, after its line break. */
+function lineEndWithBreak(text: string, position: number): number {
+    const to = Math.min(text.length, position + MAX_SENTENCE);
+    const found = text.slice(position, to).indexOf("\n");
+    return found < 0 ? to : position + found + 1;
+}
+
+function skipSpaces(text: string, position: number): number {
+    let at = position;
+    while (at < text.length && (text[at] === " " || text[at] === "\t")) at++;
+    return at;
+}
+
+function skipSpacesBack(text: string, position: number): number {
+    let at = position;
+    while (at > 0 && (text[at - 1] === " " || text[at - 1] === "\t")) at--;
+    return at;
+}
+
+/**
+ * The sentence around `position`, within its line: from after the previous ". " (or "!", "?", or
+ * a list marker) to after the next one (or the line's end, without its break).
+ */
+function sentenceAround(text: string, position: number): [number, number] {
+    const from = lineStart(text, position);
+    const lineEnd = lineEndWithBreak(text, position);
+    const to = text[lineEnd - 1] === "\n" ? lineEnd - 1 : lineEnd;
+    let start = from;
+    for (let at = position - 1; at > Math.max(from, position - MAX_SENTENCE); at--) {
+        if (isSentenceEnd(text, at)) {
+            start = skipSpaces(text, at + 1);
+            break;
+        }
+    }
+    let end = to;
+    for (let at = position; at < Math.min(to, position + MAX_SENTENCE); at++) {
+        if (isSentenceEnd(text, at)) {
+            end = at + 1;
+            break;
+        }
+    }
+    return [start, end];
+}
+
+/** A ".", "!" or "?" followed by a space and a capital letter (or the line's end). */
+function isSentenceEnd(text: string, at: number): boolean {
+    const char = text[at];
+    if (char !== "." && char !== "!" && char !== "?") return false;
+    const next = text[at + 1];
+    if (next === undefined || next === "\n") return true;
+    return next === " " && /[A-Z*`"(]/.test(text[at + 2] ?? "");
+}

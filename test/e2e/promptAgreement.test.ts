@@ -1,0 +1,184 @@
+/**
+ * promptAgreement on the real runtime with the mock model recording the system prompt: for
+ * excluded view/grep/glob, a replaced view, availableTools narrowed to one toolset, a setTools
+ * that removes a tool mid-session and a setModel between a Claude and a GPT model, the prompt the
+ * model receives recommends no tool the session lacks (by the naming rule, in every section the
+ * SDK addresses) and carries the note naming what it lacks. The same run without the package's
+ * agreement ('off') shows the mentions are there to remove, so each case can fail. With
+ * COPILOT_EXTERNAL_RUNTIME set to a copilot binary (e.g. 1.0.102 from `npm install
+ * @github/copilot@1.0.102`), the cases also run on it through `RuntimeConnection.forStdio`.
+ */
+import { existsSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { CopilotClient, RuntimeConnection, type SessionConfig } from "@github/copilot-sdk";
+import {
+    CLAUDE_MODEL,
+    GPT_MODEL,
+    e2eRig,
+    recordingTool,
+    testCleanups,
+    type Defer,
+} from "../support/e2eHarness.js";
+import { contentText, toolNameOf } from "../support/mockModel.js";
+import { describeNoLeftovers } from "../support/noLeftovers.js";
+import { toolMentions } from "../../src/safetyNet/prompt/toolMentions.js";
+import { MEASURED_BUILT_IN_TOOLS } from "../../src/safetyNet/measuredBuiltInTools.generated.js";
+
+const NAMES = new Set(MEASURED_BUILT_IN_TOOLS.flatMap((measured) => measured.builtIns));
+const external = process.env.COPILOT_EXTERNAL_RUNTIME;
+const RUNTIMES: readonly (readonly [string, Record<string, unknown>])[] = [
+    ["bundled", {}],
+    ...(external !== undefined && existsSync(external)
+        ? ([["external", { connection: RuntimeConnection.forStdio({ path: external }) }]] as const)
+        : []),
+];
+
+/** The system prompts of the model's requests, in order. */
+function systemPrompts(requests: readonly unknown[]) {
+    type Request = { messages: { role: string; content: unknown }[] };
+    return (requests as Request[]).map((request) =>
+        contentText(
+            (request.messages.find((message) => message.role === "system")?.content ?? "") as never
+        )
+    );
+}
+
+/** The names of `missing` the prompt names by the rule. */
+const mentioned = (prompt: string, missing: ReadonlySet<string>) =>
+    [
+        ...new Set(
+            toolMentions(prompt, NAMES)
+                .filter((m) => missing.has(m.name))
+                .map((m) => m.name)
+        ),
+    ].sort();
+
+async function firstPrompt(
+    defer: Defer,
+    clientOptions: Record<string, unknown>,
+    config: Partial<SessionConfig>
+): Promise<{ prompt: string; offered: string[] }> {
+    const rig = await e2eRig(
+        defer,
+        (baseDirectory) =>
+            new CopilotClient({ baseDirectory, onToolWarning: () => {}, ...clientOptions })
+    );
+    const session = await rig.client.createSession({
+        ...rig.base(config.model ?? CLAUDE_MODEL),
+        ...config,
+    } as SessionConfig);
+    defer(() => session.disconnect());
+    await session.sendAndWait({ prompt: "hello" });
+    const request = rig.model.requests[0]!;
+    return {
+        prompt: systemPrompts(rig.model.requests)[0]!,
+        offered: (request.tools ?? []).map(toolNameOf),
+    };
+}
+
+interface PromptCase {
+    readonly label: string;
+    readonly config: () => Partial<SessionConfig>;
+    /** The built-ins the prompt must not recommend. */
+    readonly missing: readonly string[];
+    /** Expected in the note. */
+    readonly note: string;
+}
+
+const CASES: readonly PromptCase[] = [
+    {
+        label: "excluded view, grep and glob",
+        config: () => ({ excludedTools: ["view", "grep", "glob"] }),
+        missing: ["view", "grep", "glob"],
+        note: "does not offer the tools",
+    },
+    {
+        label: "a custom view replacing the built-in",
+        config: () => ({ tools: [{ ...recordingTool("view"), overridesBuiltInTool: true }] }),
+        missing: ["view"],
+        note: "are this application's own",
+    },
+    {
+        label: "availableTools narrowed to toolset:search",
+        config: () => ({ availableTools: ["toolset:search"] }),
+        missing: ["view", "edit", "create", "bash"],
+        note: "does not offer the tools",
+    },
+];
+
+describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOptions) => {
+    it.for(CASES)(
+        "$label: no mention of what the session lacks, and the note",
+        async (testCase, { onTestFinished }) => {
+            const defer = testCleanups(onTestFinished);
+            const missing = new Set(testCase.missing);
+            const off = await firstPrompt(defer, clientOptions, {
+                ...testCase.config(),
+                promptAgreement: "off",
+            });
+            // The runtime's own text names them: the case can fail.
+            expect(mentioned(off.prompt, missing).length).toBeGreaterThan(0);
+            const on = await firstPrompt(defer, clientOptions, testCase.config());
+            console.log(
+                `${_label} ${testCase.label}: mentions before ${JSON.stringify(mentioned(off.prompt, missing))}, after (outside the note) ${JSON.stringify(mentioned(on.prompt.split("<tool_availability>")[0]!, missing))}; prompt ${off.prompt.length} -> ${on.prompt.length} characters`
+            );
+            // The note names what the session lacks; outside it, nothing recommends a missing tool
+            // (a mention no transform reached would have to be covered by the note).
+            expect(on.prompt).toContain(testCase.note);
+            const noteText = on.prompt.slice(on.prompt.indexOf("<tool_availability>"));
+            const outside = on.prompt.replace(noteText, "");
+            const left = mentioned(outside, missing);
+            for (const name of left) expect(noteText).toContain(name);
+            expect(left).toEqual([]);
+        }
+    );
+
+    it("a setTools that removes a tool mid-session: the next prompt no longer recommends it", async ({
+        onTestFinished,
+    }) => {
+        const defer = testCleanups(onTestFinished);
+        const rig = await e2eRig(
+            defer,
+            (baseDirectory) =>
+                new CopilotClient({ baseDirectory, onToolWarning: () => {}, ...clientOptions })
+        );
+        const session = await rig.client.createSession({ ...rig.base(CLAUDE_MODEL) });
+        defer(() => session.disconnect());
+        await session.sendAndWait({ prompt: "hello" });
+        if (typeof (session.rpc as { tools?: { set?: unknown } }).tools?.set !== "function") return;
+        await session.setTools({ excludedTools: ["view"] });
+        await session.sendAndWait({ prompt: "again" });
+        const prompts = systemPrompts(rig.model.requests);
+        expect(mentioned(prompts[0]!, new Set(["view"]))).toEqual(["view"]);
+        expect(mentioned(prompts.at(-1)!, new Set(["view"]))).toEqual([]);
+        expect(prompts.at(-1)).toContain("does not offer the tools view");
+    });
+
+    it("a setModel from a Claude to a GPT model: the GPT prompt names no Claude-only tool", async ({
+        onTestFinished,
+    }) => {
+        const defer = testCleanups(onTestFinished);
+        const rig = await e2eRig(
+            defer,
+            (baseDirectory) =>
+                new CopilotClient({ baseDirectory, onToolWarning: () => {}, ...clientOptions })
+        );
+        const session = await rig.client.createSession({
+            ...rig.base(CLAUDE_MODEL),
+            excludedTools: ["glob"],
+        });
+        defer(() => session.disconnect());
+        await session.sendAndWait({ prompt: "hello" });
+        await session.setModel(GPT_MODEL);
+        await session.sendAndWait({ prompt: "again" });
+        const prompts = systemPrompts(rig.model.requests);
+        const offered = new Set((rig.model.requests.at(-1)!.tools ?? []).map(toolNameOf));
+        const lacking = new Set([...NAMES].filter((name) => !offered.has(name)));
+        console.log(
+            `${_label} setModel: after the switch the prompt names ${JSON.stringify(mentioned(prompts.at(-1)!, lacking))} of the tools the GPT request lacks`
+        );
+        expect(mentioned(prompts.at(-1)!, lacking)).toEqual([]);
+    });
+});
+
+describeNoLeftovers();

@@ -1,0 +1,231 @@
+/**
+ * promptAgreement through the real patched client against a fake runtime: what goes on the wire
+ * for each mode of the app's systemMessage, and what the section transforms return when the
+ * runtime asks for them (the fake runtime cannot call back, so the test hands the sections to the
+ * SDK's own dispatcher, `session._handleSystemMessageTransform`, which is what the SDK runs on the
+ * runtime's `systemMessage.transform` request). Expected texts are written by hand.
+ */
+import { describe, expect, it } from "vitest";
+import { SessionToolError, approveAll, type CopilotSession } from "@github/copilot-sdk";
+import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
+
+const MODEL = "claude-sonnet-4.5";
+const handler = async (): Promise<string> => "custom result";
+const fake = fakeRuntimeClients();
+
+/** Sections as the runtime might write them (written for this test, in the runtime's style). */
+const SECTIONS = {
+    tool_efficiency:
+        "* Use grep, glob, view, edit yourself.\n* Make 3 view tool calls at once.\n* Keep going.",
+    tool_instructions: "<view>\nRead files.\n</view>\n<bash>\nRun commands.\n</bash>",
+    last_instructions: "Finish the task.",
+};
+
+type Transformed = { sections: Record<string, { content: string }> };
+
+function transform(
+    session: CopilotSession,
+    sections: Record<string, string>
+): Promise<Transformed> {
+    const handle = (
+        session as unknown as {
+            _handleSystemMessageTransform(
+                sections: Record<string, { content: string }>
+            ): Promise<Transformed>;
+        }
+    )._handleSystemMessageTransform.bind(session);
+    return handle(
+        Object.fromEntries(Object.entries(sections).map(([id, content]) => [id, { content }]))
+    );
+}
+
+const wireSystemMessage = (
+    runtime: { paramsOf(method: string): Record<string, unknown>[] },
+    method = "session.create"
+) => runtime.paramsOf(method).at(-1)?.systemMessage as Record<string, unknown> | undefined;
+
+describe("promptAgreement: 'rewrite' (the default)", () => {
+    it("sends a transform for every section and rewrites them for the tools in force", async () => {
+        const { runtime, client } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view", "grep", "glob"],
+        });
+        const wire = wireSystemMessage(runtime)!;
+        expect(wire.mode).toBe("customize");
+        expect(Object.values(wire.sections as object).every((s) => s.action === "transform")).toBe(
+            true
+        );
+        expect(Object.keys(wire.sections as object)).toContain("tool_instructions");
+        expect(session.toolResolution!.prompt).toBeUndefined();
+
+        const { sections } = await transform(session, SECTIONS);
+        expect(sections.tool_efficiency!.content).toBe("* Use edit yourself.\n* Keep going.");
+        expect(sections.tool_instructions!.content).toBe("<bash>\nRun commands.\n</bash>");
+        expect(sections.last_instructions!.content).toBe(
+            "Finish the task.\n\n<tool_availability>\nThis session does not offer the tools glob, grep, view: where any instruction names them, use the tools you are given instead.\n</tool_availability>"
+        );
+        const report = session.toolResolution!.prompt!;
+        expect(report.mode).toBe("rewrite");
+        expect(report.builds).toBe(1);
+        expect(report.edits.map((e) => [e.section, e.action, e.names])).toEqual([
+            ["tool_efficiency", "rewritten", ["grep", "glob", "view"]],
+            ["tool_efficiency", "removed", ["view"]],
+            ["tool_instructions", "removed", ["view"]],
+        ]);
+        expect(report.note).toContain("glob, grep, view");
+        // Asked again for the same tools: the same text, a new build.
+        const again = await transform(session, SECTIONS);
+        expect(again.sections).toEqual(sections);
+        expect(session.toolResolution!.prompt!.builds).toBe(2);
+    });
+
+    it("follows setTools: a custom view replaces the built-in, and the note says so", async () => {
+        const { client } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+        });
+        const before = await transform(session, SECTIONS);
+        expect(before.sections).toEqual(
+            Object.fromEntries(Object.entries(SECTIONS).map(([id, content]) => [id, { content }]))
+        );
+        await session.setTools({
+            tools: [
+                { name: "view", description: "Show a record", handler, overridesBuiltInTool: true },
+            ],
+        });
+        const after = await transform(session, SECTIONS);
+        expect(after.sections.tool_instructions!.content).toBe("<bash>\nRun commands.\n</bash>");
+        expect(after.sections.tool_efficiency!.content).toBe(
+            "* Use grep, glob, edit yourself.\n* Keep going."
+        );
+        expect(after.sections.last_instructions!.content).toContain(
+            "The tools view are this application's own"
+        );
+    });
+});
+
+describe("promptAgreement with the app's systemMessage", () => {
+    it("keeps append mode's content, as customize mode's content", async () => {
+        const { runtime, client } = await fake.setUp();
+        await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            systemMessage: { mode: "append", content: "Be brief." },
+        });
+        const wire = wireSystemMessage(runtime)!;
+        expect(wire.mode).toBe("customize");
+        expect(wire.content).toBe("Be brief.");
+    });
+
+    it("runs the package's rewrite first, then the app's transform; leaves a section the app replaces", async () => {
+        const { runtime, client } = await fake.setUp();
+        const seen: string[] = [];
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view"],
+            systemMessage: {
+                mode: "customize",
+                sections: {
+                    tool_efficiency: {
+                        action: (text: string) => {
+                            seen.push(text);
+                            return `${text}\nApp line.`;
+                        },
+                    },
+                    tool_instructions: { action: "replace", content: "The app's <view> text." },
+                    guidelines: { action: "append", content: "App guideline." },
+                },
+            },
+        });
+        const wire = wireSystemMessage(runtime)!;
+        expect((wire.sections as Record<string, unknown>).tool_instructions).toEqual({
+            action: "replace",
+            content: "The app's <view> text.",
+        });
+        const { sections } = await transform(session, {
+            tool_efficiency: SECTIONS.tool_efficiency,
+            guidelines: "Use view/edit for files.",
+        });
+        expect(seen).toEqual(["* Use grep, glob, edit yourself.\n* Keep going."]);
+        expect(sections.tool_efficiency!.content).toBe(
+            "* Use grep, glob, edit yourself.\n* Keep going.\nApp line."
+        );
+        expect(sections.guidelines!.content).toBe("Use edit for files.\nApp guideline.");
+    });
+
+    it("adds nothing in replace mode, or with promptAgreement: 'off'", async () => {
+        const { runtime, client } = await fake.setUp();
+        await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            systemMessage: { mode: "replace", content: "All mine." },
+        });
+        expect(wireSystemMessage(runtime)).toEqual({ mode: "replace", content: "All mine." });
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            promptAgreement: "off",
+        });
+        expect(wireSystemMessage(runtime)).toBeUndefined();
+        await transform(session, SECTIONS);
+        expect(session.toolResolution!.prompt).toBeUndefined();
+    });
+});
+
+describe("promptAgreement: 'warn'", () => {
+    it("keeps the text and warns once with what the rewrite would remove", async () => {
+        const { client, warnings } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view"],
+            promptAgreement: "warn",
+        });
+        const { sections } = await transform(session, SECTIONS);
+        expect(sections.tool_efficiency!.content).toBe(SECTIONS.tool_efficiency);
+        expect(sections.last_instructions!.content).toBe(SECTIONS.last_instructions);
+        await transform(session, SECTIONS);
+        const warned = warnings.filter((w) => w.code === "RUNTIME_PROMPT_NAMES_MISSING_TOOL");
+        expect(warned.map((w) => w.identifiers)).toEqual([["view"]]);
+        expect(session.toolResolution!.prompt!.edits.length).toBe(3);
+    });
+});
+
+describe("promptAgreement: resumeSession and bad values", () => {
+    it("sends the transforms on resume too", async () => {
+        const { runtime, client } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+        });
+        await client.resumeSession(session.sessionId, {
+            onPermissionRequest: approveAll,
+            excludedTools: ["grep"],
+        });
+        expect(wireSystemMessage(runtime, "session.resume")?.mode).toBe("customize");
+    });
+
+    it("refuses a promptAgreement that is not 'rewrite', 'warn' or 'off', before session.create", async () => {
+        const { runtime, client } = await fake.setUp();
+        const outcome = await client
+            .createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                promptAgreement: "on" as never,
+            })
+            .then(
+                () => "accepted",
+                (error: unknown) => error
+            );
+        expect(outcome).toBeInstanceOf(SessionToolError);
+        expect(outcome).toMatchObject({
+            code: "INVALID_SESSION_OPTION",
+            toolNames: ["promptAgreement"],
+        });
+        expect(runtime.paramsOf("session.create")).toEqual([]);
+    });
+});

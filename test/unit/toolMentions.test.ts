@@ -1,0 +1,192 @@
+/**
+ * The one rule for "a text names a tool" (`toolMentions`), which `PROMPT_NAMES_REMOVED_TOOL` and
+ * the rewrite of the runtime's sections share, and the rewrite itself (`rewriteWithoutTools`):
+ * each context the rule counts, the ordinary English it does not, its bound on any text, and a
+ * property over hand-labelled sentences: the rewrite never touches a sentence that names only
+ * offered tools, and leaves no mention of a dropped one.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { toolMentions, toolNamesInPrompt } from "../../src/safetyNet/prompt/toolMentions.js";
+import { rewriteWithoutTools } from "../../src/safetyNet/prompt/promptRewrite.js";
+
+const NAMES = new Set([
+    "view",
+    "edit",
+    "create",
+    "grep",
+    "glob",
+    "bash",
+    "read_bash",
+    "stop_bash",
+    "task",
+    "apply_patch",
+    "rg",
+]);
+
+describe("toolMentions: the rule for what counts as naming a tool", () => {
+    it("counts bold, backticked, block, 'tool'/'calls', underscore and list contexts", () => {
+        const text =
+            "Use **grep** or `glob`.\n<bash>\nRun it.\n</bash>\nThe view tool reads. Make 3 edit calls. " +
+            "Then read_bash. Use create, task, and rg yourself.";
+        expect(toolMentions(text, NAMES).map((m) => [m.name, m.kind])).toEqual([
+            ["grep", "bold"],
+            ["glob", "code"],
+            ["bash", "block"],
+            ["bash", "block"],
+            ["view", "tool-word"],
+            ["edit", "tool-word"],
+            ["read_bash", "identifier"],
+            ["create", "list"],
+            ["task", "list"],
+            ["rg", "list"],
+        ]);
+    });
+
+    it("does not count ordinary words that happen to be tool names", () => {
+        const text =
+            "View the file, then edit it and create a summary. Default task agents to sync. " +
+            "Chain bash commands. Create and edit files. Pipe to grep/head when needed.";
+        expect(toolNamesInPrompt(text, NAMES)).toEqual([]);
+    });
+
+    it("does not count a name inside a path, a file name or a longer identifier", () => {
+        expect(
+            toolNamesInPrompt("see src/read_bash.ts, a.view, view_range and __init__", NAMES)
+        ).toEqual([]);
+    });
+
+    it("counts a list joined by slashes only when every item is a tool name", () => {
+        expect(toolNamesInPrompt("Use view/edit for files.", NAMES)).toEqual(["view", "edit"]);
+        expect(toolNamesInPrompt("Pipe to grep/head.", NAMES)).toEqual([]);
+    });
+
+    it("takes time linear in the text and constant stack on a 10 MB one-token text", () => {
+        const text = "a_".repeat(5_000_000) + "a";
+        const started = performance.now();
+        expect(toolMentions(text, NAMES)).toEqual([]);
+        expect(rewriteWithoutTools(text, NAMES, new Set(["view"])).edits).toEqual([]);
+        expect(performance.now() - started).toBeLessThan(10_000);
+    });
+
+    it("rewrites a 9 MB text of one repeated mention in bounded time", () => {
+        const text = "**view** ".repeat(1_000_000);
+        const started = performance.now();
+        const { text: out } = rewriteWithoutTools(text, NAMES, new Set(["view"]));
+        expect(toolNamesInPrompt(out, NAMES)).toEqual([]);
+        expect(performance.now() - started).toBeLessThan(30_000);
+    }, 60_000);
+});
+
+describe("rewriteWithoutTools: the smallest unit that leaves correct text", () => {
+    const dropped = new Set(["view", "grep", "glob"]);
+
+    it("removes a tool's own block, and an XML block it leaves empty", () => {
+        const text =
+            "<bash>\nRun.\n</bash>\n<view>\nRead.\n</view>\n<prefs>\nUse **view**.\n</prefs>\nEnd.";
+        expect(rewriteWithoutTools(text, NAMES, dropped).text).toBe("<bash>\nRun.\n</bash>\nEnd.");
+    });
+
+    it("removes the sentence, or the list item that is one sentence", () => {
+        const text = "* Make 3 view tool calls.\n* Keep going. Use `grep` now. Then stop.\nDone.";
+        const { text: out, edits } = rewriteWithoutTools(text, NAMES, dropped);
+        expect(out).toBe("* Keep going. Then stop.\nDone.");
+        expect(edits.map((edit) => [edit.action, edit.names])).toEqual([
+            ["removed", ["view"]],
+            ["removed", ["grep"]],
+        ]);
+    });
+
+    it("writes a list of names again without the dropped ones", () => {
+        expect(
+            rewriteWithoutTools("Use grep, glob, view, edit yourself.", NAMES, dropped).text
+        ).toBe("Use edit yourself.");
+        expect(rewriteWithoutTools("Use view, edit, and create here.", NAMES, dropped).text).toBe(
+            "Use edit and create here."
+        );
+        expect(rewriteWithoutTools("Use view/edit for files.", NAMES, dropped).text).toBe(
+            "Use edit for files."
+        );
+    });
+
+    it("removes the sentence when the list would be left empty, or ranks phrases", () => {
+        expect(rewriteWithoutTools("A. Use grep/glob/view. B.", NAMES, dropped).text).toBe("A. B.");
+        expect(
+            rewriteWithoutTools(
+                "A. Prefer: LSP > glob > grep with a glob > bash. B.",
+                NAMES,
+                dropped
+            ).text
+        ).toBe("A. B.");
+    });
+});
+
+/** Hand-labelled sentences: the names each names as a tool (by reading it, not by the rule). */
+const LABELLED: readonly { readonly sentence: string; readonly names: readonly string[] }[] = [
+    { sentence: "Read files with the view tool.", names: ["view"] },
+    { sentence: "View the output before you go on.", names: [] },
+    { sentence: "Edit only what the task needs.", names: [] },
+    { sentence: "Make 3 view tool calls in one response.", names: ["view"] },
+    { sentence: "Prefer **grep** over shell search commands.", names: ["grep"] },
+    { sentence: "Use `glob` to find files by pattern.", names: ["glob"] },
+    { sentence: "Use grep, glob, view, edit yourself.", names: ["grep", "glob", "view", "edit"] },
+    { sentence: "Use view/edit for existing files.", names: ["view", "edit"] },
+    { sentence: "Pipe long output to grep/head.", names: [] },
+    { sentence: "Create a summary when done.", names: [] },
+    { sentence: "Do not create files you do not need.", names: [] },
+    { sentence: "Default task agents to sync.", names: [] },
+    { sentence: "Read the result with read_bash.", names: ["read_bash"] },
+    { sentence: "Stop a shell with **stop_bash** when done.", names: ["stop_bash"] },
+    { sentence: "Chain related bash commands with &&.", names: [] },
+    { sentence: "Pay attention to this when using the bash tool.", names: ["bash"] },
+    { sentence: "Prefer apply_patch for edits on this model.", names: ["apply_patch"] },
+    { sentence: "Put all independent edit calls in one response.", names: ["edit"] },
+    { sentence: "Search with rg, grep, and glob first.", names: ["rg", "grep", "glob"] },
+    { sentence: "See src/view.ts and the view_range option.", names: [] },
+    { sentence: "A good view of the code helps.", names: [] },
+    { sentence: "Create and edit files carefully.", names: [] },
+    { sentence: "You can create and edit files here.", names: [] },
+    { sentence: "Then view or edit the result.", names: [] },
+];
+
+describe("rewriteWithoutTools over hand-labelled sentences (property)", () => {
+    const names = NAMES;
+    const arbitraryText = fc.record({
+        sentences: fc.array(fc.integer({ min: 0, max: LABELLED.length - 1 }), {
+            minLength: 1,
+            maxLength: 12,
+        }),
+        joins: fc.array(fc.constantFrom(" ", "\n", "\n* ", "\n- "), {
+            minLength: 12,
+            maxLength: 12,
+        }),
+        dropped: fc.subarray([...names]),
+    });
+
+    it("never touches a sentence that names only offered tools, and leaves no dropped mention", () => {
+        fc.assert(
+            fc.property(arbitraryText, ({ sentences, joins, dropped }) => {
+                const drop = new Set(dropped);
+                const text = sentences
+                    .map((index, at) => (at === 0 ? "" : joins[at]!) + LABELLED[index]!.sentence)
+                    .join("");
+                const { text: out } = rewriteWithoutTools(text, names, drop);
+                for (const index of sentences) {
+                    const { sentence, names: named } = LABELLED[index]!;
+                    if (named.every((name) => !drop.has(name))) expect(out).toContain(sentence);
+                }
+                const left = toolNamesInPrompt(out, names).filter((name) => drop.has(name));
+                expect(left).toEqual([]);
+            }),
+            { numRuns: 500 }
+        );
+    });
+
+    it("agrees with the labels: the rule finds exactly the labelled names of each sentence", () => {
+        for (const { sentence, names: named } of LABELLED) {
+            expect([...toolNamesInPrompt(sentence, names)].sort(), sentence).toEqual(
+                [...named].sort()
+            );
+        }
+    });
+});
