@@ -6,6 +6,7 @@
 import { SessionToolError } from "../sessionToolError.js";
 import { isBusy, nextTurnState, RESUMED, type TurnEvent } from "../sessionTurns.js";
 import type { RunningSession, SessionEventLike, SessionRecord } from "./record.js";
+import { answerWithin } from "./timeLimit.js";
 
 /** How long a message waits for the tool changes made before it, in milliseconds. */
 export const SEND_WAIT = 120_000;
@@ -148,12 +149,15 @@ export async function probeResumedTurns(
 async function askProcessing(session: RunningSession): Promise<boolean | undefined> {
     const isProcessing = session.rpc.metadata?.isProcessing;
     if (typeof isProcessing === "function") {
-        const answer = await bounded(isProcessing.call(session.rpc.metadata));
+        const answer = await answerWithin(
+            isProcessing.call(session.rpc.metadata),
+            RESUME_PROBE_TIMEOUT
+        );
         const processing = (answer as { processing?: unknown } | null)?.processing;
         if (typeof processing === "boolean") return processing;
     }
     if (typeof session.getMessages !== "function") return undefined;
-    const events = await bounded(session.getMessages());
+    const events = await answerWithin(session.getMessages(), RESUME_PROBE_TIMEOUT);
     if (!Array.isArray(events)) return undefined;
     for (let index = events.length - 1; index >= 0; index--) {
         const event = events[index] as SessionEventLike | null;
@@ -163,15 +167,4 @@ async function askProcessing(session: RunningSession): Promise<boolean | undefin
         return !(turnEvent.kind === "idle" && !turnEvent.autopilot);
     }
     return false;
-}
-
-function bounded<T>(pending: Promise<T>): Promise<T | undefined> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    return Promise.race([
-        pending,
-        new Promise<undefined>((resolve) => {
-            timer = setTimeout(() => resolve(undefined), RESUME_PROBE_TIMEOUT);
-            timer.unref?.();
-        }),
-    ]).finally(() => clearTimeout(timer));
 }

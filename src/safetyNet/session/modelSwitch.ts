@@ -27,6 +27,7 @@ import {
     liveRecordOf,
     sessionOf,
 } from "./setTools.js";
+import { answerWithin } from "./timeLimit.js";
 import { runToolChange } from "./toolChange.js";
 
 /** The part of `CopilotClient` the preview uses. */
@@ -38,7 +39,7 @@ type PreviewHost = SessionToolHost & {
  * The model id as the runtime receives it: the SDK sends the value as JSON, so a `String` object
  * is its string. Undefined for anything else, or an empty id (the SDK's own answer stands).
  */
-export function modelIdOf(model: unknown): string | undefined {
+function modelIdOf(model: unknown): string | undefined {
     const id = model instanceof String ? model.valueOf() : model;
     return typeof id === "string" && id.length > 0 ? id : undefined;
 }
@@ -189,19 +190,12 @@ async function previewModel(
 
 /** The runtime's tool names for `model`, or undefined when it gives none in time. */
 async function listedFor(client: PreviewHost, model: string): Promise<string[] | undefined> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-        const listing = await Promise.race([
+        const listing = await answerWithin(
             client.rpc.tools.list({ model }),
-            new Promise<never>((_, reject) => {
-                timer = setTimeout(
-                    () => reject(new Error("tools.list did not answer")),
-                    RUNTIME_LISTING_TIMEOUT_MS
-                );
-                timer.unref?.();
-            }),
-        ]);
-        const tools = (listing as { tools?: unknown } | null)?.tools;
+            RUNTIME_LISTING_TIMEOUT_MS
+        );
+        const tools = (listing as { tools?: unknown } | null | undefined)?.tools;
         if (!Array.isArray(tools)) return undefined;
         return tools
             .map((tool: unknown) => (tool as { name?: unknown } | null)?.name)
@@ -209,7 +203,5 @@ async function listedFor(client: PreviewHost, model: string): Promise<string[] |
     } catch {
         // A runtime that cannot list for a model leaves the measurements to decide.
         return undefined;
-    } finally {
-        clearTimeout(timer);
     }
 }

@@ -104,7 +104,7 @@ export function liveRecordOf(session: RunningSession, method: string): SessionRe
  *
  * @returns the session's new `toolResolution`
  */
-export function changeConfig(
+function changeConfig(
     session: RunningSession,
     record: SessionRecord,
     change: ConfigChange,

@@ -139,7 +139,7 @@ class BusyMeanwhile extends Error {
 }
 
 /** `SESSION_BUSY` for a change of which tool answers `names`. */
-export function busyRefusal(names: readonly string[]): SessionToolError {
+function busyRefusal(names: readonly string[]): SessionToolError {
     return new SessionToolError(
         "SESSION_BUSY",
         `setTools cannot change which tool answers ${formatList(names)}, or its definition, while the session is processing a message: the runtime could route a call the model makes with one definition to another tool of that name (the built-in, an MCP tool, or none). Call it once the session is idle (after sendAndWait resolves, or on 'session.idle'); adding or removing other tools, changing handlers and changing the filter can be made at any time.`,
