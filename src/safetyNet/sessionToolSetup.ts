@@ -41,8 +41,8 @@ import {
     refuseStrictWarnings,
     tooManySessionTools,
 } from "./setupWarnings.js";
-import { readOrRefuse, readSentOption } from "./callerInput.js";
-import { readMcpServers, refuseMcpShadows } from "./mcpToolNames.js";
+import { refuseMcpShadows } from "./mcpToolNames.js";
+import { readSentOptions } from "./sentOptions.js";
 import {
     readFilterOptions,
     resolveSessionToolFilter,
@@ -206,7 +206,7 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
         ...config,
         tools: snapshotCustomTools(config.tools),
         ...readFilterOptions(config),
-        ...readSentOptions(config),
+        ...(readSentOptions(config as Record<string, unknown>) as Partial<ToolSessionConfig>),
     };
     const agreement = readPromptAgreement(
         (config as { promptAgreement?: unknown }).promptAgreement
@@ -252,80 +252,6 @@ function withAgreement<C extends ToolSessionConfig>(
         config: { ...config, systemMessage: systemMessage as C["systemMessage"] },
         agreement,
     };
-}
-
-/**
- * The options of a session config that the session step reads and the SDK sends as they are:
- * `model` must be a string, `systemMessage` and `mcpServers` become plain copies (see
- * `readSentOption`), so that what the prompt check and the MCP check read is what is sent. An
- * option left out stays out.
- *
- * @throws SessionToolError `INVALID_SESSION_OPTION`
- */
-function readSentOptions(
-    given: ToolSessionConfig
-): Partial<Pick<ToolSessionConfig, "systemMessage" | "mcpServers">> {
-    const { model } = given as { model?: unknown };
-    if (model !== undefined && typeof model !== "string") {
-        throw new SessionToolError(
-            "INVALID_SESSION_OPTION",
-            `Invalid model ${quoteValue(model)}: pass a model id, e.g. 'claude-sonnet-4.5', or leave it out for the runtime's default.`,
-            ["model"]
-        );
-    }
-    refuseUnsendableOptions(given as Record<string, unknown>);
-    const read: Partial<Pick<ToolSessionConfig, "systemMessage" | "mcpServers">> = {};
-    if (given.systemMessage !== undefined) {
-        read.systemMessage = readSentOption(
-            given.systemMessage,
-            "systemMessage",
-            "an object such as { mode: 'append', content: '...' }"
-        ) as ToolSessionConfig["systemMessage"];
-    }
-    if (given.mcpServers !== undefined) {
-        read.mcpServers = readMcpServers(given.mcpServers) as ToolSessionConfig["mcpServers"];
-    }
-    return read;
-}
-
-/** Options the session step reads and checks itself. */
-const READ_BY_THE_SESSION_STEP = new Set([
-    "tools",
-    "availableTools",
-    "excludedTools",
-    "customToolSets",
-    "systemMessage",
-    "mcpServers",
-    "model",
-    "onToolAnswered",
-    "promptAgreement",
-]);
-
-/**
- * Every other option of the config goes to the SDK, which sends what is not a function as JSON:
- * one it cannot send (a BigInt, a Symbol, a cycle, a throwing getter or `toJSON`) is refused
- * here, naming it, instead of failing the SDK's send after the checks.
- *
- * @throws SessionToolError `INVALID_SESSION_OPTION`
- */
-function refuseUnsendableOptions(given: Record<string, unknown>): void {
-    for (const [option, value] of Object.entries(given)) {
-        if (READ_BY_THE_SESSION_STEP.has(option) || typeof value === "function") continue;
-        const fix = `pass ${option} as the SDK's SessionConfig types it, or leave it out`;
-        if (typeof value === "symbol") {
-            throw new SessionToolError(
-                "INVALID_SESSION_OPTION",
-                `Invalid ${option} ${quoteValue(value)}: a symbol cannot be sent as JSON; ${fix}.`,
-                [option]
-            );
-        }
-        readOrRefuse(
-            () => JSON.stringify(value),
-            "INVALID_SESSION_OPTION",
-            (reason) =>
-                `Invalid ${option} ${quoteValue(value)}: it cannot be sent as JSON (${reason}); ${fix}.`
-        );
-    }
 }
 
 /**

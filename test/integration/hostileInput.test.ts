@@ -532,6 +532,49 @@ describe("options the SDK sends as they are are read once and must be what JSON 
         expect(params!.mcpServers).toEqual({ lint: { command: "lint", tools: ["*"] } });
         expect([reads, serverReads]).toEqual([1, 1]);
     });
+
+    it("sends the other options as their one rendering, and objects with callbacks or classes as given", async () => {
+        const { runtime, client } = await setUp();
+        const reads = { clientName: 0, provider: 0 };
+        // Found by the hostile property (seed 437869631): the SDK's send rendered clientName a
+        // second time, and the throw there was an unhandled rejection.
+        const clientName = {
+            toJSON: () => {
+                if (++reads.clientName > 1) throw new Error("toJSON called twice");
+                return "hostile-app";
+            },
+        };
+        const provider: Record<string, unknown> = { type: "openai" };
+        Object.defineProperty(provider, "baseUrl", {
+            enumerable: true,
+            get: () => (++reads.provider === 1 ? "http://127.0.0.1:1" : 10n),
+        });
+        const onPreToolUse = () => undefined;
+        const problems: unknown[] = [];
+        const onProblem = (reason: unknown) => void problems.push(reason);
+        process.on("unhandledRejection", onProblem);
+        try {
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                clientName,
+                provider,
+                hooks: { onPreToolUse },
+                promptAgreement: "off",
+            } as never);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            expect(session.sessionId).toBeTruthy();
+        } finally {
+            process.off("unhandledRejection", onProblem);
+        }
+        expect(problems).toEqual([]);
+        const [params] = runtime.paramsOf("session.create");
+        expect(params!.clientName).toBe("hostile-app");
+        expect(params!.provider).toMatchObject({ type: "openai", baseUrl: "http://127.0.0.1:1" });
+        expect(reads).toEqual({ clientName: 1, provider: 1 });
+        // The SDK still finds the app's hook, which a JSON copy would have lost.
+        expect(params!.hooks).toBe(true);
+    });
 });
 
 describe("a tool's parameters and metadata must be what JSON carries as an object", () => {
