@@ -28,6 +28,7 @@ export const RELEASE_TESTS = [
     "test/e2e/toolFiltering.test.ts",
     "test/e2e/releaseCapabilities.test.ts",
     "test/e2e/callAttributionCases.test.ts",
+    "test/e2e/unmeasuredModel.test.ts",
 ];
 
 const usage =

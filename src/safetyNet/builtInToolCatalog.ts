@@ -256,6 +256,38 @@ export function offeredBuiltIns(
 }
 
 /**
+ * The built-ins whose offer to `model` the measurements cannot tell: none for a model id the
+ * runtime's version was measured with; for any other id, the names some measured model is offered
+ * and another is not. The runtime gives each model id one family of tools (for example `create`,
+ * `edit` and `grep`, or `apply_patch` and `rg` instead) by rules of its own that an id the
+ * measurements lack does not show, so `offeredBuiltIns` assumes the runtime's set for ids it does
+ * not know, and these names may be offered or not.
+ *
+ * @param catalog - the runtime's catalog
+ * @param model - the session's model id (none: the runtime's default model, which the
+ *   measurements cannot name either)
+ * @returns built-in names, sorted
+ */
+export function unmeasuredBuiltIns(catalog: BuiltInToolCatalog, model: unknown): readonly string[] {
+    if (typeof model === "string" && catalog.offeredByModel.has(model)) return NONE;
+    let names = familyVariants.get(catalog);
+    if (names === undefined) {
+        const sets = [...catalog.offeredByModel.values()];
+        const all = new Set(sets.flat());
+        names = Object.freeze(
+            [...all].filter((name) => !sets.every((set) => set.includes(name))).sort()
+        );
+        familyVariants.set(catalog, names);
+    }
+    return names;
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** {@link unmeasuredBuiltIns} by catalog, computed once per catalog. */
+const familyVariants = new WeakMap<BuiltInToolCatalog, readonly string[]>();
+
+/**
  * The built-ins the runtime adds when the session switches to plan or autopilot mode.
  *
  * @param catalog - the runtime's catalog

@@ -141,6 +141,16 @@ export interface SessionToolResolution {
     readonly modeTools: Readonly<Record<"plan" | "autopilot", readonly string[]>>;
     /** Built-in tools that custom tools of the same name replace. */
     readonly overriddenBuiltInTools: readonly string[];
+    /**
+     * Built-ins the filter keeps and no custom tool replaces whose offer the measurements cannot
+     * tell for the session's model: empty for a model id measured on the session's runtime; for
+     * any other id (or none: the runtime's default model), the names that differ between the
+     * runtime's tool families (such as `create`, `edit`, `grep` against `apply_patch`, `rg`).
+     * {@link SessionToolResolution.enabledTools} lists the runtime's set for ids it does not
+     * know; the model may be offered these instead. The prompt agreement keeps what the runtime's
+     * instructions say about them.
+     */
+    readonly uncertainBuiltIns: readonly string[];
     /** `availableTools` / `excludedTools` entries that named no known tool or toolset. */
     readonly unknownIdentifiers: readonly UnknownToolIdentifier[];
     /** Warnings reported while constructing the session (or applying its last `setTools`). */
@@ -284,10 +294,17 @@ export interface ModelPreview {
     readonly currentModel: string | undefined;
     /** The session's `toolResolution` after the switch; undefined when it would be refused. */
     readonly resolution: SessionToolResolution | undefined;
-    /** Built-ins the new model is offered that the current one is not. */
+    /** Built-ins the new model is offered that the current one is not, as far as measured. */
     readonly builtInsAdded: readonly string[];
-    /** Built-ins the current model is offered that the new one is not. */
+    /** Built-ins the current model is offered that the new one is not, as far as measured. */
     readonly builtInsRemoved: readonly string[];
+    /**
+     * Built-ins that may appear or go with the switch, which the measurements cannot tell: the
+     * names that differ between the runtime's tool families, when either model id was not
+     * measured on the session's runtime (see {@link SessionToolResolution.uncertainBuiltIns});
+     * empty when both were.
+     */
+    readonly builtInsUncertain: readonly string[];
     /** The session's custom tools that have a built-in's name on the new model. */
     readonly collisions: readonly ModelToolCollision[];
     /**

@@ -4,6 +4,7 @@ import {
     modeBuiltIns,
     modelFacingBuiltIns,
     offeredBuiltIns,
+    unmeasuredBuiltIns,
     toolSearchDefers,
     isDeferrable,
     type BuiltInToolCatalog,
@@ -366,6 +367,11 @@ interface SessionToolEnablement {
     readonly toolEnablement: ReadonlyMap<string, boolean>;
     /** The names enabled, in {@link toolEnablement}'s order. */
     readonly enabledTools: readonly string[];
+    /**
+     * Built-ins that the filter keeps and no sent custom tool replaces, whose offer to the
+     * session's model the measurements cannot tell (see `unmeasuredBuiltIns`).
+     */
+    readonly uncertainBuiltIns: readonly string[];
 }
 
 /**
@@ -423,6 +429,9 @@ function enableSessionTools(
         ),
         toolEnablement,
         enabledTools: [...toolEnablement].filter(([, on]) => on).map(([name]) => name),
+        uncertainBuiltIns: unmeasuredBuiltIns(catalog, source.model).filter(
+            (name) => !sent.has(name) && isOfferedBuiltInEnabled(name)
+        ),
     };
 }
 
@@ -516,6 +525,7 @@ function sessionToolResolution<C extends ToolSessionConfig>(
                 autopilot: Object.freeze(modes.autopilot.filter(isEnabled)),
             }),
             overriddenBuiltInTools: Object.freeze([...enabled.overriddenBuiltIns]),
+            uncertainBuiltIns: Object.freeze([...enabled.uncertainBuiltIns]),
             unknownIdentifiers: Object.freeze([
                 ...filter.unknownMembers,
                 ...result.unknownIdentifiers,
@@ -597,12 +607,13 @@ function promptToolsOf(
     enabled: SessionToolEnablement
 ): PromptTools {
     const names = promptNames(catalog, customTools);
-    const on = new Set(enabled.enabledTools);
+    // A built-in the model may have is not dropped: its text may describe a tool it has.
+    const on = new Set([...enabled.enabledTools, ...enabled.uncertainBuiltIns]);
     const replaced = enabled.overriddenBuiltIns;
     const dropped = new Set([...names].filter((name) => !on.has(name)));
     replaced.forEach((name) => dropped.add(name));
     const missing = [...enabled.toolEnablement]
-        .filter(([name, isOn]) => !isOn && catalog.builtIns.has(name))
+        .filter(([name, isOn]) => !isOn && !on.has(name) && catalog.builtIns.has(name))
         .map(([name]) => name);
     return Object.freeze({
         names,

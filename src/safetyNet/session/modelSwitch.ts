@@ -7,6 +7,7 @@ import {
     clientCatalog,
     offeredBuiltIns,
     RUNTIME_LISTING_TIMEOUT_MS,
+    unmeasuredBuiltIns,
 } from "../builtInToolCatalog.js";
 import { formatList, quoteValue } from "../../toolFilter/formatting.js";
 import { normaliseToolFilters } from "../../sdkSeam/sdkSeam.js";
@@ -167,19 +168,25 @@ async function previewModel(
         );
     }
     // A built-in a custom tool replaces is the custom tool's name on both models: not a change.
+    // A name whose offer either model's measurements cannot tell is neither added nor removed.
     const custom = new Set(sent.map(({ name }) => name));
-    const afterSet = new Set(after);
-    const beforeSet = new Set(before);
+    const uncertain = new Set([
+        ...unmeasuredBuiltIns(catalog, source.model),
+        ...unmeasuredBuiltIns(catalog, model),
+    ]);
+    const changes = (from: readonly string[], to: readonly string[]) => {
+        const kept = new Set(to);
+        return Object.freeze(
+            from.filter((name) => !kept.has(name) && !custom.has(name) && !uncertain.has(name))
+        );
+    };
     const preview: ModelPreview = Object.freeze({
         model,
         currentModel: typeof source.model === "string" ? source.model : undefined,
         resolution,
-        builtInsAdded: Object.freeze(
-            after.filter((name) => !beforeSet.has(name) && !custom.has(name))
-        ),
-        builtInsRemoved: Object.freeze(
-            before.filter((name) => !afterSet.has(name) && !custom.has(name))
-        ),
+        builtInsAdded: changes(after, before),
+        builtInsRemoved: changes(before, after),
+        builtInsUncertain: Object.freeze([...uncertain].filter((name) => !custom.has(name)).sort()),
         collisions: Object.freeze(collisions),
         ignoredOverrides: Object.freeze(ignoredOverrides),
         runtimeListed: listed !== undefined,
