@@ -30,7 +30,7 @@ export function assertToolCustomizationPatch(): ToolCustomizationPatch {
     if (marker.form === "none") {
         throw new Error(
             `copilot-sdk-tool-override ${marker.patchVersion} is loaded, but it has not wrapped @github/copilot-sdk: its patch is missing from the SDK's dist/client.js. ` +
-                "Run `npx copilot-sdk-tool-override init` (pnpm: `pnpm exec copilot-sdk-tool-override init`), or import CopilotClient from 'copilot-sdk-tool-override' instead of '@github/copilot-sdk'."
+                "Run `npx --no copilot-sdk-tool-override init` (pnpm: `pnpm exec copilot-sdk-tool-override init`), or import CopilotClient from 'copilot-sdk-tool-override' instead of '@github/copilot-sdk'."
         );
     }
     if (!/^1\./.test(marker.sdkVersion)) {

@@ -56,7 +56,8 @@ export type AppForm = "library" | "patch";
 
 /** The command that runs this package's CLI in an app. */
 export function cliCommand(manager: PackageManager): string {
-    return `${manager === "pnpm" ? "pnpm exec" : "npx"} copilot-sdk-tool-override`;
+    // `--no`: npx runs the installed copy, never a download of whatever holds the name.
+    return `${manager === "pnpm" ? "pnpm exec" : "npx --no"} copilot-sdk-tool-override`;
 }
 
 /** Options of the doctor. */

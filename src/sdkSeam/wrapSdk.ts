@@ -441,7 +441,7 @@ export function adoptExtensionClient(
         await session.disconnect();
         throw new SessionToolError(
             "UNSUPPORTED_BY_RELEASE",
-            "joinSession of the installed @github/copilot-sdk joined a session without CopilotClient.resumeSessionForExtension, so its client could not run the tool customization; the session was disconnected. Use the patch form (`npx copilot-sdk-tool-override init`), which wraps the SDK's own class."
+            "joinSession of the installed @github/copilot-sdk joined a session without CopilotClient.resumeSessionForExtension, so its client could not run the tool customization; the session was disconnected. Use the patch form (`npx --no copilot-sdk-tool-override init`), which wraps the SDK's own class."
         );
     });
 }

@@ -321,7 +321,7 @@ describe("the patch form, adopted from the packed package", () => {
             });
             expect(registryDoctor.status, registryDoctor.output).toBe(1);
             expect(registryDoctor.output).toContain(
-                "FAIL dependencies: copilot-sdk-tool-override '0.4.0' cannot be installed: the registry answers 404 Not Found for copilot-sdk-tool-override@0.4.0. The next clean install (and every container build) fails, or installs whatever another publisher registers under that name. Fix: `npx copilot-sdk-tool-override init --package <spec>`"
+                "FAIL dependencies: copilot-sdk-tool-override '0.4.0' cannot be installed: the registry answers 404 Not Found for copilot-sdk-tool-override@0.4.0. The next clean install (and every container build) fails, or installs whatever another publisher registers under that name. Fix: `npx --no copilot-sdk-tool-override init --package <spec>`"
             );
             expect(registryDoctor.output).not.toContain("stays patched");
         } finally {
@@ -427,7 +427,7 @@ describe("the patch form, adopted from the packed package", () => {
         const before = run(process.execPath, [cli, "doctor", "--no-start"], app);
         expect(before.status).toBe(1);
         expect(before.output).toContain(
-            "the old self-contained patch. Fix: `npx copilot-sdk-tool-override upgrade`"
+            "the old self-contained patch. Fix: `npx --no copilot-sdk-tool-override upgrade`"
         );
 
         // The library entry over 0.3.0's patch: one wrap (the SDK's), and a warning saying how to move.
