@@ -75,6 +75,24 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
             ["tool_instructions", "removed", ["view"]],
         ]);
         expect(report.note).toContain("glob, grep, view");
+        // Every mention of the three in the text as the runtime gave it, none in what the
+        // package returned (the note names them on purpose and is not counted).
+        const missing = (name: string, section: string, excerpt: string) => ({
+            section,
+            name,
+            reason: "not-offered",
+            excerpt,
+        });
+        const list = "* Use grep, glob, view, edit yourself.";
+        expect(report.mentions.before).toEqual([
+            missing("grep", "tool_efficiency", list),
+            missing("glob", "tool_efficiency", list),
+            missing("view", "tool_efficiency", list),
+            missing("view", "tool_efficiency", "* Make 3 view tool calls at once."),
+            missing("view", "tool_instructions", "<view>"),
+            missing("view", "tool_instructions", "</view>"),
+        ]);
+        expect(report.mentions.after).toEqual([]);
         // Asked again for the same tools: the same text, a new build.
         const again = await transform(session, SECTIONS);
         expect(again.sections).toEqual(sections);
@@ -104,6 +122,14 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
         expect(after.sections.last_instructions!.content).toContain(
             "The tools view are this application's own"
         );
+        const { mentions } = session.toolResolution!.prompt!;
+        expect(mentions.before.map((m) => [m.section, m.name, m.reason])).toEqual([
+            ["tool_efficiency", "view", "replaced"],
+            ["tool_efficiency", "view", "replaced"],
+            ["tool_instructions", "view", "replaced"],
+            ["tool_instructions", "view", "replaced"],
+        ]);
+        expect(mentions.after).toEqual([]);
     });
 });
 
@@ -192,6 +218,10 @@ describe("promptAgreement: 'warn'", () => {
         const warned = warnings.filter((w) => w.code === "RUNTIME_PROMPT_NAMES_MISSING_TOOL");
         expect(warned.map((w) => w.identifiers)).toEqual([["view"]]);
         expect(session.toolResolution!.prompt!.edits.length).toBe(3);
+        // The text is kept: what is left is what was there.
+        const { mentions } = session.toolResolution!.prompt!;
+        expect(mentions.before.length).toBe(4);
+        expect(mentions.after).toEqual(mentions.before);
     });
 });
 

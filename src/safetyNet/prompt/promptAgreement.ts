@@ -24,10 +24,12 @@ import type {
     PromptAgreementMode,
     PromptAgreementReport,
     PromptSectionEdit,
+    PromptToolMention,
 } from "../publicTypes.js";
 import { formatList, quoteValue } from "../../toolFilter/formatting.js";
 import { SessionToolError } from "../sessionToolError.js";
-import { rewriteWithoutTools } from "./promptRewrite.js";
+import { droppedMentions, mentionExcerpt, rewriteWithoutTools } from "./promptRewrite.js";
+import type { ToolMention } from "./toolMentions.js";
 
 /** The section ids of the SDK's `SYSTEM_MESSAGE_SECTIONS` (1.0.x), in the runtime's order. */
 export const PROMPT_SECTIONS: readonly string[] = Object.freeze([
@@ -158,6 +160,8 @@ function newRound(
 ): (section: string, text: string, withNote: boolean) => string {
     let seen = new Set<string>();
     let edits: PromptSectionEdit[] = [];
+    let before: PromptToolMention[] = [];
+    let after: PromptToolMention[] = [];
     let builds = 0;
     let buildNote: string | undefined;
     let failed = false;
@@ -167,6 +171,8 @@ function newRound(
             builds++;
             seen = new Set();
             edits = [];
+            before = [];
+            after = [];
             buildNote = undefined;
         }
         seen.add(section);
@@ -178,14 +184,23 @@ function newRound(
                 Object.freeze({ section, ...edit, names: Object.freeze([...edit.names]) })
             );
             edits.push(...sectionEdits);
+            const found = rewritten.mentions.map((m) => reported(section, text, m, tools));
+            before.push(...found);
             if (agreement.mode === "rewrite") {
                 out = rewritten.text;
+                // What the package returns, the note aside (the note names them on purpose).
+                after.push(
+                    ...droppedMentions(out, tools.names, tools.dropped).map((m) =>
+                        reported(section, out, m, tools)
+                    )
+                );
                 const note = withNote ? noteFor(tools) : undefined;
                 if (note !== undefined) {
                     out = `${out}\n\n${note}`;
                     buildNote = note;
                 }
             } else {
+                after.push(...found);
                 warnOnce(onWarning, warned, sectionEdits);
             }
         } catch (error) {
@@ -206,9 +221,28 @@ function newRound(
             builds,
             edits: Object.freeze([...edits]),
             note: buildNote,
+            mentions: Object.freeze({
+                before: Object.freeze([...before]),
+                after: Object.freeze([...after]),
+            }),
         });
         return out;
     };
+}
+
+/** A mention as `toolResolution.prompt.mentions` reports it. */
+function reported(
+    section: string,
+    text: string,
+    mention: ToolMention,
+    tools: PromptTools
+): PromptToolMention {
+    return Object.freeze({
+        section,
+        name: mention.name,
+        reason: tools.replaced.includes(mention.name) ? "replaced" : "not-offered",
+        excerpt: mentionExcerpt(text, mention),
+    });
 }
 
 /** The note appended to the runtime's instructions, or undefined when nothing is missing. */
