@@ -259,3 +259,149 @@ describe("promptAgreement: resumeSession and bad values", () => {
         expect(runtime.paramsOf("session.create")).toEqual([]);
     });
 });
+
+describe("promptAgreement: defined outcomes", () => {
+    const appTransform = (action: (text: string) => string | Promise<string>) => ({
+        mode: "customize" as const,
+        sections: { tool_efficiency: { action } },
+    });
+
+    it.for([
+        [
+            "throws",
+            () => {
+                throw new Error("app bug");
+            },
+        ],
+        ["rejects", () => Promise.reject(new Error("app bug"))],
+    ] as const)(
+        "an app transform that %s: the section goes as the rewrite left it, warned once per section",
+        async ([, action]) => {
+            const { client, warnings } = await fake.setUp();
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                excludedTools: ["view", "grep", "glob"],
+                systemMessage: appTransform(action),
+            });
+            for (let build = 0; build < 2; build++) {
+                const { sections } = await transform(session, SECTIONS);
+                // Not the runtime's text (which the SDK alone would send): the agreed one.
+                expect(sections.tool_efficiency!.content).toBe(
+                    "* Use edit yourself.\n* Keep going."
+                );
+            }
+            const failed = warnings.filter((w) => w.code === "PROMPT_TRANSFORM_FAILED");
+            expect(failed).toEqual([
+                expect.objectContaining({
+                    identifiers: ["tool_efficiency"],
+                    message: expect.stringContaining(
+                        "The app's systemMessage transform of section 'tool_efficiency' threw (app bug); the section was sent as the package's rewrite left it"
+                    ),
+                }),
+            ]);
+            expect(session.toolResolution!.prompt!.mentions.after).toEqual([]);
+        }
+    );
+
+    it("an app transform that returns: its text goes, after the package's rewrite", async () => {
+        const { client, warnings } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view"],
+            systemMessage: appTransform(async (text) => `${text}\nApp.`),
+        });
+        const { sections } = await transform(session, SECTIONS);
+        expect(sections.tool_efficiency!.content).toBe(
+            "* Use grep, glob, edit yourself.\n* Keep going.\nApp."
+        );
+        expect(warnings.filter((w) => w.code === "PROMPT_TRANSFORM_FAILED")).toEqual([]);
+    });
+
+    it("a second build (the runtime asks again, for some sections): the report is the new build's", async () => {
+        const { client } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view"],
+        });
+        await transform(session, SECTIONS);
+        expect(session.toolResolution!.prompt!.mentions.before.length).toBe(4);
+        // The runtime's next request comes in a later turn of the event loop (over its socket).
+        await new Promise((resolve) => setImmediate(resolve));
+        const { sections } = await transform(session, {
+            guidelines: "Read with **view**. Then think.",
+        });
+        expect(sections.guidelines!.content).toBe("Then think.");
+        const report = session.toolResolution!.prompt!;
+        expect(report.builds).toBe(2);
+        expect(report.edits).toEqual([
+            {
+                section: "guidelines",
+                names: ["view"],
+                action: "removed",
+                excerpt: "Read with **view**.",
+            },
+        ]);
+        expect(report.mentions.before).toEqual([
+            {
+                section: "guidelines",
+                name: "view",
+                reason: "not-offered",
+                excerpt: "Read with **view**. Then think.",
+            },
+        ]);
+        expect(report.mentions.after).toEqual([]);
+        // No last_instructions in this build: no note in it.
+        expect(report.note).toBeUndefined();
+    });
+
+    it("an app transform that waits (I/O) mid-build does not split the build", async () => {
+        const { client } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view"],
+            systemMessage: appTransform(async (text) => {
+                await new Promise((resolve) => setTimeout(resolve, 20));
+                return text;
+            }),
+        });
+        await transform(session, SECTIONS);
+        const report = session.toolResolution!.prompt!;
+        expect(report.builds).toBe(1);
+        expect(report.edits.map((e) => e.section)).toEqual([
+            "tool_efficiency",
+            "tool_efficiency",
+            "tool_instructions",
+        ]);
+    });
+
+    it.for(["append", "replace", "customize"] as const)(
+        "a 10 MB systemMessage of one a_a_a… token in %s mode: createSession goes through (no RangeError)",
+        async (mode) => {
+            const { runtime, client } = await fake.setUp();
+            const token = "a_".repeat(5 * 1024 * 1024);
+            const systemMessage =
+                mode === "customize"
+                    ? {
+                          mode,
+                          sections: { guidelines: { action: "append" as const, content: token } },
+                      }
+                    : { mode, content: token };
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                excludedTools: ["view"],
+                systemMessage,
+            });
+            expect(session.sessionId).toBeTypeOf("string");
+            expect(runtime.paramsOf("session.create")).toHaveLength(1);
+            if (mode === "replace") return;
+            // The runtime's own section of that size is rewritten in bounded time and stack.
+            const { sections } = await transform(session, { guidelines: token });
+            expect(sections.guidelines!.content.startsWith("a_a_")).toBe(true);
+        }
+    );
+});

@@ -16,8 +16,9 @@
 //
 // Outcomes: each call rewrites the text it is given for the tools in force at that moment (a
 // call again gives the same text for the same tools); if the rewrite throws, the section is
-// left as given and PROMPT_REWRITE_FAILED is warned once; if the app's own transform throws, the
-// SDK leaves the section as the runtime wrote it (its own behaviour).
+// left as given and PROMPT_REWRITE_FAILED is warned once; if the app's own transform throws (or
+// its promise rejects), the section goes as the rewrite left it and PROMPT_TRANSFORM_FAILED is
+// warned once per section (the SDK alone would send the runtime's text, mentions and all).
 
 import type { SessionToolWarning } from "../sessionToolWarning.js";
 import type {
@@ -123,25 +124,59 @@ export function agreeingSystemMessage(
     const round = newRound(agreement, onWarning);
     const sections: Record<string, SectionOverride> = {};
     for (const [id, override] of appSections) sections[id] = override;
+    const appFailed = appFailure(onWarning);
     for (const id of PROMPT_SECTIONS) {
         if (owned(id)) continue;
-        const ours = (text: string) => round(id, text, id === noteSection);
-        sections[id] = { action: composed(ours, appSections.get(id)) };
+        const ours = (text: string) => round.run(id, text, id === noteSection);
+        sections[id] = {
+            action: composed(ours, appSections.get(id), round.touch, (error) =>
+                appFailed(id, error)
+            ),
+        };
     }
     const systemMessage: Record<string, unknown> = { mode: "customize", sections };
     if (app.content !== undefined) systemMessage.content = app.content;
     return { systemMessage, agreement };
 }
 
-/** The package's rewrite, then the app's override of the section. */
+/**
+ * The package's rewrite, then the app's override of the section. An app transform that throws
+ * (or whose promise rejects) gives the agreed text: the SDK, on a transform that throws, would
+ * send the runtime's text as written, with the mentions the rewrite removed.
+ */
 function composed(
     ours: (text: string) => string,
-    app: SectionOverride | undefined
+    app: SectionOverride | undefined,
+    settled: () => void,
+    onAppError: (error: unknown) => void
 ): (text: string) => string | Promise<string> {
     if (app === undefined) return ours;
     const { action, content } = app;
     if (typeof action === "function") {
-        return (text) => (action as (text: string) => string | Promise<string>)(ours(text));
+        return (text) => {
+            const agreed = ours(text);
+            const fallBack = (error: unknown) => {
+                onAppError(error);
+                return agreed;
+            };
+            try {
+                const out = (action as (text: string) => string | Promise<string>)(agreed);
+                if (!isPromiseLike(out)) return out;
+                // The next section comes once this settles: still this build.
+                return Promise.resolve(out).then(
+                    (value) => {
+                        settled();
+                        return value;
+                    },
+                    (error: unknown) => {
+                        settled();
+                        return fallBack(error);
+                    }
+                );
+            } catch (error) {
+                return fallBack(error);
+            }
+        };
     }
     const added = typeof content === "string" ? content : "";
     if (action === "append") return (text) => `${ours(text)}\n${added}`;
@@ -149,15 +184,61 @@ function composed(
     return ours;
 }
 
+function isPromiseLike(value: unknown): value is PromiseLike<string> {
+    return (
+        value !== null &&
+        (typeof value === "object" || typeof value === "function") &&
+        typeof (value as { then?: unknown }).then === "function"
+    );
+}
+
+/** `PROMPT_TRANSFORM_FAILED`, once per session and section. */
+function appFailure(
+    onWarning: (warning: SessionToolWarning) => void
+): (section: string, error: unknown) => void {
+    const warned = new Set<string>();
+    return (section, error) => {
+        if (warned.has(section)) return;
+        warned.add(section);
+        onWarning(
+            Object.freeze({
+                code: "PROMPT_TRANSFORM_FAILED",
+                option: "systemMessage",
+                identifiers: Object.freeze([section]),
+                message: `The app's systemMessage transform of section '${section}' threw (${errorText(error)}); the section was sent as the package's rewrite left it, without the app's change. Fix the transform; set promptAgreement: 'off' for the SDK's own behaviour (the runtime's text as written).`,
+            } satisfies SessionToolWarning)
+        );
+    };
+}
+
+/** An error's message for a warning (never throws: a hostile error object gives its type). */
+function errorText(error: unknown): string {
+    try {
+        return error instanceof Error ? error.message : String(error);
+    } catch {
+        return typeof error;
+    }
+}
+
 /**
  * The function each section's transform calls: rewrites (or, in warn mode, looks at) the text
- * for the tools in force now, and keeps the build's report. The runtime sends all sections of a
- * build in one request, in order; a call for a section seen before in this build starts a new one.
+ * for the tools in force now, and keeps the build's report. The runtime sends the sections of a
+ * build in one request, which the SDK hands to the transforms one after the other within one
+ * turn of the event loop (an app's async transform extends the turn to when it settles); a call
+ * for a section seen before in this build, or in a later turn, starts a new build.
  */
 function newRound(
     agreement: PromptAgreement,
     onWarning: (warning: SessionToolWarning) => void
-): (section: string, text: string, withNote: boolean) => string {
+): { run: (section: string, text: string, withNote: boolean) => string; touch: () => void } {
+    let inTurn = false;
+    const touch = () => {
+        if (inTurn) return;
+        inTurn = true;
+        setImmediate(() => {
+            inTurn = false;
+        });
+    };
     let seen = new Set<string>();
     let edits: PromptSectionEdit[] = [];
     let before: PromptToolMention[] = [];
@@ -166,8 +247,10 @@ function newRound(
     let buildNote: string | undefined;
     let failed = false;
     const warned = new Set<string>();
-    return (section, text, withNote) => {
-        if (builds === 0 || seen.has(section)) {
+    const run = (section: string, text: string, withNote: boolean) => {
+        const sameTurn = inTurn;
+        touch();
+        if (builds === 0 || seen.has(section) || !sameTurn) {
             builds++;
             seen = new Set();
             edits = [];
@@ -211,7 +294,7 @@ function newRound(
                     Object.freeze({
                         code: "PROMPT_REWRITE_FAILED",
                         option: "promptAgreement",
-                        message: `The rewrite of the runtime's instructions (section '${section}') failed (${error instanceof Error ? error.message : String(error)}); the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
+                        message: `The rewrite of the runtime's instructions (section '${section}') failed (${errorText(error)}); the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
                     } satisfies SessionToolWarning)
                 );
             }
@@ -228,6 +311,7 @@ function newRound(
         });
         return out;
     };
+    return { run, touch };
 }
 
 /** A mention as `toolResolution.prompt.mentions` reports it. */
