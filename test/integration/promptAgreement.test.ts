@@ -319,7 +319,7 @@ describe("promptAgreement: defined outcomes", () => {
         expect(warnings.filter((w) => w.code === "PROMPT_TRANSFORM_FAILED")).toEqual([]);
     });
 
-    it("a second build (the runtime asks again, for some sections): the report is the new build's", async () => {
+    it("a second build (the runtime asks again for a section): the report is the new build's", async () => {
         const { client } = await fake.setUp();
         const session = await client.createSession({
             model: MODEL,
@@ -328,33 +328,41 @@ describe("promptAgreement: defined outcomes", () => {
         });
         await transform(session, SECTIONS);
         expect(session.toolResolution!.prompt!.mentions.before.length).toBe(4);
-        // The runtime's next request comes in a later turn of the event loop (over its socket).
-        await new Promise((resolve) => setImmediate(resolve));
         const { sections } = await transform(session, {
-            guidelines: "Read with **view**. Then think.",
+            tool_efficiency: "Read with **view**. Then think.",
         });
-        expect(sections.guidelines!.content).toBe("Then think.");
+        expect(sections.tool_efficiency!.content).toBe("Then think.");
         const report = session.toolResolution!.prompt!;
         expect(report.builds).toBe(2);
         expect(report.edits).toEqual([
             {
-                section: "guidelines",
+                section: "tool_efficiency",
                 names: ["view"],
                 action: "removed",
                 excerpt: "Read with **view**.",
             },
         ]);
-        expect(report.mentions.before).toEqual([
-            {
-                section: "guidelines",
-                name: "view",
-                reason: "not-offered",
-                excerpt: "Read with **view**. Then think.",
-            },
-        ]);
-        expect(report.mentions.after).toEqual([]);
+        expect(report.mentions).toEqual({
+            before: [
+                {
+                    section: "tool_efficiency",
+                    name: "view",
+                    reason: "not-offered",
+                    excerpt: "Read with **view**. Then think.",
+                },
+            ],
+            after: [],
+        });
         // No last_instructions in this build: no note in it.
         expect(report.note).toBeUndefined();
+        // A request for sections this build has not had yet belongs to it (runtime 1.0.85 sends
+        // one build's sections in two requests).
+        await transform(session, { guidelines: "Use **view**." });
+        expect(session.toolResolution!.prompt!.builds).toBe(2);
+        expect(session.toolResolution!.prompt!.edits.map((e) => e.section)).toEqual([
+            "tool_efficiency",
+            "guidelines",
+        ]);
     });
 
     it("an app transform that waits (I/O) mid-build does not split the build", async () => {

@@ -127,11 +127,9 @@ export function agreeingSystemMessage(
     const appFailed = appFailure(onWarning);
     for (const id of PROMPT_SECTIONS) {
         if (owned(id)) continue;
-        const ours = (text: string) => round.run(id, text, id === noteSection);
+        const ours = (text: string) => round(id, text, id === noteSection);
         sections[id] = {
-            action: composed(ours, appSections.get(id), round.touch, (error) =>
-                appFailed(id, error)
-            ),
+            action: composed(ours, appSections.get(id), (error) => appFailed(id, error)),
         };
     }
     const systemMessage: Record<string, unknown> = { mode: "customize", sections };
@@ -147,7 +145,6 @@ export function agreeingSystemMessage(
 function composed(
     ours: (text: string) => string,
     app: SectionOverride | undefined,
-    settled: () => void,
     onAppError: (error: unknown) => void
 ): (text: string) => string | Promise<string> {
     if (app === undefined) return ours;
@@ -161,18 +158,7 @@ function composed(
             };
             try {
                 const out = (action as (text: string) => string | Promise<string>)(agreed);
-                if (!isPromiseLike(out)) return out;
-                // The next section comes once this settles: still this build.
-                return Promise.resolve(out).then(
-                    (value) => {
-                        settled();
-                        return value;
-                    },
-                    (error: unknown) => {
-                        settled();
-                        return fallBack(error);
-                    }
-                );
+                return isPromiseLike(out) ? Promise.resolve(out).then(undefined, fallBack) : out;
             } catch (error) {
                 return fallBack(error);
             }
@@ -222,23 +208,15 @@ function errorText(error: unknown): string {
 
 /**
  * The function each section's transform calls: rewrites (or, in warn mode, looks at) the text
- * for the tools in force now, and keeps the build's report. The runtime sends the sections of a
- * build in one request, which the SDK hands to the transforms one after the other within one
- * turn of the event loop (an app's async transform extends the turn to when it settles); a call
- * for a section seen before in this build, or in a later turn, starts a new build.
+ * for the tools in force now, and keeps the build's report. A call for a section seen before in
+ * this build starts a new one. Request boundaries are not build boundaries: runtime 1.0.85 hands
+ * over one build's sections in more than one request (measured: the first turn's build arrives
+ * in two turns of the event loop), so a section asked for again is the one sign of a new build.
  */
 function newRound(
     agreement: PromptAgreement,
     onWarning: (warning: SessionToolWarning) => void
-): { run: (section: string, text: string, withNote: boolean) => string; touch: () => void } {
-    let inTurn = false;
-    const touch = () => {
-        if (inTurn) return;
-        inTurn = true;
-        setImmediate(() => {
-            inTurn = false;
-        });
-    };
+): (section: string, text: string, withNote: boolean) => string {
     let seen = new Set<string>();
     let edits: PromptSectionEdit[] = [];
     let before: PromptToolMention[] = [];
@@ -247,10 +225,8 @@ function newRound(
     let buildNote: string | undefined;
     let failed = false;
     const warned = new Set<string>();
-    const run = (section: string, text: string, withNote: boolean) => {
-        const sameTurn = inTurn;
-        touch();
-        if (builds === 0 || seen.has(section) || !sameTurn) {
+    return (section, text, withNote) => {
+        if (builds === 0 || seen.has(section)) {
             builds++;
             seen = new Set();
             edits = [];
@@ -311,7 +287,6 @@ function newRound(
         });
         return out;
     };
-    return { run, touch };
 }
 
 /** A mention as `toolResolution.prompt.mentions` reports it. */
