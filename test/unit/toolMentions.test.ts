@@ -147,6 +147,12 @@ const LABELLED: readonly { readonly sentence: string; readonly names: readonly s
     { sentence: "Create and edit files carefully.", names: [] },
     { sentence: "You can create and edit files here.", names: [] },
     { sentence: "Then view or edit the result.", names: [] },
+    {
+        sentence: "Use **grep** instead of commands such as `grep`/`rg`, not `find`/`ls`.",
+        names: ["grep"],
+    },
+    { sentence: "Avoid shell commands like `rg` here.", names: [] },
+    { sentence: "Use the `rg` tool for fast search.", names: ["rg"] },
 ];
 
 describe("rewriteWithoutTools over hand-labelled sentences (property)", () => {

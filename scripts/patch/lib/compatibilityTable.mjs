@@ -111,7 +111,7 @@ export function compatibilityTable(releases, runs, measured, prompt = new Map())
         "",
         "Override, `setTools`, `validateTools`: what each release's files show, detected at run time by both forms. Any other 1.x release (one published after this package) is detected the same way; a release without the override is refused when a client is constructed.",
         "",
-        "Prompt agreement: measured by `npm run conformance` with the patch (data/prompt-agreement.json; cases and mentions in [CONFORMANCE.md](CONFORMANCE.md)): in its cases (excluded `view`/`grep`/`glob`, a replaced `view`, `availableTools` narrowed to `toolset:search`, on claude-sonnet-4.5 and gpt-4o), the mentions of tools a session lacks or replaces in the runtime's sections before the package's rewrite, and that none is left after it. Not measured: not run on that release's runtime.",
+        "Prompt agreement: measured by `npm run conformance` with the patch (data/prompt-agreement.json; cases and mentions: [docs/conformance.md](docs/conformance.md#prompt-agreement)): in its cases (excluded `view`/`grep`/`glob`, a replaced `view`, `availableTools` narrowed to `toolset:search`, on claude-sonnet-4.5 and gpt-4o), the mentions of tools a session lacks or replaces in the runtime's sections before the package's rewrite, and that none is left after it. Not measured: not run on that release's runtime.",
         ...(notServed.length > 0 ? ["", "Published but not in the table:", "", ...notServed] : []),
     ].join("\n");
 }
