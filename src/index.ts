@@ -32,6 +32,7 @@ export type {
     PromptAgreementMode,
     PromptAgreementReport,
     PromptSectionEdit,
+    PromptToolMention,
     SessionToolClientOptions,
     SessionToolConfig,
     SessionToolResolution,

@@ -98,6 +98,23 @@ export interface PromptSectionEdit {
 }
 
 /**
+ * One place where a section of the runtime's instructions names (by the package's naming rule) a
+ * tool the session does not offer, or a built-in a custom tool replaces.
+ *
+ * @beta
+ */
+export interface PromptToolMention {
+    /** The section's id, one of the SDK's `SYSTEM_MESSAGE_SECTIONS`. */
+    readonly section: string;
+    /** The tool named. */
+    readonly name: string;
+    /** `"not-offered"`: the session does not offer it; `"replaced"`: a custom tool replaces the built-in. */
+    readonly reason: "not-offered" | "replaced";
+    /** The text around the name, within its line, at most about 100 characters. */
+    readonly excerpt: string;
+}
+
+/**
  * What the package did to the runtime's instructions at their latest build, as
  * `session.toolResolution.prompt`.
  *
@@ -111,6 +128,15 @@ export interface PromptAgreementReport {
     readonly edits: readonly PromptSectionEdit[];
     /** The note appended (to `last_instructions`), or undefined when none was needed. */
     readonly note: string | undefined;
+    /**
+     * The mentions of tools the session lacks or replaces at the latest build: `before`, in the
+     * sections as the runtime handed them over; `after`, in the sections the package returned (the
+     * note aside; in `"warn"` mode the text is kept, so the same as `before`).
+     */
+    readonly mentions: {
+        readonly before: readonly PromptToolMention[];
+        readonly after: readonly PromptToolMention[];
+    };
 }
 
 /**

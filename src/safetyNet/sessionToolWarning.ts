@@ -20,7 +20,9 @@ import type { ToolFilterWarningCode } from "../toolFilter/toolFilter.js";
  *   instructions recommend or describe a tool the session does not offer, or a built-in a custom
  *   tool replaces (with `"rewrite"`, the default, the package removes that text instead);
  * - `PROMPT_REWRITE_FAILED`: the rewrite of a section of the runtime's instructions failed; the
- *   section was left as the runtime wrote it.
+ *   section was left as the runtime wrote it;
+ * - `PROMPT_TRANSFORM_FAILED`: the app's own `systemMessage` transform of a section threw; the
+ *   section was sent as the package's rewrite left it, without the app's change.
  *
  * @public
  */
@@ -34,7 +36,8 @@ export type SessionToolWarningCode =
     | "FILTER_DROPS_CUSTOM_TOOL"
     | "BUILT_IN_COMPANIONS_REMAIN"
     | "RUNTIME_PROMPT_NAMES_MISSING_TOOL"
-    | "PROMPT_REWRITE_FAILED";
+    | "PROMPT_REWRITE_FAILED"
+    | "PROMPT_TRANSFORM_FAILED";
 
 /**
  * Something session construction could honour but that is probably not what the app meant. Sent

@@ -9,6 +9,7 @@
  * @github/copilot@1.0.102`), the cases also run on it through `RuntimeConnection.forStdio`.
  */
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { CopilotClient, RuntimeConnection, type SessionConfig } from "@github/copilot-sdk";
 import {
@@ -16,6 +17,7 @@ import {
     GPT_MODEL,
     e2eRig,
     recordingTool,
+    stoppedAtEnd,
     testCleanups,
     type Defer,
 } from "../support/e2eHarness.js";
@@ -178,6 +180,70 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
             `${_label} setModel: after the switch the prompt names ${JSON.stringify(mentioned(prompts.at(-1)!, lacking))} of the tools the GPT request lacks`
         );
         expect(mentioned(prompts.at(-1)!, lacking)).toEqual([]);
+    });
+});
+
+async function freePort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    await new Promise((resolve) => server.close(resolve));
+    if (address === null || typeof address === "string") throw new Error("no port");
+    return address.port;
+}
+
+describe("promptAgreement with a second client on the same session", () => {
+    it("the client that resumed last decides: its transforms build the prompt, for its tools", async ({
+        onTestFinished,
+    }) => {
+        const defer = testCleanups(onTestFinished);
+        const port = await freePort();
+        const connectionToken = `token-${Math.random().toString(36).slice(2)}`;
+        const rig = await e2eRig(
+            defer,
+            (baseDirectory) =>
+                new CopilotClient({
+                    baseDirectory,
+                    onToolWarning: () => {},
+                    connection: RuntimeConnection.forTcp({ port, connectionToken }),
+                } as never)
+        );
+        await rig.client.start();
+        const other = stoppedAtEnd(
+            defer,
+            new CopilotClient({
+                onToolWarning: () => {},
+                connection: RuntimeConnection.forUri(`127.0.0.1:${port}`, { connectionToken }),
+            } as never)
+        );
+        const a = await rig.client.createSession({
+            ...rig.base(CLAUDE_MODEL),
+            excludedTools: ["view"],
+        });
+        defer(() => a.disconnect());
+        await a.sendAndWait({ prompt: "hello" });
+        expect(a.toolResolution!.prompt!.builds).toBe(1);
+        const b = await other.resumeSession(a.sessionId, {
+            ...rig.base(CLAUDE_MODEL),
+            excludedTools: ["grep"],
+        });
+        defer(() => b.disconnect());
+        await b.sendAndWait({ prompt: "again" });
+        const prompts = systemPrompts(rig.model.requests);
+        const last = prompts.at(-1)!;
+        const offered = new Set((rig.model.requests.at(-1)!.tools ?? []).map(toolNameOf));
+        const lacking = new Set([...NAMES].filter((name) => !offered.has(name)));
+        console.log(
+            `second client: builds A ${a.toolResolution?.prompt?.builds}, B ${b.toolResolution?.prompt?.builds}; last request offers view ${offered.has("view")}, grep ${offered.has("grep")}; the last prompt names ${JSON.stringify(mentioned(last.split("<tool_availability>")[0]!, lacking))} of what it lacks`
+        );
+        // B's resume sent B's transforms and B's tools: B's object built the prompt for them.
+        expect(offered.has("grep")).toBe(false);
+        expect(offered.has("view")).toBe(true);
+        expect(b.toolResolution!.prompt!.builds).toBe(1);
+        expect(a.toolResolution!.prompt!.builds).toBe(1);
+        expect(mentioned(last.split("<tool_availability>")[0]!, lacking)).toEqual([]);
+        expect(last).toContain("does not offer the tools");
+        expect(last).toMatch(/does not offer the tools[^\n]*\bgrep\b/);
     });
 });
 

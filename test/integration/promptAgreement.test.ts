@@ -75,6 +75,24 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
             ["tool_instructions", "removed", ["view"]],
         ]);
         expect(report.note).toContain("glob, grep, view");
+        // Every mention of the three in the text as the runtime gave it, none in what the
+        // package returned (the note names them on purpose and is not counted).
+        const missing = (name: string, section: string, excerpt: string) => ({
+            section,
+            name,
+            reason: "not-offered",
+            excerpt,
+        });
+        const list = "* Use grep, glob, view, edit yourself.";
+        expect(report.mentions.before).toEqual([
+            missing("grep", "tool_efficiency", list),
+            missing("glob", "tool_efficiency", list),
+            missing("view", "tool_efficiency", list),
+            missing("view", "tool_efficiency", "* Make 3 view tool calls at once."),
+            missing("view", "tool_instructions", "<view>"),
+            missing("view", "tool_instructions", "</view>"),
+        ]);
+        expect(report.mentions.after).toEqual([]);
         // Asked again for the same tools: the same text, a new build.
         const again = await transform(session, SECTIONS);
         expect(again.sections).toEqual(sections);
@@ -104,6 +122,14 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
         expect(after.sections.last_instructions!.content).toContain(
             "The tools view are this application's own"
         );
+        const { mentions } = session.toolResolution!.prompt!;
+        expect(mentions.before.map((m) => [m.section, m.name, m.reason])).toEqual([
+            ["tool_efficiency", "view", "replaced"],
+            ["tool_efficiency", "view", "replaced"],
+            ["tool_instructions", "view", "replaced"],
+            ["tool_instructions", "view", "replaced"],
+        ]);
+        expect(mentions.after).toEqual([]);
     });
 });
 
@@ -192,6 +218,10 @@ describe("promptAgreement: 'warn'", () => {
         const warned = warnings.filter((w) => w.code === "RUNTIME_PROMPT_NAMES_MISSING_TOOL");
         expect(warned.map((w) => w.identifiers)).toEqual([["view"]]);
         expect(session.toolResolution!.prompt!.edits.length).toBe(3);
+        // The text is kept: what is left is what was there.
+        const { mentions } = session.toolResolution!.prompt!;
+        expect(mentions.before.length).toBe(4);
+        expect(mentions.after).toEqual(mentions.before);
     });
 });
 
@@ -228,4 +258,158 @@ describe("promptAgreement: resumeSession and bad values", () => {
         });
         expect(runtime.paramsOf("session.create")).toEqual([]);
     });
+});
+
+describe("promptAgreement: defined outcomes", () => {
+    const appTransform = (action: (text: string) => string | Promise<string>) => ({
+        mode: "customize" as const,
+        sections: { tool_efficiency: { action } },
+    });
+
+    it.for([
+        [
+            "throws",
+            () => {
+                throw new Error("app bug");
+            },
+        ],
+        ["rejects", () => Promise.reject(new Error("app bug"))],
+    ] as const)(
+        "an app transform that %s: the section goes as the rewrite left it, warned once per section",
+        async ([, action]) => {
+            const { client, warnings } = await fake.setUp();
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                excludedTools: ["view", "grep", "glob"],
+                systemMessage: appTransform(action),
+            });
+            for (let build = 0; build < 2; build++) {
+                const { sections } = await transform(session, SECTIONS);
+                // Not the runtime's text (which the SDK alone would send): the agreed one.
+                expect(sections.tool_efficiency!.content).toBe(
+                    "* Use edit yourself.\n* Keep going."
+                );
+            }
+            const failed = warnings.filter((w) => w.code === "PROMPT_TRANSFORM_FAILED");
+            expect(failed).toEqual([
+                expect.objectContaining({
+                    identifiers: ["tool_efficiency"],
+                    message: expect.stringContaining(
+                        "The app's systemMessage transform of section 'tool_efficiency' threw (app bug); the section was sent as the package's rewrite left it"
+                    ),
+                }),
+            ]);
+            expect(session.toolResolution!.prompt!.mentions.after).toEqual([]);
+        }
+    );
+
+    it("an app transform that returns: its text goes, after the package's rewrite", async () => {
+        const { client, warnings } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view"],
+            systemMessage: appTransform(async (text) => `${text}\nApp.`),
+        });
+        const { sections } = await transform(session, SECTIONS);
+        expect(sections.tool_efficiency!.content).toBe(
+            "* Use grep, glob, edit yourself.\n* Keep going.\nApp."
+        );
+        expect(warnings.filter((w) => w.code === "PROMPT_TRANSFORM_FAILED")).toEqual([]);
+    });
+
+    it("a second build (the runtime asks again for a section): the report is the new build's", async () => {
+        const { client } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view"],
+        });
+        await transform(session, SECTIONS);
+        expect(session.toolResolution!.prompt!.mentions.before.length).toBe(4);
+        const { sections } = await transform(session, {
+            tool_efficiency: "Read with **view**. Then think.",
+        });
+        expect(sections.tool_efficiency!.content).toBe("Then think.");
+        const report = session.toolResolution!.prompt!;
+        expect(report.builds).toBe(2);
+        expect(report.edits).toEqual([
+            {
+                section: "tool_efficiency",
+                names: ["view"],
+                action: "removed",
+                excerpt: "Read with **view**.",
+            },
+        ]);
+        expect(report.mentions).toEqual({
+            before: [
+                {
+                    section: "tool_efficiency",
+                    name: "view",
+                    reason: "not-offered",
+                    excerpt: "Read with **view**. Then think.",
+                },
+            ],
+            after: [],
+        });
+        // No last_instructions in this build: no note in it.
+        expect(report.note).toBeUndefined();
+        // A request for sections this build has not had yet belongs to it (runtime 1.0.85 sends
+        // one build's sections in two requests).
+        await transform(session, { guidelines: "Use **view**." });
+        expect(session.toolResolution!.prompt!.builds).toBe(2);
+        expect(session.toolResolution!.prompt!.edits.map((e) => e.section)).toEqual([
+            "tool_efficiency",
+            "guidelines",
+        ]);
+    });
+
+    it("an app transform that waits (I/O) mid-build does not split the build", async () => {
+        const { client } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view"],
+            systemMessage: appTransform(async (text) => {
+                await new Promise((resolve) => setTimeout(resolve, 20));
+                return text;
+            }),
+        });
+        await transform(session, SECTIONS);
+        const report = session.toolResolution!.prompt!;
+        expect(report.builds).toBe(1);
+        expect(report.edits.map((e) => e.section)).toEqual([
+            "tool_efficiency",
+            "tool_efficiency",
+            "tool_instructions",
+        ]);
+    });
+
+    it.for(["append", "replace", "customize"] as const)(
+        "a 10 MB systemMessage of one a_a_a… token in %s mode: createSession goes through (no RangeError)",
+        async (mode) => {
+            const { runtime, client } = await fake.setUp();
+            const token = "a_".repeat(5 * 1024 * 1024);
+            const systemMessage =
+                mode === "customize"
+                    ? {
+                          mode,
+                          sections: { guidelines: { action: "append" as const, content: token } },
+                      }
+                    : { mode, content: token };
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                excludedTools: ["view"],
+                systemMessage,
+            });
+            expect(session.sessionId).toBeTypeOf("string");
+            expect(runtime.paramsOf("session.create")).toHaveLength(1);
+            if (mode === "replace") return;
+            // The runtime's own section of that size is rewritten in bounded time and stack.
+            const { sections } = await transform(session, { guidelines: token });
+            expect(sections.guidelines!.content.startsWith("a_a_")).toBe(true);
+        }
+    );
 });

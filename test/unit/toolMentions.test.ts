@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toolMentions, toolNamesInPrompt } from "../../src/safetyNet/prompt/toolMentions.js";
-import { rewriteWithoutTools } from "../../src/safetyNet/prompt/promptRewrite.js";
+import { mentionExcerpt, rewriteWithoutTools } from "../../src/safetyNet/prompt/promptRewrite.js";
 
 const NAMES = new Set([
     "view",
@@ -147,6 +147,12 @@ const LABELLED: readonly { readonly sentence: string; readonly names: readonly s
     { sentence: "Create and edit files carefully.", names: [] },
     { sentence: "You can create and edit files here.", names: [] },
     { sentence: "Then view or edit the result.", names: [] },
+    {
+        sentence: "Use **grep** instead of commands such as `grep`/`rg`, not `find`/`ls`.",
+        names: ["grep"],
+    },
+    { sentence: "Avoid shell commands like `rg` here.", names: [] },
+    { sentence: "Use the `rg` tool for fast search.", names: ["rg"] },
 ];
 
 describe("rewriteWithoutTools over hand-labelled sentences (property)", () => {
@@ -188,5 +194,21 @@ describe("rewriteWithoutTools over hand-labelled sentences (property)", () => {
                 [...named].sort()
             );
         }
+    });
+});
+
+describe("mentionExcerpt: the text around a mention, for reports", () => {
+    it("keeps the mention's line, at most 50 characters on either side, marking cuts", () => {
+        const text = `${"x".repeat(80)} use **view** here ${"y".repeat(80)}`;
+        const [mention] = toolMentions(text, NAMES);
+        expect(mentionExcerpt(text, mention!)).toBe(
+            `…${"x".repeat(43)} use **view** here ${"y".repeat(42)}…`
+        );
+    });
+
+    it("stops at the line's ends and collapses spaces", () => {
+        const text = "first line\n*  Make   3 view tool calls.\nnext line";
+        const [mention] = toolMentions(text, NAMES);
+        expect(mentionExcerpt(text, mention!)).toBe("* Make 3 view tool calls.");
     });
 });

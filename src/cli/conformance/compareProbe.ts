@@ -3,10 +3,11 @@
 //
 // Usage:
 //   node compareProbe.js <sdk dir> <copilot CLI> <json list of tool names> <out.json>
-//       [<app module> <patched sdk dir>]
+//       [<patched sdk dir> [<app module>]]
 // Writes a {@link CompareProbeResult}. The SDK at <sdk dir> (unpatched) drives the runtime at
-// <copilot CLI> (`RuntimeConnection.forStdio`), offline, with the mock model on 127.0.0.1; with an
-// app module, the app's session config also runs on the patched SDK at <patched sdk dir>.
+// <copilot CLI> (`RuntimeConnection.forStdio`), offline, with the mock model on 127.0.0.1; the
+// patched SDK at <patched sdk dir> runs the prompt probe's cases (promptProbe.ts) and, with an app
+// module, the app's session config.
 
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +27,7 @@ import {
     TURN_TIMEOUT_MS,
 } from "./customToolProbe.js";
 import { startMockChatModel } from "copilot-sdk-tool-override/mock-model";
+import { probePromptScenarios, type PromptScenarioResult } from "./promptProbe.js";
 
 /** The two model families whose built-ins differ. */
 export const COMPARE_MODELS = ["claude-sonnet-4.5", "gpt-4o"] as const;
@@ -49,6 +51,8 @@ export interface CompareProbeResult {
     names: Record<string, Record<string, { noFlag: string; flag: string }>>;
     /** the app's session config on the patched SDK: the tools the model saw, by model */
     app: Record<string, { seen: string[] } | { refused: string }> | undefined;
+    /** the prompt probe's cases on the patched SDK (promptProbe.ts); absent without one */
+    prompt?: PromptScenarioResult[];
 }
 
 /**
@@ -124,7 +128,7 @@ const namesIn = (listing: unknown) =>
     (listing as { tools?: { name: string }[] }).tools?.map((tool) => tool.name).sort() ?? [];
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-    const [sdkDir = "", cliPath = "", namesJson = "[]", outFile = "", appModule, patchedDir] =
+    const [sdkDir = "", cliPath = "", namesJson = "[]", outFile = "", patchedDir, appModule] =
         process.argv.slice(2);
     const sdk = await import(pathToFileURL(join(sdkDir, "dist", "index.js")).href);
     const names: string[] = JSON.parse(namesJson);
@@ -154,15 +158,17 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
             }
             return found;
         });
-        if (appModule !== undefined && patchedDir !== undefined) {
+        if (patchedDir !== undefined) {
             const patched = await import(pathToFileURL(join(patchedDir, "dist", "index.js")).href);
-            const config = await appSessionConfig(appModule);
-            result.app = await withClient(patched, cliPath, async (client) => {
+            const config = appModule === undefined ? undefined : await appSessionConfig(appModule);
+            await withClient(patched, cliPath, async (client) => {
+                result.prompt = await probePromptScenarios(client, patched, mock, COMPARE_MODELS);
+                if (config === undefined) return;
                 const byModel: Record<string, { seen: string[] } | { refused: string }> = {};
                 for (const model of COMPARE_MODELS) {
                     byModel[model] = await seenTools(client, patched, mock, model, config);
                 }
-                return byModel;
+                result.app = byModel;
             });
         }
         writeFileSync(outFile, JSON.stringify(result, null, 2));

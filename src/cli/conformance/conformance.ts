@@ -34,6 +34,8 @@ import { readMeasurements } from "./measuredCatalog.js";
 import { patchedCopy } from "./patchedInstall.js";
 import { installSdkVersion, nodeFor, sdkRelease } from "./sdkVersions.js";
 import { pinnedVersion, requestedVersions, ROOT, supportedVersions } from "./servedReleases.js";
+import { writePromptAgreement, type PromptAgreementMeasurement } from "./promptAgreementData.js";
+import { promptAgreementLines, promptAgreementSummary } from "./promptReport.js";
 if (process.argv.includes("--compare")) {
     // npm run conformance -- --compare <runtime A> <runtime B> ...: see conformanceCompare.ts.
     const { runComparison } = await import("./conformanceCompare.js");
@@ -195,6 +197,8 @@ function silentNames(patched: ProbeResult) {
 }
 
 const sections: string[] = [];
+/** By SDK version, the prompt cases' summary of the bundled runtimes run now. */
+const promptMeasured = new Map<string, PromptAgreementMeasurement>();
 const headlines: {
     version: string;
     runtime: string;
@@ -250,6 +254,13 @@ for (const version of versions) {
         ),
     };
     headlines.push(headline);
+    const models = Object.keys(patched.names);
+    if (externalRuntime === undefined) {
+        promptMeasured.set(version, {
+            runtimeVersion: patched.runtimeVersion,
+            ...promptAgreementSummary(patched.prompt ?? []),
+        });
+    }
     const rows = probed.map(
         (name) =>
             `| \`${name}\` | ${both(unpatched.names, name, "noFlag")} | ${both(unpatched.names, name, "flag")} | ${both(patched.names, name, "noFlag")} | ${both(patched.names, name, "flag")} |`
@@ -289,6 +300,8 @@ for (const version of versions) {
             "| options | unpatched | patched |",
             "| --- | --- | --- |",
             ...filterRows,
+            "",
+            ...promptAgreementLines(patched.prompt ?? [], models),
         ].join("\n")
     );
 }
@@ -321,6 +334,15 @@ const INTRO = [
     "Every name is probed on two models; a name counts in every column where any model shows that",
     "outcome, so a name the built-in answers on one model and that fails at send on the other",
     "counts in both columns, and a row's columns can add up to more than its names.",
+    "",
+    "Prompt agreement, per release with the patch (the default `promptAgreement: 'rewrite'`): for",
+    "excluded `view`/`grep`/`glob`, a custom `view` replacing the built-in and `availableTools`",
+    "narrowed to `toolset:search`, each place where the runtime's instructions name a tool the",
+    "session does not offer or a built-in a custom tool replaces (the package's naming rule), with",
+    "its section and an excerpt: before, in the sections as the runtime handed them to the",
+    "customize-mode transforms; after, in what the package returned (its note, which names them",
+    "on purpose, aside). The README's compatibility table reads the totals from",
+    "data/prompt-agreement.json.",
 ];
 const HEADLINE_HEADER = [
     "| SDK | runtime | names | unpatched: fails at send | unpatched: built-in answers or dropped | unpatched with flag: built-in answers or dropped | patched: custom runs | patched: refused | patched: built-in answers |",
@@ -380,6 +402,7 @@ if (externalRuntime === undefined) {
         ...kept.map((block) => block.trimEnd()).flatMap((block) => [block, ""]),
     ].join("\n");
     writeFileSync(REPORT, report);
+    writePromptAgreement(promptMeasured, supportedVersions());
     written = REPORT;
 } else {
     const runtime = (headlines[0] as (typeof headlines)[number]).runtime;
@@ -409,6 +432,11 @@ if (externalRuntime === undefined) {
     }
 }
 console.error(`wrote ${written} in ${minutes} min`);
+for (const [version, measured] of promptMeasured) {
+    console.error(
+        `${version} (runtime ${measured.runtimeVersion}): prompt agreement ${measured.holds ? "holds" : "does not hold"}, mentions ${measured.before} before, ${measured.after} after the rewrite`
+    );
+}
 if (headlines.some((h) => h.patchedSilent > 0)) {
     console.error(
         `a built-in answered a custom tool's call through the PATCHED SDK: see ${written}`

@@ -23,6 +23,7 @@ import {
     type AcceptedDifference,
 } from "./runtimeComparison.js";
 import { CACHE, freshPrefix, installSdkVersion, npmInstall } from "./sdkVersions.js";
+import { promptAgreementSummary } from "./promptReport.js";
 
 const USAGE =
     "Usage: conformance --compare <runtime A> <runtime B> [--tools <name,name,...> | --app <module>] [--accept <file>] [--json]\n" +
@@ -157,13 +158,12 @@ function probe(
     cli: string,
     tools: readonly string[],
     app: string | undefined,
-    patchedDir: string | undefined
+    patchedDir: string
 ): CompareProbeResult {
     const dir = mkdtempSync(join(tmpdir(), "conformance-compare-out-"));
     try {
         const out = join(dir, "result.json");
-        const extra =
-            app === undefined || patchedDir === undefined ? [] : [resolve(app), patchedDir];
+        const extra = [patchedDir, ...(app === undefined ? [] : [resolve(app)])];
         execFileSync(process.execPath, [PROBE, sdkDir, cli, JSON.stringify(tools), out, ...extra], {
             stdio: ["ignore", "ignore", "inherit"],
         });
@@ -229,11 +229,9 @@ export async function runComparison(args: string[]): Promise<number> {
     const { pinnedVersion } = await import("./servedReleases.js");
     const sdkVersion = pinnedVersion();
     const sdkDir = await installSdkVersion(sdkVersion);
-    let patchedDir;
-    if (app !== undefined) {
-        const { patchedCopy } = await import("./patchedInstall.js");
-        patchedDir = patchedCopy(sdkVersion, sdkDir, "compare");
-    }
+    // The patched copy runs the prompt probe's cases, and the app's session config if any.
+    const { patchedCopy } = await import("./patchedInstall.js");
+    const patchedDir = patchedCopy(sdkVersion, sdkDir, "compare");
     const results: CompareProbeResult[] = [];
     for (const [label, spec, cli] of [
         ["A", a, cliA],
@@ -252,7 +250,7 @@ export async function runComparison(args: string[]): Promise<number> {
     }
     const [resultA, resultB] = results as [CompareProbeResult, CompareProbeResult];
     const compared = compareRuntimes(resultA, resultB, tools);
-    const { added } = compared;
+    const { added, promptMentionsAdded } = compared;
     // Reviewed differences (--accept) do not fail the comparison; every other one does.
     const { accepted, unaccepted: differences } = acceptDifferences(
         compared.differences,
@@ -266,7 +264,13 @@ export async function runComparison(args: string[]): Promise<number> {
         differences,
         accepted,
         added,
+        prompt: {
+            a: promptAgreementSummary(resultA.prompt ?? []),
+            b: promptAgreementSummary(resultB.prompt ?? []),
+        },
+        promptMentionsAdded,
         observed: { a: resultA.names, b: resultB.names },
+        promptMentions: { a: resultA.prompt ?? [], b: resultB.prompt ?? [] },
         exitCode,
         seconds: Math.round((performance.now() - started) / 100) / 10,
     };

@@ -3,7 +3,8 @@
 //
 // Usage (a child process per SDK, so each imports its own copy):
 //   node conformanceProbe.js <sdk dir> <json list of tool names> <out.json> [<copilot CLI>]
-// Writes { runtimeVersion, names: { [model]: { [name]: { noFlag, flag } } }, filters: [...] }.
+// Writes { runtimeVersion, names: { [model]: { [name]: { noFlag, flag } } }, filters: [...] },
+// and on a patched SDK the prompt probe's cases (promptProbe.ts) as `prompt`.
 // With a CLI path, the SDK drives that runtime (`RuntimeConnection.forStdio`) instead of its
 // bundled one, and the names the runtime lists (`tools.list`) are probed too, so that a built-in
 // newer than every measurement is not missed.
@@ -14,6 +15,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { connectionTo } from "./externalRuntime.js";
 import { startMockChatModel } from "copilot-sdk-tool-override/mock-model";
+import { probePromptScenarios, type PromptScenarioResult } from "./promptProbe.js";
 import {
     type Mock,
     type ProbedClient,
@@ -54,6 +56,8 @@ export interface ProbeResult {
     ))[];
     toolSearch: { deferring: string; enabledOnly: string };
     catalog: string | undefined;
+    /** The patched SDK only: the prompt probe's cases (promptProbe.ts). */
+    prompt?: PromptScenarioResult[];
 }
 
 /**
@@ -192,6 +196,9 @@ try {
             ...(await filterScenario(client, mock, MODELS[0], scenario.config, scenario.switchTo)),
         });
     }
+    // What the runtime's instructions say of tools a session lacks, before and after the
+    // package's rewrite: the patched SDK reports it.
+    if (patched) result.prompt = await probePromptScenarios(client, sdk, mock, MODELS);
     writeFileSync(outFile, JSON.stringify({ ...result, catalog }, null, 2));
 } finally {
     await client.stop().catch(() => {});

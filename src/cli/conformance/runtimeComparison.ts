@@ -2,6 +2,11 @@
 // `conformance --compare`, a pure function of the two probe results.
 
 import type { CompareProbeResult } from "./compareProbe.js";
+import {
+    newPromptMentions,
+    type NewPromptMention,
+    type PromptAgreementSummary,
+} from "./promptReport.js";
 
 /**
  * Kinds of difference that fail the comparison (exit 1):
@@ -10,10 +15,17 @@ import type { CompareProbeResult } from "./compareProbe.js";
  *   does not on B;
  * - `FILTER_CHANGED`: the app's session config offers the model other tools on B;
  * - `TOOL_DROPPED`: a built-in offered on A (in a session without custom tools), or one of the
- *   app's tools that answered on A, is gone on B.
+ *   app's tools that answered on A, is gone on B;
+ * - `NEW_PROMPT_MENTION`: in a case of the prompt probe (promptProbe.ts, patched SDK), the
+ *   instructions the model receives on B still name a tool the session lacks or replaces where
+ *   they did not on A (a mention the package's rewrite left, or a case B did not rewrite).
  */
 export type DifferenceKind =
-    "NEW_BUILT_IN" | "OVERRIDE_NOT_HONOURED" | "FILTER_CHANGED" | "TOOL_DROPPED";
+    | "NEW_BUILT_IN"
+    | "OVERRIDE_NOT_HONOURED"
+    | "FILTER_CHANGED"
+    | "TOOL_DROPPED"
+    | "NEW_PROMPT_MENTION";
 
 export interface Difference {
     kind: DifferenceKind;
@@ -44,6 +56,7 @@ const DIFFERENCE_KINDS: ReadonlySet<string> = new Set<DifferenceKind>([
     "OVERRIDE_NOT_HONOURED",
     "FILTER_CHANGED",
     "TOOL_DROPPED",
+    "NEW_PROMPT_MENTION",
 ]);
 
 /**
@@ -143,13 +156,19 @@ function builtInEvidence(
  * The differences that matter to an app between runtime A and runtime B.
  *
  * @param tools - the app's tool names
- * @returns the failing differences, and (for information) the built-ins B offers that A did not, by model
+ * @returns the failing differences, and (for information) the built-ins B offers that A did not,
+ *   by model, and the mentions B's runtime text has that A's had not (which the package's rewrite
+ *   removed, else they are differences)
  */
 export function compareRuntimes(
     a: CompareProbeResult,
     b: CompareProbeResult,
     tools: readonly string[]
-): { differences: Difference[]; added: Record<string, string[]> } {
+): {
+    differences: Difference[];
+    added: Record<string, string[]>;
+    promptMentionsAdded: NewPromptMention[];
+} {
     const differences: Difference[] = [];
     const added: Record<string, string[]> = {};
     const models = Object.keys(a.offered).filter((model) => model in b.offered);
@@ -235,7 +254,24 @@ export function compareRuntimes(
             }
         }
     }
-    return { differences, added };
+    for (const { label, model, mention, b: shown } of newPromptMentions(
+        a.prompt ?? [],
+        b.prompt ?? [],
+        "after"
+    )) {
+        differences.push({
+            kind: "NEW_PROMPT_MENTION",
+            tool: mention.name,
+            model,
+            a: `not named after the rewrite (${label})`,
+            b: shown,
+        });
+    }
+    return {
+        differences,
+        added,
+        promptMentionsAdded: newPromptMentions(a.prompt ?? [], b.prompt ?? [], "before"),
+    };
 }
 
 /**
@@ -249,6 +285,8 @@ export function formatComparison(report: {
     accepted?: Difference[];
     added: Record<string, string[]>;
     observed?: { a: CompareProbeResult["names"]; b: CompareProbeResult["names"] };
+    prompt?: { a: PromptAgreementSummary; b: PromptAgreementSummary };
+    promptMentionsAdded?: NewPromptMention[];
 }): string {
     const { a, b, tools, differences, added } = report;
     const accepted = report.accepted ?? [];
@@ -308,6 +346,24 @@ export function formatComparison(report: {
                     `  ${name} on ${model}: A ${side(report.observed.a)}; B ${side(report.observed.b)}`
                 );
             }
+        }
+    }
+    if (report.prompt !== undefined) {
+        const side = (summary: PromptAgreementSummary) =>
+            `${summary.before} before, ${summary.after} after${summary.notBuilt > 0 ? `, ${summary.notBuilt} cases not rewritten` : ""}${summary.refused > 0 ? `, ${summary.refused} refused` : ""}`;
+        lines.push(
+            "",
+            `Prompt agreement (mentions of tools a session lacks or replaces, before / after the package's rewrite): A ${side(report.prompt.a)}; B ${side(report.prompt.b)}.`
+        );
+    }
+    const mentionsAdded = report.promptMentionsAdded ?? [];
+    if (mentionsAdded.length > 0) {
+        lines.push(
+            "",
+            "Mentions in B's runtime text that A's lacked, removed by the rewrite (for information):"
+        );
+        for (const { label, model, b: shown } of mentionsAdded) {
+            lines.push(`  ${label}, ${model}: ${shown}`);
         }
     }
     const newOnes = Object.entries(added).filter(([, names]) => names.length > 0);

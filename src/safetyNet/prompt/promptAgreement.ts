@@ -16,18 +16,21 @@
 //
 // Outcomes: each call rewrites the text it is given for the tools in force at that moment (a
 // call again gives the same text for the same tools); if the rewrite throws, the section is
-// left as given and PROMPT_REWRITE_FAILED is warned once; if the app's own transform throws, the
-// SDK leaves the section as the runtime wrote it (its own behaviour).
+// left as given and PROMPT_REWRITE_FAILED is warned once; if the app's own transform throws (or
+// its promise rejects), the section goes as the rewrite left it and PROMPT_TRANSFORM_FAILED is
+// warned once per section (the SDK alone would send the runtime's text, mentions and all).
 
 import type { SessionToolWarning } from "../sessionToolWarning.js";
 import type {
     PromptAgreementMode,
     PromptAgreementReport,
     PromptSectionEdit,
+    PromptToolMention,
 } from "../publicTypes.js";
 import { formatList, quoteValue } from "../../toolFilter/formatting.js";
 import { SessionToolError } from "../sessionToolError.js";
-import { rewriteWithoutTools } from "./promptRewrite.js";
+import { droppedMentions, mentionExcerpt, rewriteWithoutTools } from "./promptRewrite.js";
+import type { ToolMention } from "./toolMentions.js";
 
 /** The section ids of the SDK's `SYSTEM_MESSAGE_SECTIONS` (1.0.x), in the runtime's order. */
 export const PROMPT_SECTIONS: readonly string[] = Object.freeze([
@@ -121,25 +124,45 @@ export function agreeingSystemMessage(
     const round = newRound(agreement, onWarning);
     const sections: Record<string, SectionOverride> = {};
     for (const [id, override] of appSections) sections[id] = override;
+    const appFailed = appFailure(onWarning);
     for (const id of PROMPT_SECTIONS) {
         if (owned(id)) continue;
         const ours = (text: string) => round(id, text, id === noteSection);
-        sections[id] = { action: composed(ours, appSections.get(id)) };
+        sections[id] = {
+            action: composed(ours, appSections.get(id), (error) => appFailed(id, error)),
+        };
     }
     const systemMessage: Record<string, unknown> = { mode: "customize", sections };
     if (app.content !== undefined) systemMessage.content = app.content;
     return { systemMessage, agreement };
 }
 
-/** The package's rewrite, then the app's override of the section. */
+/**
+ * The package's rewrite, then the app's override of the section. An app transform that throws
+ * (or whose promise rejects) gives the agreed text: the SDK, on a transform that throws, would
+ * send the runtime's text as written, with the mentions the rewrite removed.
+ */
 function composed(
     ours: (text: string) => string,
-    app: SectionOverride | undefined
+    app: SectionOverride | undefined,
+    onAppError: (error: unknown) => void
 ): (text: string) => string | Promise<string> {
     if (app === undefined) return ours;
     const { action, content } = app;
     if (typeof action === "function") {
-        return (text) => (action as (text: string) => string | Promise<string>)(ours(text));
+        return (text) => {
+            const agreed = ours(text);
+            const fallBack = (error: unknown) => {
+                onAppError(error);
+                return agreed;
+            };
+            try {
+                const out = (action as (text: string) => string | Promise<string>)(agreed);
+                return isPromiseLike(out) ? Promise.resolve(out).then(undefined, fallBack) : out;
+            } catch (error) {
+                return fallBack(error);
+            }
+        };
     }
     const added = typeof content === "string" ? content : "";
     if (action === "append") return (text) => `${ours(text)}\n${added}`;
@@ -147,10 +170,48 @@ function composed(
     return ours;
 }
 
+function isPromiseLike(value: unknown): value is PromiseLike<string> {
+    return (
+        value !== null &&
+        (typeof value === "object" || typeof value === "function") &&
+        typeof (value as { then?: unknown }).then === "function"
+    );
+}
+
+/** `PROMPT_TRANSFORM_FAILED`, once per session and section. */
+function appFailure(
+    onWarning: (warning: SessionToolWarning) => void
+): (section: string, error: unknown) => void {
+    const warned = new Set<string>();
+    return (section, error) => {
+        if (warned.has(section)) return;
+        warned.add(section);
+        onWarning(
+            Object.freeze({
+                code: "PROMPT_TRANSFORM_FAILED",
+                option: "systemMessage",
+                identifiers: Object.freeze([section]),
+                message: `The app's systemMessage transform of section '${section}' threw (${errorText(error)}); the section was sent as the package's rewrite left it, without the app's change. Fix the transform; set promptAgreement: 'off' for the SDK's own behaviour (the runtime's text as written).`,
+            } satisfies SessionToolWarning)
+        );
+    };
+}
+
+/** An error's message for a warning (never throws: a hostile error object gives its type). */
+function errorText(error: unknown): string {
+    try {
+        return error instanceof Error ? error.message : String(error);
+    } catch {
+        return typeof error;
+    }
+}
+
 /**
  * The function each section's transform calls: rewrites (or, in warn mode, looks at) the text
- * for the tools in force now, and keeps the build's report. The runtime sends all sections of a
- * build in one request, in order; a call for a section seen before in this build starts a new one.
+ * for the tools in force now, and keeps the build's report. A call for a section seen before in
+ * this build starts a new one. Request boundaries are not build boundaries: runtime 1.0.85 hands
+ * over one build's sections in more than one request (measured: the first turn's build arrives
+ * in two turns of the event loop), so a section asked for again is the one sign of a new build.
  */
 function newRound(
     agreement: PromptAgreement,
@@ -158,6 +219,8 @@ function newRound(
 ): (section: string, text: string, withNote: boolean) => string {
     let seen = new Set<string>();
     let edits: PromptSectionEdit[] = [];
+    let before: PromptToolMention[] = [];
+    let after: PromptToolMention[] = [];
     let builds = 0;
     let buildNote: string | undefined;
     let failed = false;
@@ -167,6 +230,8 @@ function newRound(
             builds++;
             seen = new Set();
             edits = [];
+            before = [];
+            after = [];
             buildNote = undefined;
         }
         seen.add(section);
@@ -178,14 +243,23 @@ function newRound(
                 Object.freeze({ section, ...edit, names: Object.freeze([...edit.names]) })
             );
             edits.push(...sectionEdits);
+            const found = rewritten.mentions.map((m) => reported(section, text, m, tools));
+            before.push(...found);
             if (agreement.mode === "rewrite") {
                 out = rewritten.text;
+                // What the package returns, the note aside (the note names them on purpose).
+                after.push(
+                    ...droppedMentions(out, tools.names, tools.dropped).map((m) =>
+                        reported(section, out, m, tools)
+                    )
+                );
                 const note = withNote ? noteFor(tools) : undefined;
                 if (note !== undefined) {
                     out = `${out}\n\n${note}`;
                     buildNote = note;
                 }
             } else {
+                after.push(...found);
                 warnOnce(onWarning, warned, sectionEdits);
             }
         } catch (error) {
@@ -196,7 +270,7 @@ function newRound(
                     Object.freeze({
                         code: "PROMPT_REWRITE_FAILED",
                         option: "promptAgreement",
-                        message: `The rewrite of the runtime's instructions (section '${section}') failed (${error instanceof Error ? error.message : String(error)}); the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
+                        message: `The rewrite of the runtime's instructions (section '${section}') failed (${errorText(error)}); the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
                     } satisfies SessionToolWarning)
                 );
             }
@@ -206,9 +280,28 @@ function newRound(
             builds,
             edits: Object.freeze([...edits]),
             note: buildNote,
+            mentions: Object.freeze({
+                before: Object.freeze([...before]),
+                after: Object.freeze([...after]),
+            }),
         });
         return out;
     };
+}
+
+/** A mention as `toolResolution.prompt.mentions` reports it. */
+function reported(
+    section: string,
+    text: string,
+    mention: ToolMention,
+    tools: PromptTools
+): PromptToolMention {
+    return Object.freeze({
+        section,
+        name: mention.name,
+        reason: tools.replaced.includes(mention.name) ? "replaced" : "not-offered",
+        excerpt: mentionExcerpt(text, mention),
+    });
 }
 
 /** The note appended to the runtime's instructions, or undefined when nothing is missing. */

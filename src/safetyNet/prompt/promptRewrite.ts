@@ -27,6 +27,8 @@ export interface PromptEdit {
 export interface RewrittenText {
     readonly text: string;
     readonly edits: readonly PromptEdit[];
+    /** The mentions of dropped names in the text as given (toolMentions' rule), in order. */
+    readonly mentions: readonly ToolMention[];
 }
 
 const MAX_EXCERPT = 160;
@@ -55,8 +57,8 @@ export function rewriteWithoutTools(
     names: ReadonlySet<string>,
     dropped: ReadonlySet<string>
 ): RewrittenText {
-    const mentions = toolMentions(text, names).filter((mention) => dropped.has(mention.name));
-    if (mentions.length === 0) return { text, edits: [] };
+    const mentions = droppedMentions(text, names, dropped);
+    if (mentions.length === 0) return { text, edits: [], mentions };
     const ranges: Range[] = [];
     // Blocks first (mentions come in order, blocks do not overlap): a mention inside a removed
     // block needs nothing more.
@@ -108,7 +110,49 @@ export function rewriteWithoutTools(
                   : removal(start, skipSpaces(text, end), names)
         );
     }
-    return apply(text, ranges);
+    return { ...apply(text, ranges), mentions };
+}
+
+/**
+ * The mentions of `dropped` names in `text`, by toolMentions' rule.
+ *
+ * @param text - the text
+ * @param names - every tool name to recognise
+ * @param dropped - the names looked for among them
+ */
+export function droppedMentions(
+    text: string,
+    names: ReadonlySet<string>,
+    dropped: ReadonlySet<string>
+): ToolMention[] {
+    return toolMentions(text, names).filter((mention) => dropped.has(mention.name));
+}
+
+/** At most this many characters of a mention's excerpt on either side of the name. */
+const EXCERPT_SIDE = 50;
+
+/**
+ * A short excerpt of the line around a mention: at most {@link EXCERPT_SIDE} characters on either
+ * side of the name, within its line, spaces collapsed, "…" where it was cut.
+ *
+ * @param text - the text the mention is in
+ * @param mention - where the name is
+ */
+export function mentionExcerpt(text: string, mention: Pick<ToolMention, "start" | "end">): string {
+    const from = Math.max(0, mention.start - EXCERPT_SIDE);
+    const to = Math.min(text.length, mention.end + EXCERPT_SIDE);
+    const before = text.slice(from, mention.start);
+    const after = text.slice(mention.end, to);
+    const lineBreakBefore = before.lastIndexOf("\n");
+    const lineBreakAfter = after.indexOf("\n");
+    const head = lineBreakBefore >= 0 ? before.slice(lineBreakBefore + 1) : before;
+    const tail = lineBreakAfter >= 0 ? after.slice(0, lineBreakAfter) : after;
+    const cutBefore = lineBreakBefore < 0 && from > 0;
+    const cutAfter = lineBreakAfter < 0 && to < text.length;
+    const excerpt = `${head}${text.slice(mention.start, mention.end)}${tail}`
+        .replace(/\s+/g, " ")
+        .trim();
+    return `${cutBefore ? "…" : ""}${excerpt}${cutAfter ? "…" : ""}`;
 }
 
 function removal(start: number, end: number, names: readonly string[]): Range {
@@ -158,7 +202,7 @@ function listRewrite(list: ToolNameList, dropped: ReadonlySet<string>): Range {
 }
 
 /** Applies the ranges (merged where they overlap), then removes XML blocks left empty. */
-function apply(text: string, ranges: Range[]): RewrittenText {
+function apply(text: string, ranges: Range[]): Omit<RewrittenText, "mentions"> {
     ranges.sort((a, b) => a.start - b.start || b.end - a.end);
     const merged: Range[] = [];
     for (const range of ranges) {

@@ -3,7 +3,8 @@
 //
 // Many tool names are English words (view, edit, create, task): a word counts as naming a tool
 // only by its context, as the runtime's own text writes tool names:
-// - bold or backticked: **grep**, `view`;
+// - bold or backticked: **grep**, `view` (not a backticked shell command: "commands such as
+//   `grep`/`rg`");
 // - an XML block of its own: <bash> ... </bash> (the runtime's per-tool instructions);
 // - followed by "tool" or "calls": "the bash tool", "3 view tool calls", "independent view calls";
 // - an identifier no English word is: read_bash, apply_patch (a name with an underscore);
@@ -45,6 +46,13 @@ const WORD = /[A-Za-z][A-Za-z0-9_-]*/g;
 
 /** What separates two items of a list of names. */
 const LIST_SEPARATOR = /^(?:\s*,\s*(?:(?:and|or)\s+)?|\/|\s+>\s+|\s+(?:and|or)\s+)$/;
+
+/**
+ * Before a backticked word, when it is a shell command rather than a tool: "commands such as
+ * `grep`/`rg`" (the word, or one of backticked words joined by slashes after "commands such as"
+ * or "commands like"). Looked for in the 80 characters before the word.
+ */
+const SHELL_COMMANDS = /\bcommands?\s+(?:such\s+as|like)\s+(?:`[A-Za-z][\w-]*`\/)*`$/;
 
 /** At most this many characters between two words of one list. */
 const MAX_SEPARATOR = 8;
@@ -107,7 +115,9 @@ function contextKind(
     // Part of a path or a file name (src/read_file.ts, a.view): not a tool's name.
     if (/[\\.]$/.test(before) || /^\.[A-Za-z0-9]/.test(after)) return undefined;
     if (before.endsWith("**") && after.startsWith("**")) return "bold";
-    if (before.endsWith("`") && after.startsWith("`")) return "code";
+    if (before.endsWith("`") && after.startsWith("`")) {
+        return SHELL_COMMANDS.test(text.slice(Math.max(0, start - 80), start)) ? undefined : "code";
+    }
     if ((before.endsWith("<") || before === "</") && after.startsWith(">")) return "block";
     if (/^\s+(?:tool\b|calls?\b)/.test(after)) return "tool-word";
     if (word.includes("_") && !before.endsWith("/") && !/^[/]/.test(after)) return "identifier";
