@@ -26,7 +26,9 @@ import type {
 import { promptToolWarnings } from "./promptCheck.js";
 import {
     agreeingSystemMessage,
+    createPromptRewrites,
     readPromptAgreement,
+    type PromptRewriter,
     type PromptAgreement,
     type PromptTools,
 } from "./prompt/promptAgreement.js";
@@ -74,6 +76,8 @@ export interface SessionToolState extends CatalogCache {
      * older was replaced and must not send anything.
      */
     readonly resumes: Map<string, number>;
+    /** The rewrite of the runtime's sections, remembered across this client's sessions. */
+    readonly promptRewrites: PromptRewriter;
 }
 
 /** The part of `CopilotClient` the tool setup uses. */
@@ -168,6 +172,7 @@ export function createSessionToolState(
         reportedOverrides: new Set(),
         updates: new Map(),
         resumes: new Map(),
+        promptRewrites: createPromptRewrites(),
     };
 }
 
@@ -213,7 +218,7 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
     );
     if (resumedSessionId === undefined) {
         const prepared = await prepareSessionTools(client, read, normalise(read));
-        return withAgreement(prepared, agreement, state.onWarning);
+        return withAgreement(prepared, agreement, state);
     }
     const { resumes, updates } = state;
     const generation = (resumes.get(resumedSessionId) ?? 0) + 1;
@@ -221,7 +226,7 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
     try {
         await updates.get(resumedSessionId)?.catch(() => {});
         const prepared = await prepareSessionTools(client, read, normalise(read));
-        return { ...withAgreement(prepared, agreement, state.onWarning), generation };
+        return { ...withAgreement(prepared, agreement, state), generation };
     } catch (error) {
         // Refused before anything was sent: the objects that held the id keep it.
         if (resumes.get(resumedSessionId) === generation)
@@ -237,14 +242,15 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
 function withAgreement<C extends ToolSessionConfig>(
     prepared: PreparedSessionTools<C>,
     mode: PromptAgreementMode,
-    onWarning: (warning: SessionToolWarning) => void
+    state: SessionToolState
 ): PreparedSessionTools<C> {
     const { config, promptTools } = prepared;
     const { systemMessage, agreement } = agreeingSystemMessage(
         config.systemMessage,
         mode,
         promptTools,
-        onWarning
+        state.onWarning,
+        state.promptRewrites
     );
     if (agreement === undefined) return prepared;
     return {
