@@ -27,7 +27,9 @@ import type {
 import { promptToolWarnings } from "./promptCheck.js";
 import {
     agreeingSystemMessage,
+    createPromptRewrites,
     readPromptAgreement,
+    type PromptRewriter,
     type PromptAgreement,
     type PromptTools,
 } from "./prompt/promptAgreement.js";
@@ -75,6 +77,8 @@ export interface SessionToolState extends CatalogCache {
      * older was replaced and must not send anything.
      */
     readonly resumes: Map<string, number>;
+    /** The rewrite of the runtime's sections, remembered across this client's sessions. */
+    readonly promptRewrites: PromptRewriter;
 }
 
 /** The part of `CopilotClient` the tool setup uses. */
@@ -169,6 +173,7 @@ export function createSessionToolState(
         reportedOverrides: new Set(),
         updates: new Map(),
         resumes: new Map(),
+        promptRewrites: createPromptRewrites(),
     };
 }
 
@@ -214,7 +219,7 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
     );
     if (resumedSessionId === undefined) {
         const prepared = await prepareSessionTools(client, read, normalise(read));
-        return withAgreement(prepared, agreement, state.onWarning);
+        return withAgreement(prepared, agreement, state);
     }
     const { resumes, updates } = state;
     const generation = (resumes.get(resumedSessionId) ?? 0) + 1;
@@ -222,7 +227,7 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
     try {
         await updates.get(resumedSessionId)?.catch(() => {});
         const prepared = await prepareSessionTools(client, read, normalise(read));
-        return { ...withAgreement(prepared, agreement, state.onWarning), generation };
+        return { ...withAgreement(prepared, agreement, state), generation };
     } catch (error) {
         // Refused before anything was sent: the objects that held the id keep it.
         if (resumes.get(resumedSessionId) === generation)
@@ -238,14 +243,15 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
 function withAgreement<C extends ToolSessionConfig>(
     prepared: PreparedSessionTools<C>,
     mode: PromptAgreementMode,
-    onWarning: (warning: SessionToolWarning) => void
+    state: SessionToolState
 ): PreparedSessionTools<C> {
     const { config, promptTools } = prepared;
     const { systemMessage, agreement } = agreeingSystemMessage(
         config.systemMessage,
         mode,
         promptTools,
-        onWarning
+        state.onWarning,
+        state.promptRewrites
     );
     if (agreement === undefined) return prepared;
     return {

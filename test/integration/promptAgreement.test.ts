@@ -133,6 +133,53 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
     });
 });
 
+describe("promptAgreement: a client remembers its rewrites", () => {
+    it("gives each session the rewrite for its own tools, on one client, in any order", async () => {
+        const { client } = await fake.setUp();
+        const withoutView = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view"],
+        });
+        const withoutBash = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["bash"],
+        });
+        const everything = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+        });
+        for (let round = 0; round < 2; round++) {
+            const a = await transform(withoutView, SECTIONS);
+            expect(a.sections.tool_instructions!.content).toBe("<bash>\nRun commands.\n</bash>");
+            expect(a.sections.tool_efficiency!.content).toBe(
+                "* Use grep, glob, edit yourself.\n* Keep going."
+            );
+            const b = await transform(withoutBash, SECTIONS);
+            expect(b.sections.tool_instructions!.content).toBe("<view>\nRead files.\n</view>\n");
+            expect(b.sections.tool_efficiency!.content).toBe(SECTIONS.tool_efficiency);
+            expect(b.sections.last_instructions!.content).toContain(
+                "does not offer the tools bash"
+            );
+            const c = await transform(everything, SECTIONS);
+            expect(c.sections.tool_instructions!.content).toBe(SECTIONS.tool_instructions);
+            expect(c.sections.last_instructions!.content).toBe(SECTIONS.last_instructions);
+            // Each session's report lists its own edits, however its answer was found.
+            expect(
+                withoutBash.toolResolution!.prompt!.edits.map((e) => [e.section, e.names])
+            ).toEqual([["tool_instructions", ["bash"]]]);
+            expect(everything.toolResolution!.prompt!.edits).toEqual([]);
+        }
+        // A changed text is rewritten, not answered from an earlier build.
+        const changed = await transform(withoutBash, {
+            ...SECTIONS,
+            tool_instructions: "<bash>\nRun.\n</bash>\n<view>\nShow.\n</view>",
+        });
+        expect(changed.sections.tool_instructions!.content).toBe("<view>\nShow.\n</view>");
+    });
+});
+
 describe("promptAgreement with the app's systemMessage", () => {
     it("keeps append mode's content, as customize mode's content", async () => {
         const { runtime, client } = await fake.setUp();

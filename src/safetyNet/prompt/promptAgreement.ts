@@ -29,7 +29,12 @@ import type {
 } from "../publicTypes.js";
 import { formatList, quoteValue } from "../../toolFilter/formatting.js";
 import { SessionToolError } from "../sessionToolError.js";
-import { droppedMentions, mentionExcerpt, rewriteWithoutTools } from "./promptRewrite.js";
+import {
+    droppedMentions,
+    mentionExcerpt,
+    rewriteWithoutTools,
+    type RewrittenText,
+} from "./promptRewrite.js";
 import type { ToolMention } from "./toolMentions.js";
 
 /** The section ids of the SDK's `SYSTEM_MESSAGE_SECTIONS` (1.0.x), in the runtime's order. */
@@ -72,6 +77,64 @@ export interface PromptAgreement {
     report: PromptAgreementReport | undefined;
 }
 
+/**
+ * The rewrite of one section's text for the session's tools: {@link rewriteWithoutTools}, or the
+ * same answer remembered from an earlier build (see {@link createPromptRewrites}).
+ */
+export type PromptRewriter = (text: string, tools: PromptTools) => RewrittenText;
+
+/** At most this many rewrites are remembered per client (about 12 per set of tools in force). */
+const MAX_REMEMBERED_REWRITES = 96;
+
+/**
+ * A client's rewriter, which remembers its answers. The rewrite is a pure function of the
+ * section's text and the names it recognises and drops, and the runtime sends a client's sessions
+ * mostly the same texts: a build whose section text and tools match an earlier build's (compared
+ * in full, not by a digest) gets the earlier answer without scanning the text again. Anything
+ * else (another text, other tools) is rewritten as it comes; nothing is skipped on a guess.
+ * Bounded: the oldest answers are forgotten first.
+ *
+ * @returns the rewriter, kept in the client's session-tool state
+ */
+export function createPromptRewrites(): PromptRewriter {
+    const keys = new WeakMap<PromptTools, string>();
+    const remembered = new Map<string, Map<string, RewrittenText>>();
+    let size = 0;
+    return (text, tools) => {
+        let key = keys.get(tools);
+        if (key === undefined) {
+            key = JSON.stringify([[...tools.names], [...tools.dropped]]);
+            keys.set(tools, key);
+        }
+        let byText = remembered.get(key);
+        const known = byText?.get(text);
+        if (known !== undefined) return known;
+        const rewritten = rewriteWithoutTools(text, tools.names, tools.dropped);
+        const frozen: RewrittenText = Object.freeze({
+            text: rewritten.text,
+            edits: Object.freeze(
+                rewritten.edits.map((edit) =>
+                    Object.freeze({ ...edit, names: Object.freeze([...edit.names]) })
+                )
+            ),
+            mentions: Object.freeze(rewritten.mentions.map((mention) => Object.freeze(mention))),
+        });
+        if (size >= MAX_REMEMBERED_REWRITES) {
+            // Forget the oldest set of tools' answers.
+            const [oldest, answers] = remembered.entries().next().value!;
+            remembered.delete(oldest);
+            size -= answers.size;
+        }
+        if (byText === undefined || !remembered.has(key)) {
+            byText = new Map();
+            remembered.set(key, byText);
+        }
+        byText.set(text, frozen);
+        size++;
+        return frozen;
+    };
+}
+
 type SectionOverride = { action: unknown; content?: unknown };
 type SystemMessage = { mode?: unknown; content?: unknown; sections?: unknown };
 
@@ -100,12 +163,15 @@ export function readPromptAgreement(value: unknown): PromptAgreementMode {
  * @param mode - the session's `promptAgreement`
  * @param tools - the session's tools as prepared
  * @param onWarning - the client's warning callback
+ * @param rewrite - the client's rewriter ({@link createPromptRewrites})
  */
 export function agreeingSystemMessage(
     given: unknown,
     mode: PromptAgreementMode,
     tools: PromptTools,
-    onWarning: (warning: SessionToolWarning) => void
+    onWarning: (warning: SessionToolWarning) => void,
+    rewrite: PromptRewriter = (text, { names, dropped }) =>
+        rewriteWithoutTools(text, names, dropped)
 ): { systemMessage: unknown; agreement: PromptAgreement | undefined } {
     const app = (given ?? {}) as SystemMessage;
     if (mode === "off" || app.mode === "replace") {
@@ -121,7 +187,7 @@ export function agreeingSystemMessage(
         return action === "replace" || action === "remove" || action === "preserve";
     };
     const noteSection = NOTE_SECTIONS.find((id) => !owned(id));
-    const round = newRound(agreement, onWarning);
+    const round = newRound(agreement, onWarning, rewrite);
     const sections: Record<string, SectionOverride> = {};
     for (const [id, override] of appSections) sections[id] = override;
     const appFailed = appFailure(onWarning);
@@ -215,7 +281,8 @@ function errorText(error: unknown): string {
  */
 function newRound(
     agreement: PromptAgreement,
-    onWarning: (warning: SessionToolWarning) => void
+    onWarning: (warning: SessionToolWarning) => void,
+    rewrite: PromptRewriter
 ): (section: string, text: string, withNote: boolean) => string {
     let seen = new Set<string>();
     let edits: PromptSectionEdit[] = [];
@@ -238,7 +305,7 @@ function newRound(
         let out = text;
         try {
             const tools = agreement.tools();
-            const rewritten = rewriteWithoutTools(text, tools.names, tools.dropped);
+            const rewritten = rewrite(text, tools);
             const sectionEdits = rewritten.edits.map((edit) =>
                 Object.freeze({ section, ...edit, names: Object.freeze([...edit.names]) })
             );
