@@ -29,6 +29,7 @@ export const RELEASE_TESTS = [
     "test/e2e/releaseCapabilities.test.ts",
     "test/e2e/callAttributionCases.test.ts",
     "test/e2e/unmeasuredModel.test.ts",
+    "test/e2e/promptAgreement.test.ts",
 ];
 
 const usage =
@@ -57,7 +58,12 @@ const started = performance.now();
 const sdkDir =
     version === pinnedVersion() ? pristineDir(version) : await installSdkVersion(version);
 const { entry, remove } = libraryApp(sdkDir, "library-tests", version);
-const tests = args.includes("--all") ? ["test/e2e/"] : RELEASE_TESTS;
+const only = process.env.RELEASE_TESTS_ONLY;
+const tests = args.includes("--all")
+    ? ["test/e2e/"]
+    : only !== undefined
+      ? RELEASE_TESTS.filter((test) => test.includes(only))
+      : RELEASE_TESTS;
 let status;
 try {
     const node = await nodeFor(version);

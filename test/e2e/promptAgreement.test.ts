@@ -5,8 +5,12 @@
  * model receives recommends no tool the session lacks (by the naming rule, in every section the
  * SDK addresses) and carries the note naming what it lacks. The same run without the package's
  * agreement ('off') shows the mentions are there to remove, so each case can fail. With
- * COPILOT_EXTERNAL_RUNTIME set to a copilot binary (e.g. 1.0.102 from `npm install
- * @github/copilot@1.0.102`), the cases also run on it through `RuntimeConnection.forStdio`.
+ * COPILOT_EXTERNAL_RUNTIME set to a copilot binary (e.g. 1.0.102 from `npm install --prefix
+ * /tmp/copilot-1.0.102 @github/copilot@1.0.102`), the cases also run on it through
+ * `RuntimeConnection.forStdio`. Name the native binary
+ * (`node_modules/@github/copilot-linux-x64/copilot`), not the `.bin/copilot` launcher: the
+ * launcher's child outlives the client's stop for a moment and still writes its log into the
+ * test's directory when the directory is removed.
  */
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
