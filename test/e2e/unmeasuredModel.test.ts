@@ -11,9 +11,9 @@
  *   there or in `builtInsUncertain`;
  * - the prompt agreement keeps what the runtime's instructions say about the tools the model has.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CopilotClient, type CopilotSession, type SessionConfig } from "@github/copilot-sdk";
-import { CLAUDE_MODEL, e2eRig, testCleanups, type Defer } from "../support/e2eHarness.js";
+import { CLAUDE_MODEL, cleanupStack, e2eRig, type E2eRig } from "../support/e2eHarness.js";
 import { contentText, toolNameOf } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
 import { toolMentions } from "../../src/safetyNet/prompt/toolMentions.js";
@@ -32,25 +32,21 @@ interface FirstTurn {
     readonly prompt: string;
 }
 
-async function firstTurn(
-    defer: Defer,
-    model: string,
-    config: Partial<SessionConfig> = {}
-): Promise<FirstTurn> {
-    const rig = await e2eRig(
-        defer,
-        (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} })
-    );
+/** One runtime and mock model per model id; its tests run one after another on it. */
+type Rig = E2eRig<CopilotClient>;
+
+async function firstTurn(rig: Rig, model: string, config: Partial<SessionConfig> = {}) {
     const session = await rig.client.createSession({ ...rig.base(model), ...config } as never);
-    defer(() => session.disconnect());
+    const from = rig.model.requests.length;
     await session.sendAndWait({ prompt: "hello" });
-    const request = rig.model.requests[0]!;
+    const request = rig.model.requests[from]!;
     const system = request.messages.find((message) => message.role === "system")?.content;
-    return {
+    const turn: FirstTurn = {
         session,
         offered: new Set((request.tools ?? []).map(toolNameOf)),
         prompt: contentText((system ?? "") as never),
     };
+    return turn;
 }
 
 const sorted = (names: Iterable<string>) => [...names].sort();
@@ -69,54 +65,65 @@ function mentionCounts(prompt: string, names: Iterable<string>): Record<string, 
 
 describe("model ids the measured catalog lacks", () => {
     describe.concurrent.each(MODELS)("%s", (model) => {
-        it("toolResolution says which built-ins it cannot tell, and the rest is offered", async ({
-            onTestFinished,
-        }) => {
-            const { session, offered } = await firstTurn(testCleanups(onTestFinished), model);
-            const { enabledTools, uncertainBuiltIns } = session.toolResolution!;
-            const uncertain = new Set(uncertainBuiltIns);
-            expect(uncertainBuiltIns.length).toBeGreaterThan(0);
-            expect(without(enabledTools, uncertain).filter((name) => !offered.has(name))).toEqual(
-                []
-            );
-            const listed = new Set([...enabledTools, ...uncertainBuiltIns]);
-            expect(without(offered, listed)).toEqual([]);
-        });
-
-        it("previewModel from Claude lists only real changes, the rest as uncertain", async ({
-            onTestFinished,
-        }) => {
-            const defer = testCleanups(onTestFinished);
-            const [claude, target] = await Promise.all([
-                firstTurn(defer, CLAUDE_MODEL),
-                firstTurn(defer, model),
-            ]);
-            const preview = await claude.session.previewModel(model);
-            const added = without(target.offered, claude.offered);
-            const removed = without(claude.offered, target.offered);
-            expect(preview.builtInsAdded.filter((name) => !added.includes(name))).toEqual([]);
-            expect(preview.builtInsRemoved.filter((name) => !removed.includes(name))).toEqual([]);
-            const told = new Set([
-                ...preview.builtInsAdded,
-                ...preview.builtInsRemoved,
-                ...preview.builtInsUncertain,
-            ]);
-            expect(without([...added, ...removed], told)).toEqual([]);
-        });
-
-        it("the prompt agreement keeps what the runtime says about the tools the model has", async ({
-            onTestFinished,
-        }) => {
-            const defer = testCleanups(onTestFinished);
-            const [agreed, untouched] = await Promise.all([
-                firstTurn(defer, model),
-                firstTurn(defer, model, { promptAgreement: "off" } as Partial<SessionConfig>),
-            ]);
-            const offered = sorted(agreed.offered);
-            expect(mentionCounts(agreed.prompt, offered)).toEqual(
-                mentionCounts(untouched.prompt, offered)
+        const cleanups = cleanupStack();
+        let rig: Rig;
+        beforeAll(async () => {
+            rig = await e2eRig(
+                cleanups.defer,
+                (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} })
             );
         });
+        afterAll(() => cleanups.run());
+
+        it.sequential(
+            "toolResolution says which built-ins it cannot tell, and the rest is offered",
+            async () => {
+                const { session, offered } = await firstTurn(rig, model);
+                const { enabledTools, uncertainBuiltIns } = session.toolResolution!;
+                const uncertain = new Set(uncertainBuiltIns);
+                expect(uncertainBuiltIns.length).toBeGreaterThan(0);
+                expect(
+                    without(enabledTools, uncertain).filter((name) => !offered.has(name))
+                ).toEqual([]);
+                const listed = new Set([...enabledTools, ...uncertainBuiltIns]);
+                expect(without(offered, listed)).toEqual([]);
+            }
+        );
+
+        it.sequential(
+            "previewModel from Claude lists only real changes, the rest as uncertain",
+            async () => {
+                const claude = await firstTurn(rig, CLAUDE_MODEL);
+                const target = await firstTurn(rig, model);
+                const preview = await claude.session.previewModel(model);
+                const added = without(target.offered, claude.offered);
+                const removed = without(claude.offered, target.offered);
+                expect(preview.builtInsAdded.filter((name) => !added.includes(name))).toEqual([]);
+                expect(preview.builtInsRemoved.filter((name) => !removed.includes(name))).toEqual(
+                    []
+                );
+                const told = new Set([
+                    ...preview.builtInsAdded,
+                    ...preview.builtInsRemoved,
+                    ...preview.builtInsUncertain,
+                ]);
+                expect(without([...added, ...removed], told)).toEqual([]);
+            }
+        );
+
+        it.sequential(
+            "the prompt agreement keeps what the runtime says about the tools the model has",
+            async () => {
+                const agreed = await firstTurn(rig, model);
+                const untouched = await firstTurn(rig, model, {
+                    promptAgreement: "off",
+                } as Partial<SessionConfig>);
+                const offered = sorted(agreed.offered);
+                expect(mentionCounts(agreed.prompt, offered)).toEqual(
+                    mentionCounts(untouched.prompt, offered)
+                );
+            }
+        );
     });
 });
 
