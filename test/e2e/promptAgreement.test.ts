@@ -14,16 +14,17 @@
  */
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CopilotClient, RuntimeConnection, type SessionConfig } from "@github/copilot-sdk";
 import {
     CLAUDE_MODEL,
     GPT_MODEL,
+    cleanupStack,
     e2eRig,
     recordingTool,
     stoppedAtEnd,
     testCleanups,
-    type Defer,
+    type E2eRig,
 } from "../support/e2eHarness.js";
 import { contentText, toolNameOf } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
@@ -59,25 +60,29 @@ const mentioned = (prompt: string, missing: ReadonlySet<string>) =>
         ),
     ].sort();
 
+/** One client (one runtime) and mock model per runtime; the cases take turns on it. */
+type Rig = E2eRig<CopilotClient>;
+
+/** The requests the model received from `from` on. */
+const requestsFrom = (rig: Rig, from: number) => rig.model.requests.slice(from);
+
 async function firstPrompt(
-    defer: Defer,
-    clientOptions: Record<string, unknown>,
+    rig: Rig,
     config: Partial<SessionConfig>
 ): Promise<{ prompt: string; offered: string[] }> {
-    const rig = await e2eRig(
-        defer,
-        (baseDirectory) =>
-            new CopilotClient({ baseDirectory, onToolWarning: () => {}, ...clientOptions })
-    );
     const session = await rig.client.createSession({
         ...rig.base(config.model ?? CLAUDE_MODEL),
         ...config,
     } as SessionConfig);
-    defer(() => session.disconnect());
-    await session.sendAndWait({ prompt: "hello" });
-    const request = rig.model.requests[0]!;
+    const from = rig.model.requests.length;
+    try {
+        await session.sendAndWait({ prompt: "hello" });
+    } finally {
+        await session.disconnect();
+    }
+    const request = rig.model.requests[from]!;
     return {
-        prompt: systemPrompts(rig.model.requests)[0]!,
+        prompt: systemPrompts([request])[0]!,
         offered: (request.tools ?? []).map(toolNameOf),
     };
 }
@@ -113,18 +118,28 @@ const CASES: readonly PromptCase[] = [
 ];
 
 describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOptions) => {
+    const cleanups = cleanupStack();
+    let rig: Rig;
+    beforeAll(async () => {
+        rig = await e2eRig(
+            cleanups.defer,
+            (baseDirectory) =>
+                new CopilotClient({ baseDirectory, onToolWarning: () => {}, ...clientOptions })
+        );
+    });
+    afterAll(() => cleanups.run());
+
     it.for(CASES)(
         "$label: no mention of what the session lacks, and the note",
-        async (testCase, { onTestFinished }) => {
-            const defer = testCleanups(onTestFinished);
+        async (testCase) => {
             const missing = new Set(testCase.missing);
-            const off = await firstPrompt(defer, clientOptions, {
+            const off = await firstPrompt(rig, {
                 ...testCase.config(),
                 promptAgreement: "off",
             });
             // The runtime's own text names them: the case can fail.
             expect(mentioned(off.prompt, missing).length).toBeGreaterThan(0);
-            const on = await firstPrompt(defer, clientOptions, testCase.config());
+            const on = await firstPrompt(rig, testCase.config());
             console.log(
                 `${_label} ${testCase.label}: mentions before ${JSON.stringify(mentioned(off.prompt, missing))}, after (outside the note) ${JSON.stringify(mentioned(on.prompt.split("<tool_availability>")[0]!, missing))}; prompt ${off.prompt.length} -> ${on.prompt.length} characters`
             );
@@ -142,19 +157,14 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
     it("a setTools that removes a tool mid-session: the next prompt no longer recommends it", async ({
         onTestFinished,
     }) => {
-        const defer = testCleanups(onTestFinished);
-        const rig = await e2eRig(
-            defer,
-            (baseDirectory) =>
-                new CopilotClient({ baseDirectory, onToolWarning: () => {}, ...clientOptions })
-        );
         const session = await rig.client.createSession({ ...rig.base(CLAUDE_MODEL) });
-        defer(() => session.disconnect());
+        onTestFinished(() => session.disconnect());
+        const from = rig.model.requests.length;
         await session.sendAndWait({ prompt: "hello" });
         if (typeof (session.rpc as { tools?: { set?: unknown } }).tools?.set !== "function") return;
         await session.setTools({ excludedTools: ["view"] });
         await session.sendAndWait({ prompt: "again" });
-        const prompts = systemPrompts(rig.model.requests);
+        const prompts = systemPrompts(requestsFrom(rig, from));
         expect(mentioned(prompts[0]!, new Set(["view"]))).toEqual(["view"]);
         expect(mentioned(prompts.at(-1)!, new Set(["view"]))).toEqual([]);
         expect(prompts.at(-1)).toContain("does not offer the tools view");
@@ -163,21 +173,16 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
     it("a setModel from a Claude to a GPT model: the GPT prompt names no Claude-only tool", async ({
         onTestFinished,
     }) => {
-        const defer = testCleanups(onTestFinished);
-        const rig = await e2eRig(
-            defer,
-            (baseDirectory) =>
-                new CopilotClient({ baseDirectory, onToolWarning: () => {}, ...clientOptions })
-        );
         const session = await rig.client.createSession({
             ...rig.base(CLAUDE_MODEL),
             excludedTools: ["glob"],
         });
-        defer(() => session.disconnect());
+        onTestFinished(() => session.disconnect());
+        const from = rig.model.requests.length;
         await session.sendAndWait({ prompt: "hello" });
         await session.setModel(GPT_MODEL);
         await session.sendAndWait({ prompt: "again" });
-        const prompts = systemPrompts(rig.model.requests);
+        const prompts = systemPrompts(requestsFrom(rig, from));
         const offered = new Set((rig.model.requests.at(-1)!.tools ?? []).map(toolNameOf));
         const lacking = new Set([...NAMES].filter((name) => !offered.has(name)));
         console.log(
