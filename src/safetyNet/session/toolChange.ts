@@ -33,15 +33,26 @@ export interface ToolChange {
     readonly assertLive: () => void;
 }
 
-/** What the step prepared, as one side of a change. */
+/**
+ * What the step prepared, as one side of a change. The wire definitions and the guarded filter
+ * are read only when a change compares two sides (`setTools`, `setModel`), which most sessions
+ * never make: each is built on its first read, once, from the prepared tools and resolution,
+ * which are frozen, so it is the same whenever it is built.
+ */
 export function configOf(prepared: PreparedSessionTools<ToolSessionConfig>): ToolConfig {
     const tools = prepared.config.tools ?? [];
+    let definitions: ReadonlyMap<string, string> | undefined;
+    let filter: WireFilter | undefined;
     return {
         tools,
-        definitions: new Map(
-            tools.map((tool) => [tool.name, JSON.stringify(wireToolDefinition(tool))])
-        ),
-        filter: guardedFilter(prepared.resolution, prepared.excludedWith),
+        get definitions() {
+            return (definitions ??= new Map(
+                tools.map((tool) => [tool.name, JSON.stringify(wireToolDefinition(tool))])
+            ));
+        },
+        get filter() {
+            return (filter ??= guardedFilter(prepared.resolution, prepared.excludedWith));
+        },
         resolution: prepared.resolution,
         promptTools: prepared.promptTools,
     };
