@@ -93,5 +93,15 @@ function readOtherOption(option: string, value: unknown): unknown {
             `Invalid ${option} ${quoteValue(value)}: it cannot be sent as JSON (${reason}); ${fix}.`
     );
     if (!plainData || text === undefined) return value;
-    return JSON.parse(text) as unknown;
+    // An app passes the same object to many sessions (a provider config, say): when this call's
+    // rendering is the one the last copy came from, that copy is sent again, so sessions share
+    // it as they would share the app's object, instead of each keeping a copy of its own.
+    const earlier = copies.get(value as object);
+    if (earlier !== undefined && earlier.text === text) return earlier.copy;
+    const copy = JSON.parse(text) as unknown;
+    copies.set(value as object, { text, copy });
+    return copy;
 }
+
+/** By an option object of the app's, its latest rendering and the copy made from it. */
+const copies = new WeakMap<object, { readonly text: string; readonly copy: unknown }>();

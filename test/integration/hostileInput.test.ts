@@ -533,6 +533,28 @@ describe("options the SDK sends as they are are read once and must be what JSON 
         expect([reads, serverReads]).toEqual([1, 1]);
     });
 
+    it("renders an option object passed to many sessions once per session, sending each call's value", async () => {
+        const { runtime, client } = await setUp();
+        let reads = 0;
+        const keys = ["key-1", "key-1", "key-2"];
+        const provider: Record<string, unknown> = { type: "openai", baseUrl: "http://127.0.0.1:1" };
+        Object.defineProperty(provider, "apiKey", {
+            enumerable: true,
+            get: () => keys[reads++],
+        });
+        for (let i = 0; i < keys.length; i++) {
+            await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                provider,
+                promptAgreement: "off",
+            } as never);
+        }
+        expect(reads).toBe(3);
+        const sent = runtime.paramsOf("session.create").map((params) => params.provider);
+        expect(sent.map((p) => (p as { apiKey: string }).apiKey)).toEqual(keys);
+    });
+
     it("sends the other options as their one rendering, and objects with callbacks or classes as given", async () => {
         const { runtime, client } = await setUp();
         const reads = { clientName: 0, provider: 0 };
