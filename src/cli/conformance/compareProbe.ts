@@ -20,7 +20,7 @@ import {
     type ProbedSdk,
     probeClientOptions,
     nameOf,
-    PROBE_KEY,
+    probeProvider,
     probeCustomTool,
     refusalOf,
     removeProbeDirectory,
@@ -70,7 +70,7 @@ async function seenTools(
         session = await client.createSession({
             ...config,
             model,
-            provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: PROBE_KEY },
+            provider: probeProvider(mock),
             onPermissionRequest: sdk.approveAll,
         });
     } catch (error) {

@@ -23,7 +23,7 @@ import {
     type ProbedSession,
     probeClientOptions,
     nameOf,
-    PROBE_KEY,
+    probeProvider,
     probeCustomTool,
     refusalOf,
     removeProbeDirectory,
@@ -107,7 +107,7 @@ async function filterScenario(
     try {
         session = await client.createSession({
             model,
-            provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: PROBE_KEY },
+            provider: probeProvider(mock),
             onPermissionRequest: approveAll,
             ...config,
         });

@@ -11,13 +11,18 @@ export const CUSTOM_DESCRIPTION = "conformance custom definition";
 /** How long one probe turn may take. */
 export const TURN_TIMEOUT_MS = 20_000;
 /** The API key the probes give the mock model (one that never occurs in tool output by chance). */
-export const PROBE_KEY = "conformance-key-5d1";
+const PROBE_KEY = "conformance-key-5d1";
 
 export type OfferedTool = RecordedTool & {
     name?: string;
     description?: string;
 };
 export type Mock = Awaited<ReturnType<typeof startMockChatModel>>;
+
+/** The BYOK provider option that points a probe's session at the mock model. */
+export function probeProvider(mock: Mock): { type: "openai"; baseUrl: string; apiKey: string } {
+    return { type: "openai", baseUrl: mock.baseUrl, apiKey: PROBE_KEY };
+}
 
 /**
  * The SDK under test, as the pinned release types it: the probes drive whichever release is
@@ -131,7 +136,7 @@ export async function probeCustomTool(
     try {
         session = await client.createSession({
             model,
-            provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: PROBE_KEY },
+            provider: probeProvider(mock),
             onPermissionRequest: sdk.approveAll,
             tools: [tool, ...fillerTools(fillers)],
             ...extra,

@@ -9,7 +9,7 @@ import {
     type Mock,
     type ProbedClient,
     type ProbedSdk,
-    PROBE_KEY,
+    probeProvider,
     refusalOf,
     TURN_TIMEOUT_MS,
 } from "./customToolProbe.js";
@@ -98,7 +98,7 @@ export async function probePromptScenarios(
             try {
                 session = await client.createSession({
                     model,
-                    provider: { type: "openai", baseUrl: mock.baseUrl, apiKey: PROBE_KEY },
+                    provider: probeProvider(mock),
                     onPermissionRequest: sdk.approveAll,
                     ...scenario.config(),
                 });
