@@ -38,12 +38,25 @@ export interface BuiltInToolOverrides {
  */
 function markedAsOverride(tool: CustomToolSnapshot, replacesBuiltIn: boolean): CustomToolSnapshot {
     if (tool.overridesBuiltInTool !== undefined) return tool;
-    return Object.freeze(
-        replacesBuiltIn || tool.defer !== undefined
-            ? { ...tool, overridesBuiltInTool: true }
-            : { ...tool, overridesBuiltInTool: true, defer: "auto" }
-    );
+    const keepsDefer = replacesBuiltIn || tool.defer !== undefined;
+    // A snapshot is frozen and shared by the sessions that read the same tool (customTools.ts):
+    // its wire form is made once.
+    let forms = wireForms.get(tool);
+    if (forms === undefined) wireForms.set(tool, (forms = {}));
+    if (keepsDefer)
+        return (forms.keepsDefer ??= Object.freeze({ ...tool, overridesBuiltInTool: true }));
+    return (forms.defersAuto ??= Object.freeze({
+        ...tool,
+        overridesBuiltInTool: true,
+        defer: "auto",
+    }));
 }
+
+/** By snapshot, its wire forms made so far. */
+const wireForms = new WeakMap<
+    CustomToolSnapshot,
+    { keepsDefer?: CustomToolSnapshot; defersAuto?: CustomToolSnapshot }
+>();
 
 /**
  * Decides, for every custom tool, whether it may replace the built-in of its name, and marks

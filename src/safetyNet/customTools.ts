@@ -101,27 +101,85 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
     // The runtime receives the definition as JSON: read it once, here, and send that copy (a
     // `toJSON` / `toJSONSchema` is not called again); a cycle, a BigInt, a throwing getter, or a
     // schema too deep or too large is refused naming the tool.
-    for (const field of ["parameters", "metadata"] as const) {
+    const earlier = earlierSnapshots.get(tool);
+    const texts: Partial<Record<JsonField, string>> = {};
+    for (const field of JSON_FIELDS) {
         const value = snapshot[field];
         if (value === undefined || value === null) continue;
-        const [copy, isObject] = readOrRefuse(
+        const [text, isObject] = readOrRefuse(
             () => {
-                const copied = jsonCopyOf(field === "parameters" ? jsonSchemaOf(value) : value);
-                return [copied, isJsonObject(value, copied)] as const;
+                const rendered = jsonTextOf(
+                    field === "parameters" ? jsonSchemaOf(value) : value,
+                    earlier?.texts[field]
+                );
+                return [rendered, isJsonObject(value, rendered)] as const;
             },
             "INVALID_CUSTOM_TOOL",
             (reason) =>
                 `Custom tool '${name}' has ${field} that cannot be sent as JSON (${reason}): remove cycles, BigInt values and throwing getters, keep it under ${MAX_SCHEMA_DEPTH} levels and ${MAX_SCHEMA_BYTES / 1024} KiB.`
         );
-        if (!isObject) {
+        if (!isObject || text === undefined) {
             throw invalid(
                 `Custom tool '${name}' has ${field} ${describeValue(value)}, which JSON does not carry as an object: pass ${OBJECT_FIELDS[field]}, or leave it out.`,
                 [name]
             );
         }
-        snapshot[field] = copy;
+        texts[field] = text;
     }
-    return Object.freeze(snapshot) as CustomToolSnapshot;
+    // A tool object the app passes to many sessions that reads as it did last time gives the
+    // snapshot made then (frozen, equal field by field): sessions share it as they share the
+    // app's object, and what is derived from a snapshot is derived once.
+    if (earlier !== undefined && readsAsBefore(snapshot, texts, earlier)) return earlier.snapshot;
+    for (const field of JSON_FIELDS) {
+        const text = texts[field];
+        if (text !== undefined) snapshot[field] = deepFrozen(JSON.parse(text));
+    }
+    const frozen = Object.freeze(snapshot) as CustomToolSnapshot;
+    earlierSnapshots.set(tool, { snapshot: frozen, texts });
+    return frozen;
+}
+
+type JsonField = "parameters" | "metadata";
+
+/** A parsed JSON value, frozen through: sessions may share it, so nothing may write to it. */
+function deepFrozen(value: unknown): unknown {
+    if (value !== null && typeof value === "object") {
+        for (const member of Object.values(value)) deepFrozen(member);
+        Object.freeze(value);
+    }
+    return value;
+}
+const JSON_FIELDS: readonly JsonField[] = ["parameters", "metadata"];
+
+/** By a tool object of the app's, its latest snapshot and the JSON its fields were read as. */
+const earlierSnapshots = new WeakMap<
+    object,
+    { readonly snapshot: CustomToolSnapshot; readonly texts: Partial<Record<JsonField, string>> }
+>();
+
+/**
+ * Whether a fresh read of a tool equals its earlier snapshot: the same fields, each the same
+ * value, `parameters` and `metadata` the same JSON.
+ */
+function readsAsBefore(
+    read: Record<string, unknown>,
+    texts: Partial<Record<JsonField, string>>,
+    earlier: {
+        readonly snapshot: CustomToolSnapshot;
+        readonly texts: Partial<Record<JsonField, string>>;
+    }
+): boolean {
+    const before = earlier.snapshot as Record<string, unknown>;
+    const keys = Object.keys(read);
+    if (keys.length !== Object.keys(before).length) return false;
+    for (const key of keys) {
+        if (!Object.prototype.hasOwnProperty.call(before, key)) return false;
+        const text = key === "parameters" || key === "metadata" ? texts[key] : undefined;
+        if (text !== undefined) {
+            if (text !== earlier.texts[key as JsonField]) return false;
+        } else if (!Object.is(read[key], before[key])) return false;
+    }
+    return true;
 }
 
 /**
@@ -144,14 +202,13 @@ const OBJECT_FIELDS = {
 } as const;
 
 /**
- * Whether a tool's `parameters` or `metadata` is an object of fields as JSON carries it: its copy
- * is a JSON object, and it is no `Map` or `Set` (whose entries JSON drops, leaving `{}`).
+ * Whether a tool's `parameters` or `metadata` is an object of fields as JSON carries it: its JSON
+ * text is an object, and it is no `Map` or `Set` (whose entries JSON drops, leaving `{}`).
  */
-function isJsonObject(value: unknown, copied: unknown): boolean {
+function isJsonObject(value: unknown, text: string | undefined): boolean {
     return (
-        copied !== null &&
-        typeof copied === "object" &&
-        !Array.isArray(copied) &&
+        text !== undefined &&
+        text.startsWith("{") &&
         !(value instanceof Map) &&
         !(value instanceof Set)
     );
@@ -162,10 +219,13 @@ export const MAX_SCHEMA_DEPTH = 64;
 /** The largest a tool's `parameters` or `metadata` may be as JSON, in bytes. */
 export const MAX_SCHEMA_BYTES = 256 * 1024;
 
-/** A plain JSON copy of `value`, serialised once; refuses what is too deep or too large. */
-function jsonCopyOf(value: unknown): unknown {
-    const text = JSON.stringify(value);
-    if (text === undefined) return undefined;
+/**
+ * `value` as JSON, serialised once; refuses what is too deep or too large. The same text as
+ * `checked`, a rendering that passed before, is not scanned again.
+ */
+function jsonTextOf(value: unknown, checked: string | undefined): string | undefined {
+    const text = JSON.stringify(value) as string | undefined;
+    if (text === undefined || text === checked) return text;
     if (text.length > MAX_SCHEMA_BYTES) {
         throw new Error(`it is ${text.length.toLocaleString("en-US")} bytes as JSON`);
     }
@@ -182,7 +242,7 @@ function jsonCopyOf(value: unknown): unknown {
         else if (char === "}" || char === "]") depth--;
     }
     if (deepest > MAX_SCHEMA_DEPTH) throw new Error(`it nests ${deepest} levels deep`);
-    return JSON.parse(text);
+    return text;
 }
 
 function rejectDuplicates(snapshots: readonly CustomToolSnapshot[]): void {

@@ -236,3 +236,67 @@ describe("custom tool checks", () => {
         );
     });
 });
+
+describe("a tool object passed to many sessions", () => {
+    it("gives its earlier snapshot while it reads the same, frozen through, and a new one once it changes", () => {
+        const tool: Record<string, unknown> = {
+            name: "lint",
+            description: "Lint a file",
+            parameters: { type: "object", properties: { path: { type: "string" } } },
+            handler,
+        };
+        const [first] = snapshotCustomTools([tool])!;
+        const [again] = snapshotCustomTools([tool])!;
+        expect(again).toBe(first);
+        const parameters = first!.parameters as { properties: Record<string, unknown> };
+        expect(Object.isFrozen(parameters)).toBe(true);
+        expect(Object.isFrozen(parameters.properties.path)).toBe(true);
+        expect(() => {
+            parameters.properties.extra = { type: "number" };
+        }).toThrow(TypeError);
+
+        // The app's own schema changes: the next session reads the change.
+        (tool.parameters as { properties: Record<string, unknown> }).properties.line = {
+            type: "number",
+        };
+        const [changedSchema] = snapshotCustomTools([tool])!;
+        expect(changedSchema).not.toBe(first);
+        expect(changedSchema!.parameters).toEqual({
+            type: "object",
+            properties: { path: { type: "string" }, line: { type: "number" } },
+        });
+
+        const otherHandler = async (): Promise<string> => "other";
+        tool.handler = otherHandler;
+        const [changedHandler] = snapshotCustomTools([tool])!;
+        expect(changedHandler).not.toBe(changedSchema);
+        expect(changedHandler!.handler).toBe(otherHandler);
+
+        tool.skipPermission = true;
+        const [added] = snapshotCustomTools([tool])!;
+        expect(added!.skipPermission).toBe(true);
+        delete tool.skipPermission;
+        tool.metadata = null;
+        const [nullMetadata] = snapshotCustomTools([tool])!;
+        expect(nullMetadata).not.toBe(added);
+        expect(nullMetadata!.metadata).toBeNull();
+        expect("skipPermission" in nullMetadata!).toBe(false);
+    });
+
+    it("reads a getter on every call: a changed answer gives a new snapshot", () => {
+        const descriptions = ["first", "first", "second"];
+        let reads = 0;
+        const tool = {
+            name: "lint",
+            handler,
+            get description() {
+                return descriptions[reads++];
+            },
+        };
+        const snapshots = descriptions.map(() => snapshotCustomTools([tool])![0]!);
+        expect(reads).toBe(3);
+        expect(snapshots.map((snapshot) => snapshot.description)).toEqual(descriptions);
+        expect(snapshots[1]).toBe(snapshots[0]);
+        expect(snapshots[2]).not.toBe(snapshots[1]);
+    });
+});
