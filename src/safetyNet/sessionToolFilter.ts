@@ -84,7 +84,61 @@ export function resolveSessionToolFilter(
 ): SessionToolFilter {
     const available = readEntries(options.availableTools, "availableTools");
     const excluded = readEntries(options.excludedTools, "excludedTools");
-    const { toolSets, customToolSets } = sessionToolSets(options.customToolSets);
+    const sets = sessionToolSets(options.customToolSets);
+    // The outcome is a function of what was read and of the inventory: sessions built alike
+    // (the common case: one app, one set of options) share it, with its warnings.
+    const key = JSON.stringify([
+        available?.map((entry) => entry.text) ?? null,
+        excluded?.map((entry) => entry.text) ?? null,
+        sets.customToolSets ?? null,
+        inventory.custom,
+        [...inventory.overridden],
+    ]);
+    let outcomes = filterOutcomes.get(inventory.builtIns);
+    if (outcomes === undefined) filterOutcomes.set(inventory.builtIns, (outcomes = new Map()));
+    const earlier = outcomes.get(key);
+    if (earlier !== undefined && earlier.excludedWith === inventory.excludedWith) {
+        for (const warning of earlier.warnings) onWarning(warning);
+        return earlier.filter;
+    }
+    const warnings: SessionToolWarning[] = [];
+    const filter = filterOf(available, excluded, sets, inventory, (warning) => {
+        warnings.push(Object.freeze(warning));
+        onWarning(warning);
+    });
+    if (outcomes.size >= MAX_FILTER_OUTCOMES) outcomes.clear();
+    outcomes.set(key, { excludedWith: inventory.excludedWith, filter, warnings });
+    return filter;
+}
+
+/** How many filter outcomes are kept per built-in inventory (a runtime's catalog). */
+const MAX_FILTER_OUTCOMES = 64;
+
+/**
+ * By built-in inventory (one per catalog, see `modelFacingBuiltIns`), the filter outcomes of
+ * earlier sessions, keyed by what the filter read and the custom tools. Each outcome is frozen
+ * (lists) or read-only (maps) and is handed to every session built alike.
+ */
+const filterOutcomes = new WeakMap<
+    readonly string[],
+    Map<
+        string,
+        {
+            readonly excludedWith: SessionToolInventory["excludedWith"];
+            readonly filter: SessionToolFilter;
+            readonly warnings: readonly SessionToolWarning[];
+        }
+    >
+>();
+
+/** {@link resolveSessionToolFilter} for lists already read. */
+function filterOf(
+    available: readonly FilterEntry[] | undefined,
+    excluded: readonly FilterEntry[] | undefined,
+    { toolSets, customToolSets }: ReturnType<typeof sessionToolSets>,
+    inventory: SessionToolInventory,
+    onWarning: (warning: SessionToolWarning) => void
+): SessionToolFilter {
     checkEntryPrefixes("availableTools", available);
     checkEntryPrefixes("excludedTools", excluded);
     checkToolSetEntries("availableTools", available);

@@ -962,3 +962,45 @@ describe("the unpatched SDK (control)", () => {
         });
     });
 });
+
+describe("sessions built alike share the filter's work, not its outcome", () => {
+    it("gives each session the outcome of its own tools and filter, and its own warnings", async () => {
+        const { runtime, client, warnings } = await setUp();
+        const filter = { availableTools: ["custom:*", "nosuch_tool"] };
+        const lint = { name: "lint", handler };
+        const fmt = { name: "fmt", handler };
+        const first = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+            ...filter,
+        });
+        // The same filter with another custom tool: custom:* must now mean fmt.
+        const other = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [fmt],
+            ...filter,
+        });
+        const again = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+            ...filter,
+        });
+        const sent = runtime
+            .paramsOf("session.create")
+            .map((params) => (params.tools as { name: string }[]).map((tool) => tool.name));
+        expect(sent).toEqual([["lint"], ["fmt"], ["lint"]]);
+        expect(first.toolResolution!.enabledTools).toEqual(["lint"]);
+        expect(other.toolResolution!.enabledTools).toEqual(["fmt"]);
+        expect(again.toolResolution!.enabledTools).toEqual(["lint"]);
+        // Every session reports the entry that names nothing, to onToolWarning and in its resolution.
+        const named = (list: readonly SessionToolWarning[]) =>
+            list.filter((warning) => warning.identifiers?.includes("nosuch_tool")).length;
+        expect(
+            [first, other, again].map((session) => named(session.toolResolution!.warnings))
+        ).toEqual([1, 1, 1]);
+        expect(named(warnings)).toBe(3);
+    });
+});
