@@ -288,18 +288,9 @@ function isResolved(entry: FilterEntry): boolean {
 }
 
 /** The entries' text, as given, in a frozen list. */
-/**
- * The entries each list read at the boundary was parsed into, by the frozen copy of its texts
- * that travels on (through the SDK's own checks, which hand an array back as it is): the session
- * step's filter takes them from here instead of parsing the list again.
- */
-const parsedLists = new WeakMap<readonly string[], readonly FilterEntry[]>();
-
 function textsOf(entries: readonly FilterEntry[] | undefined): readonly string[] | undefined {
     if (entries === undefined) return undefined;
-    const texts = Object.freeze(entries.map((entry) => entry.text));
-    parsedLists.set(texts, entries);
-    return texts;
+    return Object.freeze(entries.map((entry) => entry.text));
 }
 
 /**
@@ -346,8 +337,6 @@ function filterListOf(value: unknown, option: FilterOption): unknown {
  */
 function readEntries(value: unknown, option: FilterOption): readonly FilterEntry[] | undefined {
     if (value === undefined || value === null) return undefined;
-    const parsed = parsedLists.get(value as readonly string[]);
-    if (parsed !== undefined) return parsed;
     return readList(
         value,
         option,
