@@ -109,16 +109,18 @@ try {
     ) as {
         patched: number;
         unpatched: number;
+        paired: number;
+        clientMs: number;
         stepUs: number;
         work: Record<"patched" | "unpatched", { requests: string[]; subscriptions: number }>;
     };
     console.log(
-        `summary: disconnected session patched ${kib(patched)} vs unpatched ${kib(unpatched)} (ratio ${(patched / Math.max(unpatched, 1)).toFixed(2)}, +${kib(patched - unpatched)}) | warm createSession patched ${timing.patched.toFixed(2)} ms vs unpatched ${timing.unpatched.toFixed(2)} ms (ratio ${(timing.patched / timing.unpatched).toFixed(3)})`
+        `summary: disconnected session patched ${kib(patched)} vs unpatched ${kib(unpatched)} (ratio ${(patched / Math.max(unpatched, 1)).toFixed(2)}, +${kib(patched - unpatched)}) | warm createSession on one runtime, patched ${timing.patched.toFixed(2)} ms vs unpatched ${timing.unpatched.toFixed(2)} ms (ratio of medians ${(timing.patched / timing.unpatched).toFixed(3)}, paired ${timing.paired.toFixed(3)}; the client's own time +${timing.clientMs.toFixed(2)} ms)`
     );
     const { patched: mine, unpatched: theirs } = timing.work;
     const extraRequests = mine.requests.length - theirs.requests.length;
     console.log(
-        `  patched createSession's extra work per session: the in-process step (${timing.stepUs.toFixed(0)} us: snapshot with one JSON copy of each schema, catalog, overrides, filter, resolution), ${extraRequests} more runtime request${extraRequests === 1 ? "" : "s"} (patched [${mine.requests.join(", ")}], unpatched [${theirs.requests.join(", ")}]), ${mine.subscriptions - theirs.subscriptions} more event subscription${mine.subscriptions - theirs.subscriptions === 1 ? "" : "s"} (one handler for the session record: busy state, answers for removed tools, call attribution) and one WeakMap entry (the session record), dropped at disconnect; with promptAgreement on, the runtime's instructions are rewritten at each build (systemMessage.transform requests carrying the 12 sections; a client answers a text and tools it has seen from memory)`
+        `  patched createSession's extra work per session: the in-process step (${timing.stepUs.toFixed(0)} us hot: the tools read, catalog, overrides, filter, enablement, resolution), ${extraRequests} more runtime request${extraRequests === 1 ? "" : "s"} (patched [${mine.requests.join(", ")}], unpatched [${theirs.requests.join(", ")}]), ${mine.subscriptions - theirs.subscriptions} more event subscription${mine.subscriptions - theirs.subscriptions === 1 ? "" : "s"} (one handler for the session record: busy state, answers for removed tools, call attribution) and one WeakMap entry (the session record), dropped at disconnect; with promptAgreement on, the runtime's instructions are rewritten at each build (systemMessage.transform requests carrying the 12 sections; a client answers a text and tools it has seen from memory)`
     );
 } catch {
     console.log("(run npm run bench for the createSession ratio next to these figures)");

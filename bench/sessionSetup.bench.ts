@@ -24,8 +24,11 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { CopilotClient, approveAll, type Tool } from "@github/copilot-sdk";
-import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
+import { CopilotClient, RuntimeConnection, approveAll, type Tool } from "@github/copilot-sdk";
+import {
+    CopilotClient as UnpatchedClient,
+    RuntimeConnection as UnpatchedConnection,
+} from "copilot-sdk-unpatched";
 import { createSessionToolState, prepareSessionTools } from "../src/safetyNet/sessionToolSetup.js";
 import { startMockModel } from "../src/mockModel/mockChatModel.js";
 
@@ -34,6 +37,7 @@ const PROVIDER = { type: "openai" as const, baseUrl: "http://127.0.0.1:9/v1", ap
 const WARM_ROUNDS = 150;
 const FIRST_SEND_ROUNDS = 50;
 const NEW_CLIENT_ROUNDS = 8;
+const SHARED_ROUNDS = 200;
 
 const handler = async (): Promise<string> => "ok";
 const tools: Tool[] = [
@@ -67,7 +71,25 @@ const KINDS: readonly Kind[] = ["unwrapped", "agreement on", "agreement off"];
 const baseDirectory = mkdtempSync(join(tmpdir(), "session-bench-"));
 let clientCount = 0;
 
-function newClient(kind: Kind): Client {
+/** The token of the shared runtime (see {@link sharedRuntimeClients}). */
+const SHARED_TOKEN = "session-bench";
+
+/** A client of `kind` with a runtime of its own, or connected to the runtime at `sharedUrl`. */
+function newClient(kind: Kind, sharedUrl?: string): Client {
+    if (sharedUrl !== undefined) {
+        return (kind === "unwrapped"
+            ? new UnpatchedClient({
+                  connection: UnpatchedConnection.forUri(sharedUrl, {
+                      connectionToken: SHARED_TOKEN,
+                  }),
+              })
+            : new CopilotClient({
+                  connection: RuntimeConnection.forUri(sharedUrl, {
+                      connectionToken: SHARED_TOKEN,
+                  }),
+                  onToolWarning: () => {},
+              })) as unknown as Client;
+    }
     const directory = join(baseDirectory, String(clientCount++));
     return (kind === "unwrapped"
         ? new UnpatchedClient({ baseDirectory: directory })
@@ -75,6 +97,81 @@ function newClient(kind: Kind): Client {
               baseDirectory: directory,
               onToolWarning: () => {},
           })) as unknown as Client;
+}
+
+/**
+ * One runtime for all three kinds: a runtime process answers `session.create` in 48-52 ms of
+ * its own CPU, and that figure differs between runtime processes by a few percent for the whole
+ * run (heap, JIT), more than the package adds. With one runtime, what differs is the clients'
+ * work. The runtime listens on loopback TCP (started by an unwrapped client that creates no
+ * sessions); each client's socket gets TCP_NODELAY, as the SDK's TCP transport writes a message's
+ * header and body separately and would otherwise wait on delayed ACKs (about 40 ms a request,
+ * measured), the same for all three.
+ */
+async function sharedRuntimeClients(): Promise<{
+    clients: Record<Kind, Client>;
+    server: Client;
+}> {
+    const server = new UnpatchedClient({
+        connection: UnpatchedConnection.forTcp({ connectionToken: SHARED_TOKEN }),
+        baseDirectory: join(baseDirectory, "shared"),
+    }) as unknown as Client;
+    await server.start();
+    const port = (server as unknown as { runtimePort: number }).runtimePort;
+    const clients = Object.fromEntries(
+        KINDS.map((kind) => [kind, newClient(kind, `127.0.0.1:${port}`)])
+    ) as Record<Kind, Client>;
+    for (const kind of KINDS) {
+        await clients[kind].start();
+        (
+            clients[kind] as unknown as { socket?: { setNoDelay(on: boolean): void } }
+        ).socket?.setNoDelay(true);
+    }
+    return { clients, server };
+}
+
+/**
+ * The client's own time in a createSession, in ms: from the call to the `session.create`
+ * request, and from its answer to the session in the app's hands (the client's JSON-RPC
+ * connection, read for the benchmark only). Recorded for every `session.create` the client sends.
+ */
+interface ClientPhases {
+    beforeSend: number[];
+    afterAnswer: number[];
+}
+
+function tracePhases(client: Client): ClientPhases {
+    const phases: ClientPhases = { beforeSend: [], afterAnswer: [] };
+    const connection = (client as unknown as { connection: { sendRequest: Function } }).connection;
+    const sendRequest = connection.sendRequest;
+    let called = 0;
+    const wrapped = client.createSession.bind(client);
+    client.createSession = async (config) => {
+        called = performance.now();
+        let answered = 0;
+        const trace = (answer: number) => {
+            answered = answer;
+        };
+        pending = trace;
+        const session = await wrapped(config);
+        phases.afterAnswer.push(performance.now() - answered);
+        return session;
+    };
+    let pending: ((answer: number) => void) | undefined;
+    connection.sendRequest = function (this: unknown, method: unknown, ...rest: unknown[]) {
+        const result = sendRequest.call(this, method, ...rest) as Promise<unknown>;
+        if (method === "session.create" && pending !== undefined) {
+            const trace = pending;
+            pending = undefined;
+            phases.beforeSend.push(performance.now() - called);
+            void result.then(
+                () => trace(performance.now()),
+                () => trace(performance.now())
+            );
+        }
+        return result;
+    };
+    return phases;
 }
 
 function sessionConfig(kind: Kind, baseUrl?: string): Record<string, unknown> {
@@ -153,6 +250,42 @@ async function interleaved(
         }
     }
     return times;
+}
+
+/**
+ * The median over rounds of a round's `kind` time divided by its unwrapped time: the samples of a
+ * round run back to back, so what drifts in the machine over the run cancels.
+ */
+function pairedRatio(times: Record<Kind, number[]>, kind: Kind): number {
+    return quantile(
+        times[kind].map((value, round) => value / times.unwrapped[round]!),
+        0.5
+    );
+}
+
+/**
+ * Prints the client's own time per createSession (before the request, after the answer), and
+ * what the package adds to it as a share of the unwrapped SDK's median createSession.
+ *
+ * @returns the added client time of each kind, in ms (medians)
+ */
+function reportPhases(
+    phases: Record<Kind, ClientPhases>,
+    times: Record<Kind, number[]>
+): Record<Kind, number> {
+    const own = (kind: Kind) =>
+        quantile(phases[kind].beforeSend, 0.5) + quantile(phases[kind].afterAnswer, 0.5);
+    const added = Object.fromEntries(
+        KINDS.map((kind) => [kind, own(kind) - own("unwrapped")])
+    ) as Record<Kind, number>;
+    const unwrapped = quantile(times.unwrapped, 0.5);
+    console.log(
+        `  the client's own time (median before the session.create request + after its answer; the runtime's time is the rest): ${KINDS.map(
+            (kind) =>
+                `${kind} ${quantile(phases[kind].beforeSend, 0.5).toFixed(2)} + ${quantile(phases[kind].afterAnswer, 0.5).toFixed(2)} ms${kind === "unwrapped" ? "" : ` (+${added[kind].toFixed(2)} ms, ratio ${((unwrapped + added[kind]) / unwrapped).toFixed(3)} of the unwrapped median)`}`
+        ).join(" | ")}`
+    );
+    return added;
 }
 
 /** The ratio of the package's median (and minimum) to the unwrapped SDK's. */
@@ -304,12 +437,19 @@ try {
         console.log(
             `Real bundled runtime, 20 custom tools; the package with promptAgreement on and off, each against the unwrapped SDK (rounds interleaved):`
         );
+        const phases = Object.fromEntries(
+            KINDS.map((kind) => [kind, tracePhases(warm[kind])])
+        ) as Record<Kind, ClientPhases>;
         const warmTimes = await interleaved(
             WARM_ROUNDS,
             (kind) => timeSession(warm[kind], kind),
             warm
         );
-        report(`warm createSession (${WARM_ROUNDS} sessions each)`, warmTimes);
+        report(
+            `warm createSession, a runtime per client (${WARM_ROUNDS} sessions each)`,
+            warmTimes
+        );
+        const clientTime = reportPhases(phases, warmTimes);
         const sends = { create: {}, send: {} } as Record<"create" | "send", Record<Kind, number[]>>;
         for (const kind of KINDS) {
             sends.create[kind] = [];
@@ -344,17 +484,39 @@ try {
                 ])
             )
         ) as Record<Kind, Awaited<ReturnType<typeof perSessionWork>>>;
+        await Promise.all(KINDS.map((kind) => warm[kind].stop()));
+        const shared = await sharedRuntimeClients();
+        let sharedTimes: Record<Kind, number[]>;
+        try {
+            for (const kind of KINDS) {
+                for (let i = 0; i < 10; i++) await timeSession(shared.clients[kind], kind);
+            }
+            sharedTimes = await interleaved(SHARED_ROUNDS, (kind) =>
+                timeSession(shared.clients[kind], kind)
+            );
+        } finally {
+            await Promise.allSettled(KINDS.map((kind) => shared.clients[kind].stop()));
+            await shared.server.stop();
+        }
+        report(
+            `warm createSession, one runtime for the three clients (${SHARED_ROUNDS} sessions each)`,
+            sharedTimes
+        );
+        console.log(
+            `  paired ratio (median of each round's ratio): agreement on ${pairedRatio(sharedTimes, "agreement on").toFixed(3)} | agreement off ${pairedRatio(sharedTimes, "agreement off").toFixed(3)}`
+        );
         // For the summary the memory bench prints next to its own ratio (npm run bench).
         writeFileSync(
             join("build", "bench", "createSessionRatio.json"),
             JSON.stringify({
-                patched: quantile(warmTimes["agreement on"], 0.5),
-                unpatched: quantile(warmTimes.unwrapped, 0.5),
+                patched: quantile(sharedTimes["agreement on"], 0.5),
+                unpatched: quantile(sharedTimes.unwrapped, 0.5),
+                paired: pairedRatio(sharedTimes, "agreement on"),
+                clientMs: clientTime["agreement on"],
                 stepUs,
                 work: { patched: work["agreement on"], unpatched: work.unwrapped },
             })
         );
-        await Promise.all(KINDS.map((kind) => warm[kind].stop()));
         const fresh = await interleaved(NEW_CLIENT_ROUNDS, async (kind) => {
             const client = newClient(kind);
             try {
@@ -370,7 +532,7 @@ try {
         console.log(
             [
                 "Work the package still adds per session (measured above):",
-                `  createSession: the in-process step (${stepUs.toFixed(0)} us: snapshots with one JSON copy of each schema, catalog, overrides, filter, resolution), the session record with ${on.subscriptions - work.unwrapped.subscriptions} event subscription, runtime requests [${on.requests.join(", ")}] as the unwrapped SDK's [${work.unwrapped.requests.join(", ")}]; with agreement on, ${on.transformSections} section transforms registered in session.create`,
+                `  createSession: the in-process step (${stepUs.toFixed(0)} us hot; in the run above, the client's own time, +${clientTime["agreement on"].toFixed(2)} ms with agreement on: the tools read (a tool that reads as before keeps its snapshot; each schema rendered to compare), catalog, overrides, the filter (kept per catalog for sessions built alike), enablement, resolution, and after the answer the session record), the session record with ${on.subscriptions - work.unwrapped.subscriptions} event subscription, runtime requests [${on.requests.join(", ")}] as the unwrapped SDK's [${work.unwrapped.requests.join(", ")}]; with agreement on, ${on.transformSections} section transforms registered in session.create`,
                 `  first send, agreement on: the runtime asks the client for its instructions (systemMessage.transform: ${on.transformRequests} request${on.transformRequests === 1 ? "" : "s"}, ${on.transformSections} sections, ${on.transformChars} characters each way in all), rewritten by the client (answered from the client's memory when the texts and tools are those of an earlier build); agreement off: ${off.transformRequests} requests; unwrapped: ${work.unwrapped.transformRequests}`,
                 "  first session on a new client: the same, plus the package's own modules compiling on their first call",
             ].join("\n")
