@@ -227,7 +227,7 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
     try {
         await updates.get(resumedSessionId)?.catch(() => {});
         const prepared = await prepareSessionTools(client, read, normalise(read));
-        return { ...withAgreement(prepared, agreement, state), generation };
+        return extended(withAgreement(prepared, agreement, state), { generation });
     } catch (error) {
         // Refused before anything was sent: the objects that held the id keep it.
         if (resumes.get(resumedSessionId) === generation)
@@ -245,20 +245,36 @@ function withAgreement<C extends ToolSessionConfig>(
     mode: PromptAgreementMode,
     state: SessionToolState
 ): PreparedSessionTools<C> {
-    const { config, promptTools } = prepared;
+    const { config } = prepared;
     const { systemMessage, agreement } = agreeingSystemMessage(
         config.systemMessage,
         mode,
-        promptTools,
+        () => prepared.promptTools,
         state.onWarning,
         state.promptRewrites
     );
     if (agreement === undefined) return prepared;
-    return {
-        ...prepared,
+    return extended(prepared, {
         config: { ...config, systemMessage: systemMessage as C["systemMessage"] },
         agreement,
-    };
+    });
+}
+
+/**
+ * The prepared session with `fields` added or replaced; its resolution and prompt tools stay
+ * built on first read (an object spread would build them).
+ */
+function extended<C extends ToolSessionConfig>(
+    prepared: PreparedSessionTools<C>,
+    fields: Partial<PreparedSessionTools<C>>
+): PreparedSessionTools<C> {
+    return Object.defineProperties(
+        {},
+        {
+            ...Object.getOwnPropertyDescriptors(prepared),
+            ...Object.getOwnPropertyDescriptors(fields),
+        }
+    ) as PreparedSessionTools<C>;
 }
 
 /**
@@ -514,40 +530,50 @@ function sessionToolResolution<C extends ToolSessionConfig>(
         excludedTools: given.excludedTools as string[] | undefined,
         customToolSets: given.customToolSets as Record<string, string[]> | undefined,
     };
+    const toldWarnings = Object.freeze([...warnings]);
+    // The resolution and the prompt's view of the tools are built on first read, not before the
+    // session is sent: most sessions read neither until later (or never), and both are pure
+    // functions of what this step read and froze, so they are the same whenever they are built.
+    let resolution: SessionToolResolution | undefined;
+    let promptTools: PromptTools | undefined;
     return {
         config: prepared,
-        promptTools: promptToolsOf(catalog, customTools, enabled),
+        get promptTools() {
+            return (promptTools ??= promptToolsOf(catalog, customTools, enabled));
+        },
         excludedWith: catalog.excludedWith,
         deliverWarnings,
         source: Object.freeze(read),
-        resolution: Object.freeze({
-            mode: result.mode,
-            enabledTools: Object.freeze([...enabled.enabledTools]),
-            toolEnablement: readonlyMap(new Map(toolEnablement)),
-            toolSetEnablement: result.toolSetEnablement,
-            toolSets: readonlyMap(new Map(filter.toolSets)),
-            modeTools: Object.freeze({
-                plan: Object.freeze(modes.plan.filter(isEnabled)),
-                autopilot: Object.freeze(modes.autopilot.filter(isEnabled)),
-            }),
-            overriddenBuiltInTools: Object.freeze([...enabled.overriddenBuiltIns]),
-            uncertainBuiltIns: Object.freeze([...enabled.uncertainBuiltIns]),
-            unknownIdentifiers: Object.freeze([
-                ...filter.unknownMembers,
-                ...result.unknownIdentifiers,
-            ]),
-            warnings: Object.freeze([...warnings]),
-            calls: NO_CALLS,
-            runtime: Object.freeze({
-                version: catalog.measured.runtimeVersion,
-                catalog: catalog.source,
-            }),
-            wire: Object.freeze({
-                tools: Object.freeze(sentTools.map((tool) => tool.name)),
-                availableTools: filter.availableTools,
-                excludedTools,
-            }),
-        }),
+        get resolution() {
+            return (resolution ??= Object.freeze({
+                mode: result.mode,
+                enabledTools: Object.freeze([...enabled.enabledTools]),
+                toolEnablement: readonlyMap(new Map(toolEnablement)),
+                toolSetEnablement: result.toolSetEnablement,
+                toolSets: readonlyMap(new Map(filter.toolSets)),
+                modeTools: Object.freeze({
+                    plan: Object.freeze(modes.plan.filter(isEnabled)),
+                    autopilot: Object.freeze(modes.autopilot.filter(isEnabled)),
+                }),
+                overriddenBuiltInTools: Object.freeze([...enabled.overriddenBuiltIns]),
+                uncertainBuiltIns: Object.freeze([...enabled.uncertainBuiltIns]),
+                unknownIdentifiers: Object.freeze([
+                    ...filter.unknownMembers,
+                    ...result.unknownIdentifiers,
+                ]),
+                warnings: toldWarnings,
+                calls: NO_CALLS,
+                runtime: Object.freeze({
+                    version: catalog.measured.runtimeVersion,
+                    catalog: catalog.source,
+                }),
+                wire: Object.freeze({
+                    tools: Object.freeze(sentTools.map((tool) => tool.name)),
+                    availableTools: filter.availableTools,
+                    excludedTools,
+                }),
+            }));
+        },
     };
 }
 

@@ -161,14 +161,14 @@ export function readPromptAgreement(value: unknown): PromptAgreementMode {
  *
  * @param given - the app's `systemMessage`, as read (a plain copy; never modified)
  * @param mode - the session's `promptAgreement`
- * @param tools - the session's tools as prepared
+ * @param tools - the session's tools as prepared (read when the runtime asks for its sections)
  * @param onWarning - the client's warning callback
  * @param rewrite - the client's rewriter ({@link createPromptRewrites})
  */
 export function agreeingSystemMessage(
     given: unknown,
     mode: PromptAgreementMode,
-    tools: PromptTools,
+    tools: () => PromptTools,
     onWarning: (warning: SessionToolWarning) => void,
     rewrite: PromptRewriter = (text, { names, dropped }) =>
         rewriteWithoutTools(text, names, dropped)
@@ -177,7 +177,7 @@ export function agreeingSystemMessage(
     if (mode === "off" || app.mode === "replace") {
         return { systemMessage: given, agreement: undefined };
     }
-    const agreement: PromptAgreement = { mode, tools: () => tools, report: undefined };
+    const agreement: PromptAgreement = { mode, tools, report: undefined };
     const appSections =
         app.mode === "customize" && app.sections !== null && typeof app.sections === "object"
             ? new Map(Object.entries(app.sections as Record<string, SectionOverride>))

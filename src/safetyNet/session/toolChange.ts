@@ -53,8 +53,12 @@ export function configOf(prepared: PreparedSessionTools<ToolSessionConfig>): Too
         get filter() {
             return (filter ??= guardedFilter(prepared.resolution, prepared.excludedWith));
         },
-        resolution: prepared.resolution,
-        promptTools: prepared.promptTools,
+        get resolution() {
+            return prepared.resolution;
+        },
+        get promptTools() {
+            return prepared.promptTools;
+        },
     };
 }
 
