@@ -3,17 +3,12 @@ import {
     clientCatalog,
     modeBuiltIns,
     modelFacingBuiltIns,
-    offeredBuiltIns,
-    unmeasuredBuiltIns,
-    toolSearchDefers,
-    isDeferrable,
     type BuiltInToolCatalog,
     type CatalogCache,
     type RuntimeToolHost,
 } from "./builtInToolCatalog.js";
 import {
     DEFAULT_BUILT_IN_TOOL_COLLISIONS,
-    resolveBuiltInToolOverrides,
     type BuiltInToolCollisionPolicy,
     type BuiltInToolOverrides,
 } from "./builtInToolOverrides.js";
@@ -54,6 +49,12 @@ import {
 } from "./sessionToolFilter.js";
 import type { SessionToolWarning } from "./sessionToolWarning.js";
 import { MAX_TOOLS_PER_REQUEST, readonlyMap } from "../toolFilter/toolFilter.js";
+import {
+    enablementOf,
+    enablementOptions,
+    overridesOf,
+    type SessionToolEnablement,
+} from "./sessionEnablement.js";
 
 /**
  * A session config with the tool options: typed here rather than taken from the SDK's own
@@ -285,9 +286,9 @@ function extended<C extends ToolSessionConfig>(
  * 1. {@link readSessionTools}: the options as read once (custom tool snapshots, filter lists),
  *    and `refuseMcpShadows`: no custom tool that a tool of the session's MCP servers shadows;
  * 2. `clientCatalog`: the built-ins of the client's runtime, cached per client;
- * 3. `resolveBuiltInToolOverrides`: which custom tools replace which built-ins;
+ * 3. `overridesOf` (sessionEnablement.ts): which custom tools replace which built-ins;
  * 4. `resolveSessionToolFilter`: the filter's decision and the wire lists;
- * 5. {@link enableSessionTools}: enablement, the tools sent, tool search;
+ * 5. `enablementOf` (sessionEnablement.ts): enablement, the tools sent, tool search;
  * 6. {@link sessionToolWarnings}: the warnings (with the prompt's, `promptToolWarnings`), refused
  *    under `strictToolFilters`;
  * 7. {@link sessionToolResolution}: the config to send and `session.toolResolution`.
@@ -310,7 +311,7 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
         (config as { mcpServers?: unknown }).mcpServers
     );
     const catalog = await clientCatalog(client, state, input.asksRuntime);
-    const overrides = resolveBuiltInToolOverrides(input.customTools, catalog, state.policy);
+    const overrides = overridesOf(input.customTools, catalog, state.policy);
     const filterWarnings: SessionToolWarning[] = [];
     const filter = resolveSessionToolFilter(
         input.filterOptions,
@@ -322,7 +323,7 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
         },
         (warning) => filterWarnings.push(warning)
     );
-    const enabled = enableSessionTools(input.source, catalog, overrides, filter);
+    const enabled = enablementOf(enablementOptions(input.source), catalog, overrides, filter);
     filterWarnings.push(
         ...promptToolWarnings(
             input.source.systemMessage,
@@ -373,88 +374,6 @@ function readSessionTools<C extends ToolSessionConfig>(
             (option) => option !== undefined && option !== null
         );
     return { source, customTools, filterOptions, asksRuntime };
-}
-
-/** Step 5's output: what the runtime offers and what is sent. */
-interface SessionToolEnablement {
-    /** The filter's decision for a name (names outside its inventory per its mode). */
-    readonly isEnabled: (name: string) => boolean;
-    /** The custom tools sent: those the filter keeps. */
-    readonly sentTools: readonly CustomToolSnapshot[];
-    /** The built-ins that sent custom tools replace. */
-    readonly overriddenBuiltIns: readonly string[];
-    /** `excludedTools` for the runtime, with the built-ins of overrides the filter left out. */
-    readonly excludedTools: readonly string[] | undefined;
-    /** Enablement of every offered built-in and custom tool, tool search included. */
-    readonly toolEnablement: ReadonlyMap<string, boolean>;
-    /** The names enabled, in {@link toolEnablement}'s order. */
-    readonly enabledTools: readonly string[];
-    /**
-     * Built-ins that the filter keeps and no sent custom tool replaces, whose offer to the
-     * session's model the measurements cannot tell (see `unmeasuredBuiltIns`).
-     */
-    readonly uncertainBuiltIns: readonly string[];
-}
-
-/**
- * Step 5: which tools the runtime offers under the wire lists (its aliases included) and which
- * custom tools are sent; with tool search, the enablement again with the tool-search tool.
- */
-function enableSessionTools(
-    source: ToolSessionConfig,
-    catalog: BuiltInToolCatalog,
-    overrides: BuiltInToolOverrides,
-    filter: SessionToolFilter
-): SessionToolEnablement {
-    const { result } = filter;
-    const overridden = new Set(overrides.overridden);
-    // Names outside the helper's inventory are kept unless availableTools lists what to keep.
-    const isEnabled = (name: string) =>
-        result.toolEnablement.get(name) ?? (result.mode === "default" || result.mode === "exclude");
-    const isOfferedBuiltInEnabled = builtInEnablement(
-        isEnabled,
-        filter.availableTools,
-        filter.excludedTools,
-        catalog
-    );
-    const sentTools = overrides.tools.filter((tool) => isEnabled(tool.name));
-    // Only a tool that is sent replaces anything.
-    const sent = new Set(sentTools.map((tool) => tool.name));
-    const enablementWith = (toolSearch: boolean) => {
-        const enablement = new Map<string, boolean>();
-        for (const name of offeredBuiltIns(catalog, source, toolSearch)) {
-            if (!overridden.has(name)) enablement.set(name, isOfferedBuiltInEnabled(name));
-        }
-        for (const tool of overrides.tools) enablement.set(tool.name, isEnabled(tool.name));
-        return enablement;
-    };
-    const countEnabled = (enablement: Map<string, boolean>) =>
-        [...enablement.values()].filter(Boolean).length;
-    let toolEnablement = enablementWith(false);
-    const defers = toolSearchDefers(
-        source,
-        countEnabled(toolEnablement),
-        sentTools.filter(
-            (tool) => isDeferrable(tool) && !catalog.keptOnlyWithToolSearch.has(tool.name)
-        )
-    );
-    if (defers) toolEnablement = enablementWith(true);
-    return {
-        isEnabled,
-        sentTools,
-        overriddenBuiltIns: overrides.overridden.filter((name) => sent.has(name)),
-        excludedTools: excludeUnsentOverrides(
-            filter.excludedTools,
-            overrides.tools,
-            sentTools,
-            overridden
-        ),
-        toolEnablement,
-        enabledTools: [...toolEnablement].filter(([, on]) => on).map(([name]) => name),
-        uncertainBuiltIns: unmeasuredBuiltIns(catalog, source.model).filter(
-            (name) => !sent.has(name) && isOfferedBuiltInEnabled(name)
-        ),
-    };
 }
 
 /** Step 6's output: the session's warnings, delivered once the runtime took the session. */
@@ -575,48 +494,6 @@ function sessionToolResolution<C extends ToolSessionConfig>(
             }));
         },
     };
-}
-
-/**
- * Whether the runtime offers a built-in under the wire lists: the filter's decision, adjusted for
- * the names the runtime's own filter treats as one tool (excluding `rg` removes `grep`;
- * allowing `rg` allows `grep`), as measured.
- */
-function builtInEnablement(
-    isEnabled: (name: string) => boolean,
-    availableTools: readonly string[] | undefined,
-    excludedTools: readonly string[] | undefined,
-    aliases: Pick<BuiltInToolCatalog, "excludedWith" | "includedWith">
-): (name: string) => boolean {
-    const excluded = new Set(excludedTools);
-    const available = new Set(availableTools);
-    return (name) => {
-        if (aliases.excludedWith.get(name)?.some((alias) => excluded.has(alias))) return false;
-        if (isEnabled(name)) return true;
-        return (
-            availableTools !== undefined &&
-            !excluded.has(name) &&
-            aliases.includedWith.get(name)?.some((alias) => available.has(alias)) === true
-        );
-    };
-}
-
-/**
- * An override the filter leaves out is not sent, so it no longer replaces its built-in; the
- * built-in goes too, so that the name the filter removed is gone entirely.
- */
-function excludeUnsentOverrides(
-    excludedTools: readonly string[] | undefined,
-    tools: readonly CustomToolSnapshot[],
-    sentTools: readonly CustomToolSnapshot[],
-    overridden: ReadonlySet<string>
-): readonly string[] | undefined {
-    const sent = new Set(sentTools.map((tool) => tool.name));
-    const dropped = tools
-        .filter((tool) => overridden.has(tool.name) && !sent.has(tool.name))
-        .map((tool) => `builtin:${tool.name}`);
-    if (dropped.length === 0) return excludedTools;
-    return Object.freeze([...new Set([...(excludedTools ?? []), ...dropped])]);
 }
 
 /** The names the prompt rule looks for: every built-in the runtime knows, and the custom tools. */

@@ -1,7 +1,7 @@
 /**
  * The rule of a change of a running session's tools, as a pure function: from the tools the
  * runtime holds, the tools asked for and the session's turn state, the runtime calls to make in
- * order, or a refusal. `sessionToolUpdate.ts` carries the calls out; the property test
+ * order, or a refusal. `session/toolChange.ts` carries the calls out; the property test
  * (`test/unit/toolTransition.property.test.ts`) checks the rule against a model of the runtime.
  *
  * What the runtime does, measured on 1.0.14 and 1.0.15-preview.4 (`test/e2e/setToolsSwap.test.ts`):

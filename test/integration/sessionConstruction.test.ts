@@ -1004,3 +1004,50 @@ describe("sessions built alike share the filter's work, not its outcome", () => 
         expect(named(warnings)).toBe(3);
     });
 });
+
+describe("sessions built alike share the overrides and enablement decided before, not across what differs", () => {
+    it("offers ask_user only to the session with an onUserInputRequest handler, whichever came first", async () => {
+        const { client } = await setUp();
+        const tools = [{ name: "lint", handler }];
+        const plain = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools,
+        });
+        const asking = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            onUserInputRequest: async () => ({ answer: "yes", wasFreeform: true }),
+            tools,
+        });
+        const plainAgain = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools,
+        });
+        expect(plain.toolResolution!.enabledTools).not.toContain("ask_user");
+        expect(asking.toolResolution!.enabledTools).toContain("ask_user");
+        expect(plainAgain.toolResolution!.enabledTools).not.toContain("ask_user");
+    });
+
+    it("refuses under builtInToolCollisions: 'error' the tool object another client let replace a built-in", async () => {
+        const runtime = await startRuntime();
+        const lenient = connect(runtime);
+        const strict = connect(runtime, { builtInToolCollisions: "error" });
+        const view = { name: "view", handler };
+        const accepted = await lenient.client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [view],
+        });
+        expect(accepted.toolResolution!.overriddenBuiltInTools).toEqual(["view"]);
+        const refused = await strict.client
+            .createSession({ model: MODEL, onPermissionRequest: approveAll, tools: [view] })
+            .then(
+                () => undefined,
+                (error: unknown) => error
+            );
+        expect(refused).toBeInstanceOf(SessionToolError);
+        expect(refused).toMatchObject({ code: "BUILT_IN_TOOL_COLLISION", toolNames: ["view"] });
+    });
+});
