@@ -267,15 +267,22 @@ function withAgreement<C extends ToolSessionConfig>(
  */
 function extended<C extends ToolSessionConfig>(
     prepared: PreparedSessionTools<C>,
-    fields: Partial<PreparedSessionTools<C>>
+    fields: Pick<Partial<PreparedSessionTools<C>>, "config" | "agreement" | "generation">
 ): PreparedSessionTools<C> {
-    return Object.defineProperties(
-        {},
-        {
-            ...Object.getOwnPropertyDescriptors(prepared),
-            ...Object.getOwnPropertyDescriptors(fields),
-        }
-    ) as PreparedSessionTools<C>;
+    return {
+        config: fields.config ?? prepared.config,
+        source: prepared.source,
+        deliverWarnings: prepared.deliverWarnings,
+        excludedWith: prepared.excludedWith,
+        agreement: fields.agreement ?? prepared.agreement,
+        generation: fields.generation ?? prepared.generation,
+        get resolution() {
+            return prepared.resolution;
+        },
+        get promptTools() {
+            return prepared.promptTools;
+        },
+    };
 }
 
 /**

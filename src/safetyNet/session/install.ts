@@ -94,7 +94,8 @@ export function attachSession(
     };
     // From now on the transforms read the tools in force, as setTools and setModel leave them.
     if (record.agreement !== undefined) record.agreement.tools = () => record.current.promptTools;
-    commitTools(live, record, record.current.tools);
+    // The SDK's construction registered the handlers of exactly these tools, the config it sent.
+    commitTools(live, record, record.current.tools, true);
     storeRecord(session, record);
     installMembers(Object.getPrototypeOf(session) as object);
     live.on((event) => followEvent(record, live, event));

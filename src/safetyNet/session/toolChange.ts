@@ -326,13 +326,18 @@ function registerHandlers(
 /**
  * Makes `tools` the session's tools once the runtime took them: their handlers answer, and a
  * name taken away while a turn runs gets the "removed" answer until the session is next idle.
+ *
+ * @param registered - whether the session's handlers are these tools' already: true right after
+ *   construction, where the SDK's createSession / resumeSession registered the config's tools
+ *   (every 1.0 release calls `registerTools(config.tools)`)
  */
 export function commitTools(
     session: RunningSession,
     record: SessionRecord,
-    tools: readonly Tool[]
+    tools: readonly Tool[],
+    registered = false
 ): void {
-    registerHandlers(session, record, tools);
+    if (!registered) registerHandlers(session, record, tools);
     const names = new Set(tools.map((tool) => tool.name));
     if (isBusyFor(record, record.sends)) {
         for (const name of record.answered) if (!names.has(name)) record.removed.add(name);
