@@ -110,12 +110,14 @@ try {
         patched: number;
         unpatched: number;
         paired: number;
+        pairedOff: number;
+        sectionsRatio: number;
         clientMs: number;
         stepUs: number;
         work: Record<"patched" | "unpatched", { requests: string[]; subscriptions: number }>;
     };
     console.log(
-        `summary: disconnected session patched ${kib(patched)} vs unpatched ${kib(unpatched)} (ratio ${(patched / Math.max(unpatched, 1)).toFixed(2)}, +${kib(patched - unpatched)}) | warm createSession on one runtime, patched ${timing.patched.toFixed(2)} ms vs unpatched ${timing.unpatched.toFixed(2)} ms (ratio of medians ${(timing.patched / timing.unpatched).toFixed(3)}, paired ${timing.paired.toFixed(3)}; the client's own time +${timing.clientMs.toFixed(2)} ms)`
+        `summary: disconnected session patched ${kib(patched)} vs unpatched ${kib(unpatched)} (ratio ${(patched / Math.max(unpatched, 1)).toFixed(2)}, +${kib(patched - unpatched)}) | warm createSession on one runtime, patched ${timing.patched.toFixed(2)} ms vs unpatched ${timing.unpatched.toFixed(2)} ms (ratio of medians ${(timing.patched / timing.unpatched).toFixed(3)}, paired ${timing.paired.toFixed(3)}, with promptAgreement off ${timing.pairedOff.toFixed(3)}; the 12 section transforms alone cost the unwrapped SDK ${timing.sectionsRatio.toFixed(3)}; the client's own time +${timing.clientMs.toFixed(2)} ms)`
     );
     const { patched: mine, unpatched: theirs } = timing.work;
     const extraRequests = mine.requests.length - theirs.requests.length;

@@ -31,6 +31,7 @@ import {
 } from "copilot-sdk-unpatched";
 import { createSessionToolState, prepareSessionTools } from "../src/safetyNet/sessionToolSetup.js";
 import { startMockModel } from "../src/mockModel/mockChatModel.js";
+import { PROMPT_SECTIONS } from "../src/safetyNet/prompt/promptAgreement.js";
 
 const MODEL = "claude-sonnet-4.5";
 const PROVIDER = { type: "openai" as const, baseUrl: "http://127.0.0.1:9/v1", apiKey: "bench" };
@@ -250,6 +251,41 @@ async function interleaved(
         }
     }
     return times;
+}
+
+/**
+ * What the runtime's side of the prompt agreement costs the unwrapped SDK: sessions of one
+ * unwrapped client alternate between its usual config and the same with the 12 sections marked
+ * `transform` (identity functions, as agreement on registers them). The paired ratio, with the
+ * session without transforms as the base.
+ */
+async function sectionTransformsCost(client: Client): Promise<number> {
+    const sections = Object.fromEntries(
+        PROMPT_SECTIONS.map((id) => [id, { action: (text: string) => text }])
+    );
+    const withSections = () => ({
+        ...sessionConfig("unwrapped"),
+        systemMessage: { mode: "customize", sections },
+    });
+    const time = async (config: Record<string, unknown>) => {
+        const start = performance.now();
+        const session = await client.createSession(config);
+        const elapsed = performance.now() - start;
+        await session.disconnect();
+        return elapsed;
+    };
+    const ratios: number[] = [];
+    for (let round = 0; round < SHARED_ROUNDS; round++) {
+        // Each round starts with the other config.
+        if (round % 2 === 0) {
+            const plain = await time(sessionConfig("unwrapped"));
+            ratios.push((await time(withSections())) / plain);
+        } else {
+            const transformed = await time(withSections());
+            ratios.push(transformed / (await time(sessionConfig("unwrapped"))));
+        }
+    }
+    return quantile(ratios, 0.5);
 }
 
 /**
@@ -487,6 +523,7 @@ try {
         await Promise.all(KINDS.map((kind) => warm[kind].stop()));
         const shared = await sharedRuntimeClients();
         let sharedTimes: Record<Kind, number[]>;
+        let sectionsRatio: number;
         try {
             for (const kind of KINDS) {
                 for (let i = 0; i < 10; i++) await timeSession(shared.clients[kind], kind);
@@ -494,6 +531,7 @@ try {
             sharedTimes = await interleaved(SHARED_ROUNDS, (kind) =>
                 timeSession(shared.clients[kind], kind)
             );
+            sectionsRatio = await sectionTransformsCost(shared.clients.unwrapped);
         } finally {
             await Promise.allSettled(KINDS.map((kind) => shared.clients[kind].stop()));
             await shared.server.stop();
@@ -505,6 +543,9 @@ try {
         console.log(
             `  paired ratio (median of each round's ratio): agreement on ${pairedRatio(sharedTimes, "agreement on").toFixed(3)} | agreement off ${pairedRatio(sharedTimes, "agreement off").toFixed(3)}`
         );
+        console.log(
+            `  the unwrapped SDK given the ${PROMPT_SECTIONS.length} section transforms agreement on registers (identity functions), against itself without them, same runtime: paired ratio ${sectionsRatio.toFixed(3)}`
+        );
         // For the summary the memory bench prints next to its own ratio (npm run bench).
         writeFileSync(
             join("build", "bench", "createSessionRatio.json"),
@@ -512,6 +553,8 @@ try {
                 patched: quantile(sharedTimes["agreement on"], 0.5),
                 unpatched: quantile(sharedTimes.unwrapped, 0.5),
                 paired: pairedRatio(sharedTimes, "agreement on"),
+                pairedOff: pairedRatio(sharedTimes, "agreement off"),
+                sectionsRatio,
                 clientMs: clientTime["agreement on"],
                 stepUs,
                 work: { patched: work["agreement on"], unpatched: work.unwrapped },
