@@ -40,6 +40,8 @@ export interface SessionToolEnablement {
      * session's model the measurements cannot tell (see `unmeasuredBuiltIns`).
      */
     readonly uncertainBuiltIns: readonly string[];
+    /** The names of all the session's custom tools, sent or not, in the order given. */
+    readonly customToolNames: readonly string[];
 }
 
 /**
@@ -154,6 +156,7 @@ export function enablementOf(
         toolEnablement: readonlyMap(new Map(decided.toolEnablement)),
         enabledTools: Object.freeze(decided.enabledTools),
         uncertainBuiltIns: Object.freeze(decided.uncertainBuiltIns),
+        customToolNames: Object.freeze(decided.customToolNames),
     });
     if (earlier === undefined) enablementOutcomes.set(filter, (earlier = []));
     if (earlier.length >= MAX_KEPT_OUTCOMES) earlier.shift();
@@ -229,6 +232,7 @@ function enableSessionTools(
         uncertainBuiltIns: unmeasuredBuiltIns(catalog, source.model).filter(
             (name) => !sent.has(name) && isOfferedBuiltInEnabled(name)
         ),
+        customToolNames: overrides.tools.map((tool) => tool.name),
     };
 }
 

@@ -331,25 +331,50 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
         (warning) => filterWarnings.push(warning)
     );
     const enabled = enablementOf(enablementOptions(input.source), catalog, overrides, filter);
-    filterWarnings.push(
-        ...promptToolWarnings(
-            input.source.systemMessage,
-            enabled.toolEnablement,
-            enabled.overriddenBuiltIns,
-            promptNames(catalog, input.customTools)
-        )
-    );
-    filterWarnings.push(
-        ...droppedCustomToolWarnings(
-            input.customTools.map((tool) => tool.name),
-            new Set(enabled.sentTools.map((tool) => tool.name)),
-            { ...filter.given, toolSets: filter.toolSets }
-        ),
-        ...familyWarnings(enabled.overriddenBuiltIns, new Set(enabled.enabledTools))
-    );
+    // A session without a systemMessage has no text of the app's to check.
+    if (input.source.systemMessage !== undefined) {
+        filterWarnings.push(
+            ...promptToolWarnings(
+                input.source.systemMessage,
+                enabled.toolEnablement,
+                enabled.overriddenBuiltIns,
+                promptNames(catalog, input.customTools)
+            )
+        );
+    }
+    filterWarnings.push(...enablementWarnings(enabled, filter));
     const warnings = sessionToolWarnings(state, overrides, filter, enabled, filterWarnings);
     return sessionToolResolution(input, catalog, filter, enabled, warnings);
 }
+
+/**
+ * The warnings about what the filter and the overrides leave (custom tools the filter drops,
+ * built-in companions of a replaced built-in): a function of the enablement, which is decided
+ * once for sessions built alike (sessionEnablement.ts) and implies the filter outcome and the
+ * custom tools; so are these, each frozen.
+ */
+function enablementWarnings(
+    enabled: SessionToolEnablement,
+    filter: SessionToolFilter
+): readonly SessionToolWarning[] {
+    let warnings = warningsByEnablement.get(enabled);
+    if (warnings === undefined) {
+        warnings = Object.freeze(
+            [
+                ...droppedCustomToolWarnings(
+                    enabled.customToolNames,
+                    new Set(enabled.sentTools.map((tool) => tool.name)),
+                    { ...filter.given, toolSets: filter.toolSets }
+                ),
+                ...familyWarnings(enabled.overriddenBuiltIns, new Set(enabled.enabledTools)),
+            ].map((warning) => Object.freeze(warning))
+        );
+        warningsByEnablement.set(enabled, warnings);
+    }
+    return warnings;
+}
+
+const warningsByEnablement = new WeakMap<SessionToolEnablement, readonly SessionToolWarning[]>();
 
 /** Step 1's output: the session's tool options, read once. */
 interface SessionToolInput<C extends ToolSessionConfig> {

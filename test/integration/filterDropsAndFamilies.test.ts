@@ -39,6 +39,36 @@ describe("FILTER_DROPS_CUSTOM_TOOL", () => {
         expect(session.toolResolution!.wire.tools).toEqual([]);
     });
 
+    it("warns every session built alike, not only the first", async () => {
+        const { client, warnings } = await fake.setUp();
+        const tools = [tool("view", true), tool("lint")];
+        const sessions = [];
+        for (let i = 0; i < 3; i++) {
+            sessions.push(
+                await client.createSession({
+                    model: MODEL,
+                    onPermissionRequest: approveAll,
+                    tools,
+                    availableTools: ["toolset:search"],
+                    excludedTools: ["toolset:read"],
+                })
+            );
+        }
+        const dropped = (list: readonly { code: string; identifiers?: readonly string[] }[]) =>
+            list.filter((w) => w.code === "FILTER_DROPS_CUSTOM_TOOL").map((w) => w.identifiers);
+        expect(dropped(warnings)).toEqual([
+            ["view"],
+            ["lint"],
+            ["view"],
+            ["lint"],
+            ["view"],
+            ["lint"],
+        ]);
+        for (const session of sessions) {
+            expect(dropped(session.toolResolution!.warnings)).toEqual([["view"], ["lint"]]);
+        }
+    });
+
     it("says nothing for a tool the app excluded by its own name, or availableTools: []", async () => {
         const { client, warnings } = await fake.setUp();
         await client.createSession({
