@@ -38,7 +38,7 @@ const PROVIDER = { type: "openai" as const, baseUrl: "http://127.0.0.1:9/v1", ap
 const WARM_ROUNDS = 150;
 const FIRST_SEND_ROUNDS = 50;
 const NEW_CLIENT_ROUNDS = 8;
-const SHARED_ROUNDS = 200;
+const SHARED_ROUNDS = 300;
 
 const handler = async (): Promise<string> => "ok";
 const tools: Tool[] = [
@@ -256,10 +256,10 @@ async function interleaved(
 /**
  * What the runtime's side of the prompt agreement costs the unwrapped SDK: sessions of one
  * unwrapped client alternate between its usual config and the same with the 12 sections marked
- * `transform` (identity functions, as agreement on registers them). The paired ratio, with the
+ * `transform` (identity functions, as agreement on registers them). Each round's ratio, with the
  * session without transforms as the base.
  */
-async function sectionTransformsCost(client: Client): Promise<number> {
+async function sectionTransformsCost(client: Client): Promise<number[]> {
     const sections = Object.fromEntries(
         PROMPT_SECTIONS.map((id) => [id, { action: (text: string) => text }])
     );
@@ -285,7 +285,7 @@ async function sectionTransformsCost(client: Client): Promise<number> {
             ratios.push(transformed / (await time(sessionConfig("unwrapped"))));
         }
     }
-    return quantile(ratios, 0.5);
+    return ratios;
 }
 
 /**
@@ -293,10 +293,31 @@ async function sectionTransformsCost(client: Client): Promise<number> {
  * round run back to back, so what drifts in the machine over the run cancels.
  */
 function pairedRatio(times: Record<Kind, number[]>, kind: Kind): number {
-    return quantile(
-        times[kind].map((value, round) => value / times.unwrapped[round]!),
-        0.5
-    );
+    return quantile(pairedRatios(times, kind), 0.5);
+}
+
+function pairedRatios(times: Record<Kind, number[]>, kind: Kind): number[] {
+    return times[kind].map((value, round) => value / times.unwrapped[round]!);
+}
+
+/**
+ * A median with its 90% interval, by resampling the rounds (1,000 bootstrap samples from a fixed
+ * seed, so a run prints the same interval for the same samples): "1.021 (1.012-1.030)".
+ */
+function withInterval(ratios: readonly number[]): string {
+    let seed = 0x2545f491;
+    const random = () => {
+        seed ^= seed << 13;
+        seed ^= seed >>> 17;
+        seed ^= seed << 5;
+        return (seed >>> 0) / 2 ** 32;
+    };
+    const medians: number[] = [];
+    for (let sample = 0; sample < 1000; sample++) {
+        const resampled = ratios.map(() => ratios[Math.floor(random() * ratios.length)]!);
+        medians.push(quantile(resampled, 0.5));
+    }
+    return `${quantile(ratios, 0.5).toFixed(3)} (90% interval ${quantile(medians, 0.05).toFixed(3)}-${quantile(medians, 0.95).toFixed(3)})`;
 }
 
 /**
@@ -523,7 +544,7 @@ try {
         await Promise.all(KINDS.map((kind) => warm[kind].stop()));
         const shared = await sharedRuntimeClients();
         let sharedTimes: Record<Kind, number[]>;
-        let sectionsRatio: number;
+        let sectionsRatios: number[];
         try {
             for (const kind of KINDS) {
                 for (let i = 0; i < 10; i++) await timeSession(shared.clients[kind], kind);
@@ -531,7 +552,7 @@ try {
             sharedTimes = await interleaved(SHARED_ROUNDS, (kind) =>
                 timeSession(shared.clients[kind], kind)
             );
-            sectionsRatio = await sectionTransformsCost(shared.clients.unwrapped);
+            sectionsRatios = await sectionTransformsCost(shared.clients.unwrapped);
         } finally {
             await Promise.allSettled(KINDS.map((kind) => shared.clients[kind].stop()));
             await shared.server.stop();
@@ -541,10 +562,10 @@ try {
             sharedTimes
         );
         console.log(
-            `  paired ratio (median of each round's ratio): agreement on ${pairedRatio(sharedTimes, "agreement on").toFixed(3)} | agreement off ${pairedRatio(sharedTimes, "agreement off").toFixed(3)}`
+            `  paired ratio (median of each round's ratio): agreement on ${withInterval(pairedRatios(sharedTimes, "agreement on"))} | agreement off ${withInterval(pairedRatios(sharedTimes, "agreement off"))}`
         );
         console.log(
-            `  the unwrapped SDK given the ${PROMPT_SECTIONS.length} section transforms agreement on registers (identity functions), against itself without them, same runtime: paired ratio ${sectionsRatio.toFixed(3)}`
+            `  the unwrapped SDK given the ${PROMPT_SECTIONS.length} section transforms agreement on registers (identity functions), against itself without them, same runtime: paired ratio ${withInterval(sectionsRatios)}`
         );
         // For the summary the memory bench prints next to its own ratio (npm run bench).
         writeFileSync(
@@ -554,7 +575,7 @@ try {
                 unpatched: quantile(sharedTimes.unwrapped, 0.5),
                 paired: pairedRatio(sharedTimes, "agreement on"),
                 pairedOff: pairedRatio(sharedTimes, "agreement off"),
-                sectionsRatio,
+                sectionsRatio: quantile(sectionsRatios, 0.5),
                 clientMs: clientTime["agreement on"],
                 stepUs,
                 work: { patched: work["agreement on"], unpatched: work.unwrapped },
