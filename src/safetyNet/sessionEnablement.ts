@@ -54,9 +54,15 @@ export function overridesOf(
     catalog: BuiltInToolCatalog,
     policy: BuiltInToolCollisionPolicy
 ): BuiltInToolOverrides {
-    let earlier = overrideOutcomes.get(catalog);
+    // Kept by the first snapshot, held weakly: once the app lets go of its tool object (and so of
+    // the snapshot), the outcome and the handlers it holds go too.
+    const holder: object = customTools[0] ?? catalog;
+    let earlier = overrideOutcomes.get(holder);
     const known = earlier?.find(
-        (outcome) => outcome.policy === policy && sameItems(outcome.customTools, customTools)
+        (outcome) =>
+            outcome.catalog === catalog &&
+            outcome.policy === policy &&
+            sameItems(outcome.customTools, customTools)
     );
     if (known !== undefined) return known.overrides;
     const decided = resolveBuiltInToolOverrides(customTools, catalog, policy);
@@ -68,18 +74,20 @@ export function overridesOf(
             decided.caseOnlyMatches.map((match) => Object.freeze(match))
         ),
     });
-    if (earlier === undefined) overrideOutcomes.set(catalog, (earlier = []));
+    if (earlier === undefined) overrideOutcomes.set(holder, (earlier = []));
     if (earlier.length >= MAX_KEPT_OUTCOMES) earlier.shift();
-    earlier.push({ policy, customTools, overrides });
+    earlier.push({ catalog, policy, customTools, overrides });
     return overrides;
 }
 
-/** Outcomes of steps 3 and 5 kept per catalog (or per filter outcome), the newest last. */
+/** Outcomes of steps 3 and 5 kept per first snapshot (or per overrides), the newest last. */
 const MAX_KEPT_OUTCOMES = 16;
 
+/** By the first custom tool's snapshot (the catalog for a session without custom tools). */
 const overrideOutcomes = new WeakMap<
-    BuiltInToolCatalog,
+    object,
     {
+        readonly catalog: BuiltInToolCatalog;
         readonly policy: BuiltInToolCollisionPolicy;
         readonly customTools: readonly CustomToolSnapshot[];
         readonly overrides: BuiltInToolOverrides;
@@ -131,8 +139,8 @@ export function enablementOptions(source: ToolSessionConfig): EnablementOptions 
 }
 
 /**
- * Step 5 for sessions alike: by filter outcome (kept per catalog, see `resolveSessionToolFilter`),
- * the enablements decided for the same catalog, overrides and options.
+ * Step 5 for sessions alike: by overrides (kept while the app holds its tool objects, see
+ * {@link overridesOf}), the enablements decided for the same catalog, filter outcome and options.
  */
 export function enablementOf(
     options: EnablementOptions,
@@ -140,12 +148,10 @@ export function enablementOf(
     overrides: BuiltInToolOverrides,
     filter: SessionToolFilter
 ): SessionToolEnablement {
-    let earlier = enablementOutcomes.get(filter);
+    let earlier = enablementOutcomes.get(overrides);
     const known = earlier?.find(
         (outcome) =>
-            outcome.catalog === catalog &&
-            outcome.overrides === overrides &&
-            outcome.key === options.key
+            outcome.catalog === catalog && outcome.filter === filter && outcome.key === options.key
     );
     if (known !== undefined) return known.enabled;
     const decided = enableSessionTools(options, catalog, overrides, filter);
@@ -158,17 +164,17 @@ export function enablementOf(
         uncertainBuiltIns: Object.freeze(decided.uncertainBuiltIns),
         customToolNames: Object.freeze(decided.customToolNames),
     });
-    if (earlier === undefined) enablementOutcomes.set(filter, (earlier = []));
+    if (earlier === undefined) enablementOutcomes.set(overrides, (earlier = []));
     if (earlier.length >= MAX_KEPT_OUTCOMES) earlier.shift();
-    earlier.push({ catalog, overrides, key: options.key, enabled });
+    earlier.push({ catalog, filter, key: options.key, enabled });
     return enabled;
 }
 
 const enablementOutcomes = new WeakMap<
-    SessionToolFilter,
+    BuiltInToolOverrides,
     {
         readonly catalog: BuiltInToolCatalog;
-        readonly overrides: BuiltInToolOverrides;
+        readonly filter: SessionToolFilter;
         readonly key: string;
         readonly enabled: SessionToolEnablement;
     }[]
