@@ -13,7 +13,6 @@
  * test's directory when the directory is removed.
  */
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CopilotClient, RuntimeConnection, type SessionConfig } from "@github/copilot-sdk";
 import {
@@ -22,8 +21,8 @@ import {
     cleanupStack,
     e2eRig,
     recordingTool,
-    stoppedAtEnd,
     testCleanups,
+    twoClientRig,
     type E2eRig,
 } from "../support/e2eHarness.js";
 import { contentText, toolNameOf } from "../support/mockModel.js";
@@ -192,39 +191,13 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
     });
 });
 
-async function freePort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    await new Promise((resolve) => server.close(resolve));
-    if (address === null || typeof address === "string") throw new Error("no port");
-    return address.port;
-}
-
 describe("promptAgreement with a second client on the same session", () => {
     it("the client that resumed last decides: its transforms build the prompt, for its tools", async ({
         onTestFinished,
     }) => {
         const defer = testCleanups(onTestFinished);
-        const port = await freePort();
-        const connectionToken = `token-${Math.random().toString(36).slice(2)}`;
-        const rig = await e2eRig(
-            defer,
-            (baseDirectory) =>
-                new CopilotClient({
-                    baseDirectory,
-                    onToolWarning: () => {},
-                    connection: RuntimeConnection.forTcp({ port, connectionToken }),
-                } as never)
-        );
-        await rig.client.start();
-        const other = stoppedAtEnd(
-            defer,
-            new CopilotClient({
-                onToolWarning: () => {},
-                connection: RuntimeConnection.forUri(`127.0.0.1:${port}`, { connectionToken }),
-            } as never)
-        );
+        const rig = await twoClientRig(defer);
+        const { other } = rig;
         const a = await rig.client.createSession({
             ...rig.base(CLAUDE_MODEL),
             excludedTools: ["view"],

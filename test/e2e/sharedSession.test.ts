@@ -8,58 +8,27 @@
  * answer, is where their removal fails); B's clash is a SessionToolError naming the tool; the MCP
  * shadow is refused before anything is sent; the deep schema is refused at once, naming the tool.
  */
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { CopilotClient, RuntimeConnection, SessionToolError } from "@github/copilot-sdk";
+import { CopilotClient, SessionToolError } from "@github/copilot-sdk";
 import {
     CLAUDE_MODEL,
     e2eRig,
     recordingTool,
-    stoppedAtEnd,
     testCleanups,
+    twoClientRig,
 } from "../support/e2eHarness.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
 
-async function freePort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    await new Promise((resolve) => server.close(resolve));
-    if (address === null || typeof address === "string") throw new Error("no port");
-    return address.port;
-}
-
 /** Two clients on one runtime: A starts it on a TCP port, B connects to it. */
 async function twoClients(onTestFinished: Parameters<typeof testCleanups>[0], calls: string[]) {
-    const defer = testCleanups(onTestFinished);
-    const port = await freePort();
-    const connectionToken = `token-${Math.random().toString(36).slice(2)}`;
-    const rig = await e2eRig(
-        defer,
-        (baseDirectory) =>
-            new CopilotClient({
-                baseDirectory,
-                onToolWarning: () => {},
-                connection: RuntimeConnection.forTcp({ port, connectionToken }),
-            } as never),
-        {
-            // The model calls each named tool it is offered, once per turn.
-            toolCall: (request) =>
-                (request.tools ?? [])
-                    .map((tool) => tool.function?.name ?? "")
-                    .filter((name) => calls.includes(name))
-                    .map((name) => ({ name, arguments: {} })),
-        }
-    );
-    await rig.client.start();
-    const other = stoppedAtEnd(
-        defer,
-        new CopilotClient({
-            onToolWarning: () => {},
-            connection: RuntimeConnection.forUri(`127.0.0.1:${port}`, { connectionToken }),
-        } as never)
-    );
-    return { ...rig, other };
+    return twoClientRig(testCleanups(onTestFinished), {
+        // The model calls each named tool it is offered, once per turn.
+        toolCall: (request) =>
+            (request.tools ?? [])
+                .map((tool) => tool.function?.name ?? "")
+                .filter((name) => calls.includes(name))
+                .map((name) => ({ name, arguments: {} })),
+    });
 }
 
 /** A recording tool whose handler takes a while, as real tools do (a file, a network call). */

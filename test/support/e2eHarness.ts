@@ -8,10 +8,11 @@
  * the clean-ups ran; vitest loads a fresh copy of the module per test file.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OnTestFinishedHandler } from "vitest";
-import { approveAll } from "@github/copilot-sdk";
+import { CopilotClient, RuntimeConnection, approveAll } from "@github/copilot-sdk";
 import {
     descriptionOf,
     startMockModel,
@@ -174,6 +175,51 @@ export async function e2eRig<C extends RuntimeClient>(
             onPermissionRequest: approveAll,
         }),
     };
+}
+
+/** A port on 127.0.0.1 that was free a moment ago. */
+async function freePort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    await new Promise((resolve) => server.close(resolve));
+    if (address === null || typeof address === "string") throw new Error("no port");
+    return address.port;
+}
+
+/**
+ * Two clients of this package on one runtime: the rig's client starts it on a TCP port (and is
+ * started), `other` connects to it, a second connection to the same sessions. Both are stopped
+ * when the test ends.
+ *
+ * @param defer - the test's clean-ups
+ * @param script - what the mock model answers
+ */
+export async function twoClientRig(
+    defer: Defer,
+    script: MockModelScript = {}
+): Promise<E2eRig<CopilotClient> & { readonly other: CopilotClient }> {
+    const port = await freePort();
+    const connectionToken = `token-${Math.random().toString(36).slice(2)}`;
+    const rig = await e2eRig(
+        defer,
+        (baseDirectory) =>
+            new CopilotClient({
+                baseDirectory,
+                onToolWarning: () => {},
+                connection: RuntimeConnection.forTcp({ port, connectionToken }),
+            } as never),
+        script
+    );
+    await rig.client.start();
+    const other = stoppedAtEnd(
+        defer,
+        new CopilotClient({
+            onToolWarning: () => {},
+            connection: RuntimeConnection.forUri(`127.0.0.1:${port}`, { connectionToken }),
+        } as never)
+    );
+    return { ...rig, other };
 }
 
 /** A custom tool that records its calls and answers with a text naming itself. */
