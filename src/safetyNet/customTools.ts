@@ -140,6 +140,7 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
 }
 
 type JsonField = "parameters" | "metadata";
+const JSON_FIELDS: readonly JsonField[] = ["parameters", "metadata"];
 
 /** A parsed JSON value, frozen through: sessions may share it, so nothing may write to it. */
 function deepFrozen(value: unknown): unknown {
@@ -149,7 +150,6 @@ function deepFrozen(value: unknown): unknown {
     }
     return value;
 }
-const JSON_FIELDS: readonly JsonField[] = ["parameters", "metadata"];
 
 /** By a tool object of the app's, its latest snapshot and the JSON its fields were read as. */
 const earlierSnapshots = new WeakMap<

@@ -159,7 +159,8 @@ export function enablementOf(
         ...decided,
         sentTools: Object.freeze(decided.sentTools),
         overriddenBuiltIns: Object.freeze(decided.overriddenBuiltIns),
-        toolEnablement: readonlyMap(new Map(decided.toolEnablement)),
+        // A map enableSessionTools made for this outcome alone: made read-only, not copied.
+        toolEnablement: readonlyMap(decided.toolEnablement as Map<string, boolean>),
         enabledTools: Object.freeze(decided.enabledTools),
         uncertainBuiltIns: Object.freeze(decided.uncertainBuiltIns),
         customToolNames: Object.freeze(decided.customToolNames),

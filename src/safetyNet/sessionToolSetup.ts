@@ -498,7 +498,9 @@ function sessionToolResolution<C extends ToolSessionConfig>(
         get resolution() {
             return (resolution ??= Object.freeze({
                 mode: result.mode,
-                enabledTools: Object.freeze([...enabled.enabledTools]),
+                // The enablement's lists are frozen already (sessionEnablement.ts); its map is
+                // copied, as a read-only map can still be written through Map.prototype.
+                enabledTools: enabled.enabledTools,
                 toolEnablement: readonlyMap(new Map(toolEnablement)),
                 toolSetEnablement: result.toolSetEnablement,
                 toolSets: readonlyMap(new Map(filter.toolSets)),
@@ -506,8 +508,8 @@ function sessionToolResolution<C extends ToolSessionConfig>(
                     plan: Object.freeze(modes.plan.filter(isEnabled)),
                     autopilot: Object.freeze(modes.autopilot.filter(isEnabled)),
                 }),
-                overriddenBuiltInTools: Object.freeze([...enabled.overriddenBuiltIns]),
-                uncertainBuiltIns: Object.freeze([...enabled.uncertainBuiltIns]),
+                overriddenBuiltInTools: enabled.overriddenBuiltIns,
+                uncertainBuiltIns: enabled.uncertainBuiltIns,
                 unknownIdentifiers: Object.freeze([
                     ...filter.unknownMembers,
                     ...result.unknownIdentifiers,
