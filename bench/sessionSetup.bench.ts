@@ -145,30 +145,27 @@ function tracePhases(client: Client): ClientPhases {
     const phases: ClientPhases = { beforeSend: [], afterAnswer: [] };
     const connection = (client as unknown as { connection: { sendRequest: Function } }).connection;
     const sendRequest = connection.sendRequest;
+    // createSession calls run one at a time in this benchmark: one set of marks serves them all.
     let called = 0;
+    let answered = 0;
+    let awaitingRequest = false;
     const wrapped = client.createSession.bind(client);
     client.createSession = async (config) => {
         called = performance.now();
-        let answered = 0;
-        const trace = (answer: number) => {
-            answered = answer;
-        };
-        pending = trace;
+        awaitingRequest = true;
         const session = await wrapped(config);
         phases.afterAnswer.push(performance.now() - answered);
         return session;
     };
-    let pending: ((answer: number) => void) | undefined;
+    const markAnswer = () => {
+        answered = performance.now();
+    };
     connection.sendRequest = function (this: unknown, method: unknown, ...rest: unknown[]) {
         const result = sendRequest.call(this, method, ...rest) as Promise<unknown>;
-        if (method === "session.create" && pending !== undefined) {
-            const trace = pending;
-            pending = undefined;
+        if (method === "session.create" && awaitingRequest) {
+            awaitingRequest = false;
             phases.beforeSend.push(performance.now() - called);
-            void result.then(
-                () => trace(performance.now()),
-                () => trace(performance.now())
-            );
+            void result.then(markAnswer, markAnswer);
         }
         return result;
     };
@@ -190,9 +187,9 @@ function sessionConfig(kind: Kind, baseUrl?: string): Record<string, unknown> {
     };
 }
 
-async function timeSession(client: Client, kind: Kind): Promise<number> {
+async function timeSession(client: Client, config: Record<string, unknown>): Promise<number> {
     const start = performance.now();
-    const session = await client.createSession(sessionConfig(kind));
+    const session = await client.createSession(config);
     const elapsed = performance.now() - start;
     await session.disconnect();
     return elapsed;
@@ -267,22 +264,15 @@ async function sectionTransformsCost(client: Client): Promise<number[]> {
         ...sessionConfig("unwrapped"),
         systemMessage: { mode: "customize", sections },
     });
-    const time = async (config: Record<string, unknown>) => {
-        const start = performance.now();
-        const session = await client.createSession(config);
-        const elapsed = performance.now() - start;
-        await session.disconnect();
-        return elapsed;
-    };
     const ratios: number[] = [];
     for (let round = 0; round < SHARED_ROUNDS; round++) {
         // Each round starts with the other config.
         if (round % 2 === 0) {
-            const plain = await time(sessionConfig("unwrapped"));
-            ratios.push((await time(withSections())) / plain);
+            const plain = await timeSession(client, sessionConfig("unwrapped"));
+            ratios.push((await timeSession(client, withSections())) / plain);
         } else {
-            const transformed = await time(withSections());
-            ratios.push(transformed / (await time(sessionConfig("unwrapped"))));
+            const transformed = await timeSession(client, withSections());
+            ratios.push(transformed / (await timeSession(client, sessionConfig("unwrapped"))));
         }
     }
     return ratios;
@@ -486,7 +476,7 @@ try {
         await Promise.all(KINDS.map((kind) => warm[kind].start()));
         // Warm-up: the first sessions of a client pay for loading the runtime's modules.
         for (const kind of KINDS) {
-            for (let i = 0; i < 10; i++) await timeSession(warm[kind], kind);
+            for (let i = 0; i < 10; i++) await timeSession(warm[kind], sessionConfig(kind));
             const session = await warm[kind].createSession(sessionConfig(kind, model.baseUrl));
             await session.sendAndWait({ prompt: "hello" });
             await session.disconnect();
@@ -499,7 +489,7 @@ try {
         ) as Record<Kind, ClientPhases>;
         const warmTimes = await interleaved(
             WARM_ROUNDS,
-            (kind) => timeSession(warm[kind], kind),
+            (kind) => timeSession(warm[kind], sessionConfig(kind)),
             warm
         );
         report(
@@ -547,10 +537,11 @@ try {
         let sectionsRatios: number[];
         try {
             for (const kind of KINDS) {
-                for (let i = 0; i < 10; i++) await timeSession(shared.clients[kind], kind);
+                for (let i = 0; i < 10; i++)
+                    await timeSession(shared.clients[kind], sessionConfig(kind));
             }
             sharedTimes = await interleaved(SHARED_ROUNDS, (kind) =>
-                timeSession(shared.clients[kind], kind)
+                timeSession(shared.clients[kind], sessionConfig(kind))
             );
             sectionsRatios = await sectionTransformsCost(shared.clients.unwrapped);
         } finally {
@@ -585,7 +576,7 @@ try {
             const client = newClient(kind);
             try {
                 await client.start();
-                return await timeSession(client, kind);
+                return await timeSession(client, sessionConfig(kind));
             } finally {
                 await client.stop();
             }
