@@ -1,8 +1,14 @@
-// ESLint (flat config): typescript-eslint's recommended rules for src/, and the layers the docs
-// state, as import rules (CONTRIBUTING.md, "Layout"):
-// - src/toolFilter/ imports nothing else: no other src module, no SDK, no package;
-// - src/safetyNet/ imports the SDK as types only;
-// - src/sdkSeam/ is the one place that touches SDK internals (the members sdkSeam.ts lists);
+// ESLint (flat config): typescript-eslint's recommended rules for src/, test/, bench/ and demo/,
+// and the layers of src/ (CONTRIBUTING.md, "Layout") as import rules, one per folder. From the
+// bottom up, each folder imports only those below it:
+//   shared/ -> toolFilter/ -> sdk/ -> toolCustomization/{api -> catalog -> input -> prompt ->
+//   construction -> session} -> wrap/ -> the entries (library.ts, patch.ts, extension.ts,
+//   publicApi.ts);
+// chatOpen/ stands on shared/ and toolFilter/ alone, mockModel/ on nothing, and cli/ reaches the
+// product only by its package name. Besides:
+// - toolCustomization/ imports the SDK as types only; sdk/ is the one place that touches SDK
+//   internals (the members sdk/internals.ts lists);
+// - no module of src/ reaches itself through its imports (boundaries/no-cycle);
 // - src/patch.ts, what the thin patch imports, never imports the SDK, even through other modules;
 // - src/ never imports scripts/, upstream/ or test/;
 // - scripts/upstream/ and scripts/repro/ are areas of their own: src/ and the other scripts never
@@ -28,9 +34,108 @@ const OWN_AREAS = {
         "scripts/upstream and scripts/repro are areas of their own: other scripts do not import them (import the product from build/).",
 };
 
-/** SDK members that are not its public contract (src/sdkSeam/sdkSeam.ts, INTERNAL_MEMBERS). */
+/** SDK members that are not its public contract (src/sdk/internals.ts, INTERNAL_MEMBERS). */
 const SDK_INTERNALS =
     "resolveToolFilterOptions|resumeSessionForExtension|isExternalServer|resolvedCliPath|registerTools|_markDisconnected";
+
+/** The SDK as types only: values reach the domain through src/sdk/. */
+const SDK_TYPES_ONLY = {
+    group: SDK,
+    allowTypeImports: true,
+    message:
+        "src/toolCustomization/ imports the SDK as types only (`import type`): values reach it from src/sdk/.",
+};
+
+/** The folders of src/ from the bottom up; each imports only the folders before it. */
+const LAYERS = [
+    "shared",
+    "toolFilter",
+    "sdk",
+    "toolCustomization/api",
+    "toolCustomization/catalog",
+    "toolCustomization/input",
+    "toolCustomization/prompt",
+    "toolCustomization/construction",
+    "toolCustomization/session",
+    "wrap",
+];
+
+/** The folders beside the layers, and what each may import of src/. */
+const SIDE_FOLDERS = {
+    chatOpen: ["shared", "toolFilter"],
+    mockModel: [],
+};
+
+/**
+ * A regular expression that matches a relative import from `from` (a folder of src/) into any
+ * folder of src/ that is not `allowed` (nor `from` itself), or into an entry module of src/.
+ *
+ * @param {string} from
+ * @param {readonly string[]} allowed
+ */
+function outsideOf(from, allowed) {
+    const depth = from.split("/").length;
+    const escape = (/** @type {string} */ folder) => folder.replaceAll("/", "\\/");
+    const folders = [from, ...allowed].map(escape).join("|");
+    // From src/<from>/x.ts, `depth` times `../` reaches src/: what follows must be an allowed
+    // folder. Inside toolCustomization/, a sibling is reached by a single `../`.
+    let pattern = `^(?:\\.\\./){${depth}}(?!(?:${folders})\\/)`;
+    if (depth === 2) {
+        const [parent, own] = from.split("/");
+        const siblings = allowed
+            .filter((folder) => folder.startsWith(`${parent}/`))
+            .map((folder) => folder.split("/")[1]);
+        pattern += `|^\\.\\./(?!(?:${[own, ...siblings].join("|")})\\/)[^.]`;
+    }
+    return pattern;
+}
+
+/**
+ * The import rule of one folder of src/: it imports only `allowed` folders of src/ (with the
+ * reason), never the outside of src/, and the SDK as types only where `typesOnly`.
+ *
+ * @param {string} folder
+ * @param {readonly string[]} allowed
+ * @param {string} why
+ * @param {boolean} [typesOnly]
+ * @returns {import("eslint").Linter.Config}
+ */
+function layer(folder, allowed, why, typesOnly = false) {
+    return {
+        files: [`src/${folder}/**/*.ts`],
+        rules: {
+            "@typescript-eslint/no-restricted-imports": [
+                "error",
+                {
+                    patterns: [
+                        OUTSIDE_SRC,
+                        ...(typesOnly ? [SDK_TYPES_ONLY] : []),
+                        {
+                            regex: outsideOf(folder, allowed),
+                            message: `src/${folder}/ imports only ${allowed.length === 0 ? "its own modules" : `its own modules and src/${allowed.join(", src/")}`}: ${why}`,
+                        },
+                    ],
+                },
+            ],
+        },
+    };
+}
+
+/** Why each layer stands where it does. */
+const WHY = {
+    shared: "formatting and list reading for every layer, so it imports nothing of the product.",
+    toolFilter: "the generic filter helper, usable without the SDK or the session.",
+    sdk: "the SDK accessor, below the domain: it knows the SDK's files and internals, not the tool customization.",
+    "toolCustomization/api":
+        "the public vocabulary (types, errors, warnings, shared config types) every step speaks.",
+    "toolCustomization/catalog": "the built-in tools as measured: data, read by the steps above.",
+    "toolCustomization/input": "the readers of what the caller passes, before any step decides.",
+    "toolCustomization/prompt": "the agreement of the runtime's instructions, given the tools.",
+    "toolCustomization/construction":
+        "the construction pipeline, below the running session that rebuilds with it.",
+    "toolCustomization/session": "the running session, below the client adapter that attaches it.",
+    wrap: "the client adapter, above the domain and below the package's entries.",
+};
 
 export default tseslint.config(
     {
@@ -40,13 +145,12 @@ export default tseslint.config(
             ".cache/**",
             "patches/**",
             "upstream/**",
-            "src/safetyNet/measuredBuiltInTools.generated.ts",
+            "src/toolCustomization/catalog/generated/**",
         ],
     },
     {
-        files: ["src/**/*.ts"],
+        files: ["src/**/*.ts", "test/**/*.ts", "bench/**/*.ts", "demo/**/*.ts", "*.ts"],
         extends: [js.configs.recommended, ...tseslint.configs.recommended],
-        plugins: { boundaries },
         rules: {
             // `// @ts-ignore: <why>` where no `@ts-expect-error` can do (moduleLocation.ts: the
             // line is an error in the CommonJS compile only).
@@ -54,7 +158,7 @@ export default tseslint.config(
                 "error",
                 { "ts-ignore": "allow-with-description" },
             ],
-            // Declaration merging into the SDK's interfaces (sdkSeam/sdkTypes.ts) adds members
+            // Declaration merging into the SDK's interfaces (wrap/sdkTypes.ts) adds members
             // through `extends`, with an empty body.
             "@typescript-eslint/no-empty-object-type": [
                 "error",
@@ -62,36 +166,41 @@ export default tseslint.config(
             ],
             // Destructuring to leave fields out (`{ dropped: _dropped, ...rest }`).
             "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true }],
+        },
+    },
+    {
+        files: ["src/**/*.ts"],
+        plugins: { boundaries },
+        rules: {
             "@typescript-eslint/no-restricted-imports": ["error", { patterns: [OUTSIDE_SRC] }],
+            "boundaries/no-cycle": "error",
             "no-restricted-syntax": [
                 "error",
                 {
                     selector: `MemberExpression[property.name=/^(${SDK_INTERNALS})$/]`,
                     message:
-                        "An SDK internal: only src/sdkSeam/ touches them (list it in sdkSeam.ts's INTERNAL_MEMBERS with why).",
+                        "An SDK internal: only src/sdk/ touches them (list it in internals.ts's INTERNAL_MEMBERS with why).",
                 },
             ],
         },
     },
+    ...LAYERS.map((folder, index) =>
+        layer(
+            folder,
+            LAYERS.slice(0, index),
+            WHY[/** @type {keyof typeof WHY} */ (folder)],
+            folder.startsWith("toolCustomization/")
+        )
+    ),
+    layer(
+        "chatOpen",
+        SIDE_FOLDERS.chatOpen,
+        "VS Code's chat.open adapter stands on the generic filter alone."
+    ),
+    layer("mockModel", SIDE_FOLDERS.mockModel, "the mock model is a product of its own."),
     {
-        files: ["src/toolFilter/**/*.ts"],
-        rules: {
-            "@typescript-eslint/no-restricted-imports": [
-                "error",
-                {
-                    patterns: [
-                        {
-                            regex: "^(?!\\./)",
-                            message:
-                                "src/toolFilter/ depends on nothing: it imports only its own modules (./).",
-                        },
-                    ],
-                },
-            ],
-        },
-    },
-    {
-        files: ["src/safetyNet/**/*.ts"],
+        // The command reaches the product only by its package name, as an app does.
+        files: ["src/cli/*.ts"],
         rules: {
             "@typescript-eslint/no-restricted-imports": [
                 "error",
@@ -99,10 +208,9 @@ export default tseslint.config(
                     patterns: [
                         OUTSIDE_SRC,
                         {
-                            group: SDK,
-                            allowTypeImports: true,
+                            regex: "^\\.\\./",
                             message:
-                                "src/safetyNet/ imports the SDK as types only (`import type`): values reach it from src/sdkSeam/.",
+                                "src/cli/ reaches the product only by its package name (copilot-sdk-tool-override/...), as an app does.",
                         },
                     ],
                 },
@@ -110,7 +218,25 @@ export default tseslint.config(
         },
     },
     {
-        files: ["src/sdkSeam/**/*.ts"],
+        files: ["src/cli/*/**/*.ts"],
+        rules: {
+            "@typescript-eslint/no-restricted-imports": [
+                "error",
+                {
+                    patterns: [
+                        OUTSIDE_SRC,
+                        {
+                            regex: "^\\.\\./\\.\\./",
+                            message:
+                                "src/cli/ reaches the product only by its package name (copilot-sdk-tool-override/...), as an app does.",
+                        },
+                    ],
+                },
+            ],
+        },
+    },
+    {
+        files: ["src/sdk/**/*.ts"],
         rules: { "no-restricted-syntax": "off" },
     },
     {

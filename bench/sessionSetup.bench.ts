@@ -29,9 +29,10 @@ import {
     CopilotClient as UnpatchedClient,
     RuntimeConnection as UnpatchedConnection,
 } from "copilot-sdk-unpatched";
-import { createSessionToolState, prepareSessionTools } from "../src/safetyNet/sessionToolSetup.js";
+import { prepareSessionTools } from "../src/toolCustomization/construction/pipeline.js";
+import { createSessionToolState } from "../src/toolCustomization/construction/clientState.js";
 import { startMockModel } from "../src/mockModel/mockChatModel.js";
-import { PROMPT_SECTIONS } from "../src/safetyNet/prompt/promptAgreement.js";
+import { PROMPT_SECTIONS } from "../src/toolCustomization/prompt/promptAgreement.js";
 
 const MODEL = "claude-sonnet-4.5";
 const PROVIDER = { type: "openai" as const, baseUrl: "http://127.0.0.1:9/v1", apiKey: "bench" };
@@ -143,7 +144,11 @@ interface ClientPhases {
 
 function tracePhases(client: Client): ClientPhases {
     const phases: ClientPhases = { beforeSend: [], afterAnswer: [] };
-    const connection = (client as unknown as { connection: { sendRequest: Function } }).connection;
+    const connection = (
+        client as unknown as {
+            connection: { sendRequest: (...args: unknown[]) => Promise<unknown> };
+        }
+    ).connection;
     const sendRequest = connection.sendRequest;
     // createSession calls run one at a time in this benchmark: one set of marks serves them all.
     let called = 0;
@@ -381,7 +386,11 @@ async function perSessionWork(
     transformSections: number;
     transformChars: number;
 }> {
-    const connection = (client as unknown as { connection: { sendRequest: Function } }).connection;
+    const connection = (
+        client as unknown as {
+            connection: { sendRequest: (...args: unknown[]) => Promise<unknown> };
+        }
+    ).connection;
     const sendRequest = connection.sendRequest;
     const requests: string[] = [];
     connection.sendRequest = function (this: unknown, method: unknown, ...rest: unknown[]) {

@@ -8,8 +8,8 @@
 import { CopilotClient as SdkCopilotClient } from "@github/copilot-sdk";
 import * as extension from "@github/copilot-sdk/extension";
 import { CopilotClient } from "./library.js";
-import { SessionToolError } from "./safetyNet/sessionToolError.js";
-import { adoptExtensionClient } from "./sdkSeam/wrapSdk.js";
+import { SessionToolError } from "./toolCustomization/api/sessionToolError.js";
+import { adoptExtensionClient } from "./wrap/wrapSdk.js";
 
 export * from "@github/copilot-sdk/extension";
 

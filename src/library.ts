@@ -5,12 +5,12 @@
 import { createRequire } from "node:module";
 import * as sdk from "@github/copilot-sdk";
 import type { CopilotClient as PublishedClient } from "@github/copilot-sdk";
-import { MODULE_URL } from "./moduleLocation.js";
-import type { builtInToolGroups } from "./safetyNet/builtInToolGroups.js";
-import { adoptSdk, type SdkRoot } from "./sdkSeam/wrapSdk.js";
+import { MODULE_URL } from "./shared/moduleLocation.js";
+import type { builtInToolGroups } from "./toolCustomization/catalog/builtInToolGroups.js";
+import { adoptSdk, type SdkRoot } from "./wrap/wrapSdk.js";
 
 export * from "@github/copilot-sdk";
-export * from "./index.js";
+export * from "./publicApi.js";
 
 /** Where the SDK's entry is, resolved from here as this module's own import resolves it. */
 function sdkEntry(): string {

@@ -4,5 +4,5 @@
 // root module re-exports this module, so that `import { SessionToolError } from
 // "@github/copilot-sdk"` works in the patch form.
 
-export * from "./index.js";
-export { toolCustomizationHook } from "./sdkSeam/wrapSdk.js";
+export * from "./publicApi.js";
+export { toolCustomizationHook } from "./wrap/wrapSdk.js";

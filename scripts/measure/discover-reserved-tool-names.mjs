@@ -2,7 +2,7 @@
 /**
  * Measures which tool names a Copilot runtime treats as built-in, writes
  * data/measured-built-in-tools/<sdk version>.json and regenerates
- * src/safetyNet/measuredBuiltInTools.generated.ts from every such file.
+ * src/toolCustomization/catalog/generated/measuredBuiltInTools.generated.ts from every such file.
  *
  * Usage: node scripts/measure/discover-reserved-tool-names.mjs [--sdk <version>] [--quiet] [--full]
  *        node scripts/measure/discover-reserved-tool-names.mjs --runtime <copilot CLI> [--out <file>]

@@ -34,6 +34,6 @@ for (const project of ["tsconfig.build-esm.json", "tsconfig.build-cjs.json", "ts
 writeFileSync(join(root, "build", "cjs", "package.json"), '{ "type": "commonjs" }\n');
 // `import.meta` does not exist in CommonJS: this module's location comes from __filename there.
 writeFileSync(
-    join(root, "build", "cjs", "moduleLocation.js"),
+    join(root, "build", "cjs", "shared", "moduleLocation.js"),
     '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.MODULE_URL = require("node:url").pathToFileURL(__filename).href;\n'
 );

@@ -7,7 +7,7 @@
  * of the SDK.
  */
 
-import { quoteValue } from "../toolFilter/formatting.js";
+import { quoteValue } from "../shared/formatting.js";
 import {
     readonlyMap,
     resolveToolFilter,

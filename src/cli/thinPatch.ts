@@ -130,7 +130,7 @@ export function carriesThinPatch(text: string): boolean {
 
 /** Whether a file of the SDK carries the self-contained patch of 0.3.0 and earlier. */
 export function carriesSelfContainedPatch(text: string): boolean {
-    return /wrapForToolCustomization|require\("\.\/sdkSeam\/wrapSdk\.js"\)|toolCustomization\.js/.test(
+    return /wrapForToolCustomization|require\("\.\/(?:sdkSeam|wrap)\/wrapSdk\.js"\)|toolCustomization\.js/.test(
         text
     );
 }

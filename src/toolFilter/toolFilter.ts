@@ -1,5 +1,5 @@
-import { formatList, quoteValue, suggestionSentence } from "./formatting.js";
-import { readListByIndex } from "./listReader.js";
+import { formatList, quoteValue, suggestionSentence } from "../shared/formatting.js";
+import { readListByIndex } from "../shared/listReader.js";
 import { closestName } from "./nameSuggestions.js";
 
 /**

@@ -86,15 +86,14 @@ describe.concurrent("calls the runtime refused before anything ran", () => {
             );
             const fmt = recordingTool("fmt");
             const answers: ToolAnswer[] = [];
-            let session: Awaited<ReturnType<typeof client.createSession>> | undefined;
             const lint = {
                 ...recordingTool("lint"),
                 handler: async () => {
-                    await session!.setTools({ tools: [lint, fmt] });
+                    await session.setTools({ tools: [lint, fmt] });
                     return "linted";
                 },
             };
-            session = await client.createSession({
+            const session = await client.createSession({
                 ...base(CLAUDE_MODEL),
                 tools: [lint],
                 onToolAnswered: (answer) => answers.push(answer),

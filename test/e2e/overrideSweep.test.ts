@@ -224,7 +224,7 @@ async function unpatchedOverrideOutcomes(
         const batch = pending.pop()!;
         const tools = probeTools([CONTROL, ...batch], true);
         let failure: Outcome | undefined;
-        let probed: Record<string, Outcome> = {};
+        let probed: Record<string, Outcome>;
         try {
             const session = await client.createSession({ ...base(modelId), tools }).catch((e) => {
                 failure = "runtime refused the session";

@@ -27,8 +27,8 @@ import {
 } from "../support/e2eHarness.js";
 import { contentText, toolNameOf } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
-import { toolMentions } from "../../src/safetyNet/prompt/toolMentions.js";
-import { MEASURED_BUILT_IN_TOOLS } from "../../src/safetyNet/measuredBuiltInTools.generated.js";
+import { toolMentions } from "../../src/toolCustomization/prompt/toolMentions.js";
+import { MEASURED_BUILT_IN_TOOLS } from "../../src/toolCustomization/catalog/generated/measuredBuiltInTools.generated.js";
 
 const NAMES = new Set(MEASURED_BUILT_IN_TOOLS.flatMap((measured) => measured.builtIns));
 const external = process.env.COPILOT_EXTERNAL_RUNTIME;

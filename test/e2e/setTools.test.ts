@@ -196,15 +196,14 @@ describe.concurrent.each([CLAUDE_MODEL, GPT_MODEL])("session.setTools on %s", (m
     }) => {
         const { client, model, base } = await rig(testCleanups(onTestFinished));
         const format = recordingTool("format");
-        let session: Awaited<ReturnType<typeof client.createSession>> | undefined;
         const lint = {
             ...recordingTool("lint"),
             handler: async () => {
-                await session!.setTools({ tools: [format], excludedTools: ["bash"] });
+                await session.setTools({ tools: [format], excludedTools: ["bash"] });
                 return "lint changed the tools";
             },
         };
-        session = await client.createSession({ ...base(modelId), tools: [lint] });
+        const session = await client.createSession({ ...base(modelId), tools: [lint] });
         const first = model.requests.length;
         await session.sendAndWait({ prompt: callPrompt("lint") });
         // One turn: the request that called lint, then the one that got its result.

@@ -1,5 +1,5 @@
 /**
- * The SDK seam (src/sdkSeam/sdkSeam.ts) against every served release as published: each internal
+ * The SDK seam (src/sdk/internals.ts) against every served release as published: each internal
  * member the wrap touches must exist where the release's capabilities say it does, and the wire
  * form `setTools` sends must be the one the SDK itself sends on `session.create`.
  */
@@ -12,8 +12,8 @@ import {
     CopilotClient as UnpatchedClient,
     RuntimeConnection,
 } from "copilot-sdk-unpatched";
-import { INTERNAL_MEMBERS, wireToolDefinition } from "../../src/sdkSeam/sdkSeam.js";
-import { detectRelease } from "../../src/sdkSeam/sdkRelease.js";
+import { INTERNAL_MEMBERS, wireToolDefinition } from "../../src/sdk/internals.js";
+import { detectRelease } from "../../src/sdk/release.js";
 import { supportedVersions } from "../../src/cli/conformance/servedReleases.js";
 import { compareVersions } from "../../src/cli/conformance/sdkVersions.js";
 import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";

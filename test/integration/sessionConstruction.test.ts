@@ -108,6 +108,13 @@ function shiftyTool(): { readonly name: string; readonly handler: typeof handler
     };
 }
 
+/** An array whose index 0 is a hole and whose index 1 holds `item`. */
+function sparse(item: unknown): unknown[] {
+    const list: unknown[] = [];
+    list[1] = item;
+    return list;
+}
+
 describe("session construction: custom tools on the wire", () => {
     it("sends every accepted custom tool with overridesBuiltInTool: true unless the app set false", async () => {
         const { runtime, client } = await setUp();
@@ -633,7 +640,11 @@ describe("session construction: runtime replies of the wrong shape", () => {
 describe("session construction: refusals", () => {
     const bad: [string, Record<string, unknown>, string][] = [
         ["tools not an array", { tools: { name: "lint", handler } }, "INVALID_CUSTOM_TOOL"],
-        ["a sparse tools array", { tools: [, { name: "lint", handler }] }, "INVALID_CUSTOM_TOOL"],
+        [
+            "a sparse tools array",
+            { tools: sparse({ name: "lint", handler }) },
+            "INVALID_CUSTOM_TOOL",
+        ],
         ["a tools entry that is not an object", { tools: ["lint"] }, "INVALID_CUSTOM_TOOL"],
         ["a name models refuse", { tools: [{ name: "bad name", handler }] }, "INVALID_CUSTOM_TOOL"],
         [

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { approveAll, type CopilotSession } from "@github/copilot-sdk";
 import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
-import { RESUME_PROBE_TIMEOUT } from "../../src/safetyNet/session/busy.js";
+import { RESUME_PROBE_TIMEOUT } from "../../src/toolCustomization/session/busy.js";
 
 const { setUp } = fakeRuntimeClients();
 const MODEL = "claude-sonnet-4.5";

@@ -9,12 +9,10 @@ import {
     RUNTIME_LISTING_TIMEOUT_MS,
     toolSearchDefers,
     type RuntimeToolHost,
-} from "../../src/safetyNet/builtInToolCatalog.js";
-import {
-    createSessionToolState,
-    prepareSessionTools,
-} from "../../src/safetyNet/sessionToolSetup.js";
-import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
+} from "../../src/toolCustomization/catalog/builtInToolCatalog.js";
+import { prepareSessionTools } from "../../src/toolCustomization/construction/pipeline.js";
+import { createSessionToolState } from "../../src/toolCustomization/construction/clientState.js";
+import type { SessionToolWarning } from "../../src/toolCustomization/api/sessionToolWarning.js";
 import { NEWEST_MEASURED_RUNTIME, RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 
 // The rule (docs/conformance.md): the built-in catalog comes from the measurements of the runtime's

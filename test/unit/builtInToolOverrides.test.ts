@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { BuiltInToolCatalog } from "../../src/safetyNet/builtInToolCatalog.js";
-import { resolveBuiltInToolOverrides } from "../../src/safetyNet/builtInToolOverrides.js";
-import type { CustomToolSnapshot } from "../../src/safetyNet/customTools.js";
-import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
+import type { BuiltInToolCatalog } from "../../src/toolCustomization/catalog/builtInToolCatalog.js";
+import { resolveBuiltInToolOverrides } from "../../src/toolCustomization/construction/overrides.js";
+import type { CustomToolSnapshot } from "../../src/toolCustomization/input/customTools.js";
+import { SessionToolError } from "../../src/toolCustomization/api/sessionToolError.js";
 
 // The override rule (docs/using.md, "Custom tools and built-ins"): which custom tools may replace the built-in of their name, and
 // how every accepted tool goes on the wire. A small hand-written catalog keeps each case readable.

@@ -11,9 +11,9 @@ import {
     followCallEvent,
     MAX_RECORDED_CALLS,
     newCallRecord,
-} from "../../src/safetyNet/session/attribution.js";
-import { failureOf } from "../../src/safetyNet/session/record.js";
-import type { ToolAnswer, ToolAnswerer } from "../../src/safetyNet/publicTypes.js";
+} from "../../src/toolCustomization/session/attribution.js";
+import { failureOf } from "../../src/toolCustomization/session/record.js";
+import type { ToolAnswer, ToolAnswerer } from "../../src/toolCustomization/api/publicTypes.js";
 
 /**
  * A session's attribution record fed events as the installer feeds them; `custom` is the set of

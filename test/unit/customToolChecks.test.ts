@@ -7,7 +7,7 @@ import { approveAll, CopilotClient, RuntimeConnection } from "@github/copilot-sd
 import {
     assertUniqueToolNames,
     validateSessionTools,
-} from "../../src/safetyNet/customToolChecks.js";
+} from "../../src/toolCustomization/input/customToolChecks.js";
 
 const handler = async () => "ok";
 
@@ -240,7 +240,7 @@ describe("CopilotClient custom tool checks", () => {
 });
 
 // The core's construction checks alone: a copy of the SDK with only
-// src/safetyNet/customToolChecks.ts and its calls (`coreFileEdits()`), built by the patch
+// src/toolCustomization/input/customToolChecks.ts and its calls (`coreFileEdits()`), built by the patch
 // scripts into .cache/sdk-checks/ (rebuilt when the checks or the edits change). In the patched
 // SDK the safety net answers duplicates first, so only this build shows that the core's own
 // guard and its call in createSession / resumeSession work: with either stubbed out, these fail.

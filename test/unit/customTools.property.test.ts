@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { snapshotCustomTools } from "../../src/safetyNet/customTools.js";
+import { snapshotCustomTools } from "../../src/toolCustomization/input/customTools.js";
 
 const handlers = [async (): Promise<string> => "one", async (): Promise<string> => "two"];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { snapshotCustomTools } from "../../src/safetyNet/customTools.js";
-import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
+import { snapshotCustomTools } from "../../src/toolCustomization/input/customTools.js";
+import { SessionToolError } from "../../src/toolCustomization/api/sessionToolError.js";
 
 // The rule for custom tools (docs/using.md, "Custom tools and built-ins"): `tools` is read once into frozen snapshots and checked; what is
 // checked is what is sent and registered. Expected values are written by hand from the rule.

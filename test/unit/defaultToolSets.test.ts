@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TOOL_SETS } from "../../src/safetyNet/defaultToolSets.js";
+import { DEFAULT_TOOL_SETS } from "../../src/toolCustomization/catalog/defaultToolSets.js";
 import { RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 
 // Every member of a default toolset must be a built-in of some measured runtime: a name no

@@ -6,7 +6,7 @@
  * refused and its session disconnected; one that fails keeps its own error. Stand-in SDK classes.
  */
 import { describe, expect, it, vi } from "vitest";
-import { adoptExtensionClient, wrapCopilotClient } from "../../src/sdkSeam/wrapSdk.js";
+import { adoptExtensionClient, wrapCopilotClient } from "../../src/wrap/wrapSdk.js";
 
 /** A stand-in for the SDK's client with an extension resume that records what it was given. */
 class StandInClient {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFilterEntry } from "../../src/safetyNet/filterEntry.js";
+import { parseFilterEntry } from "../../src/toolCustomization/input/filterEntry.js";
 
 // The entry forms of docs/using.md's "availableTools / excludedTools with toolsets" section: bare
 // names are tools, `toolset:<name>` is a toolset, `builtin:` / `custom:` / `mcp:` are the SDK's

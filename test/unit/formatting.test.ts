@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatList, quoteValue, suggestionSentence } from "../../src/toolFilter/formatting.js";
+import { formatList, quoteValue, suggestionSentence } from "../../src/shared/formatting.js";
 
 // One formatter for values, one for lists: every message quotes what the caller passed.
 describe("quoteValue", () => {

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import {
     createPromptRewrites,
     type PromptTools,
-} from "../../src/safetyNet/prompt/promptAgreement.js";
-import { rewriteWithoutTools } from "../../src/safetyNet/prompt/promptRewrite.js";
+} from "../../src/toolCustomization/prompt/promptAgreement.js";
+import { rewriteWithoutTools } from "../../src/toolCustomization/prompt/promptRewrite.js";
 
 const NAMES = ["bash", "view", "edit", "grep", "glob"];
 

@@ -8,10 +8,10 @@
 import { describe, expect, it } from "vitest";
 import { CLAUDE_MODEL, GPT_MODEL, testCleanups } from "../support/e2eHarness.js";
 import { captureRuntimePrompt } from "../support/runtimeSections.js";
-import { toolMentions } from "../../src/safetyNet/prompt/toolMentions.js";
-import { rewriteWithoutTools } from "../../src/safetyNet/prompt/promptRewrite.js";
+import { toolMentions } from "../../src/toolCustomization/prompt/toolMentions.js";
+import { rewriteWithoutTools } from "../../src/toolCustomization/prompt/promptRewrite.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
-import { MEASURED_BUILT_IN_TOOLS } from "../../src/safetyNet/measuredBuiltInTools.generated.js";
+import { MEASURED_BUILT_IN_TOOLS } from "../../src/toolCustomization/catalog/generated/measuredBuiltInTools.generated.js";
 
 /** Every built-in name any measured runtime has. */
 const NAMES = new Set(MEASURED_BUILT_IN_TOOLS.flatMap((measured) => measured.builtIns));

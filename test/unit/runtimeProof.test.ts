@@ -5,7 +5,7 @@
  * `conformance --compare`, with its command line.
  */
 import { describe, expect, it } from "vitest";
-import { promptToolWarnings } from "../../src/safetyNet/promptCheck.js";
+import { promptToolWarnings } from "../../src/toolCustomization/prompt/appPromptCheck.js";
 import {
     acceptDifferences,
     compareRuntimes,

@@ -7,11 +7,9 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import {
-    createSessionToolState,
-    prepareSessionConfig,
-    type ToolSessionConfig,
-} from "../../src/safetyNet/sessionToolSetup.js";
+import { prepareSessionConfig } from "../../src/toolCustomization/construction/pipeline.js";
+import { createSessionToolState } from "../../src/toolCustomization/construction/clientState.js";
+import type { ToolSessionConfig } from "../../src/toolCustomization/api/sessionConfig.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ToolSet } from "@github/copilot-sdk";
-import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
+import { SessionToolError } from "../../src/toolCustomization/api/sessionToolError.js";
 import {
     resolveSessionToolFilter,
     type SessionToolFilter,
     type SessionToolFilterOptions,
     type SessionToolInventory,
-} from "../../src/safetyNet/sessionToolFilter.js";
-import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
+} from "../../src/toolCustomization/construction/filter.js";
+import type { SessionToolWarning } from "../../src/toolCustomization/api/sessionToolWarning.js";
 import { EDIT_MEMBERS, EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
 
 // The filter rule (docs/using.md, "availableTools / excludedTools with toolsets"), in the SDK's vocabulary: availableTools / excludedTools with

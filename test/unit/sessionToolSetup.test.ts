@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
+import { SessionToolError } from "../../src/toolCustomization/api/sessionToolError.js";
 import {
-    createSessionToolState,
     prepareSessionConfig,
     prepareSessionTools,
-    type NormalizedToolFilters,
+} from "../../src/toolCustomization/construction/pipeline.js";
+import {
+    createSessionToolState,
     type SessionToolHost,
-} from "../../src/safetyNet/sessionToolSetup.js";
-import type { SessionToolWarning } from "../../src/safetyNet/sessionToolWarning.js";
+} from "../../src/toolCustomization/construction/clientState.js";
+import type { NormalizedToolFilters } from "../../src/toolCustomization/api/sessionConfig.js";
+import type { SessionToolWarning } from "../../src/toolCustomization/api/sessionToolWarning.js";
 import { EDIT_MEMBERS } from "../support/toolSetMembers.js";
 
 // The session step of createSession / resumeSession (the rules of docs/using.md) on a

@@ -7,8 +7,14 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { toolMentions, toolNamesInPrompt } from "../../src/safetyNet/prompt/toolMentions.js";
-import { mentionExcerpt, rewriteWithoutTools } from "../../src/safetyNet/prompt/promptRewrite.js";
+import {
+    toolMentions,
+    toolNamesInPrompt,
+} from "../../src/toolCustomization/prompt/toolMentions.js";
+import {
+    mentionExcerpt,
+    rewriteWithoutTools,
+} from "../../src/toolCustomization/prompt/promptRewrite.js";
 
 const NAMES = new Set([
     "view",

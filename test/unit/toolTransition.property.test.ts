@@ -25,16 +25,15 @@ import {
     stopsForTurn,
     type ToolSide,
     type WireFilter,
-} from "../../src/safetyNet/toolTransition.js";
+} from "../../src/toolCustomization/session/transition.js";
 import {
     IDLE,
-    isBusy,
     nextTurnState,
     RESUMED,
     type TurnState,
-} from "../../src/safetyNet/sessionTurns.js";
-import { isBusyFor, trackedSend } from "../../src/safetyNet/session/busy.js";
-import type { SessionRecord } from "../../src/safetyNet/session/record.js";
+} from "../../src/toolCustomization/session/turns.js";
+import { isBusyFor, trackedSend } from "../../src/toolCustomization/session/busy.js";
+import type { SessionRecord } from "../../src/toolCustomization/session/record.js";
 
 const BUILT_INS = ["view", "grep"] as const;
 const NAMES = ["view", "lint", "grep"] as const;

@@ -1,11 +1,11 @@
 /**
- * The wrapper of src/sdkSeam/wrapSdk.ts around a stand-in SDK client, built from src/ without the
+ * The wrapper of src/wrap/wrapSdk.ts around a stand-in SDK client, built from src/ without the
  * patch build, whose TOOL_CUSTOMIZATION_PATCH therefore records no capability: what a release
  * cannot do is refused before the SDK's own method runs.
  */
 import { describe, expect, it, vi } from "vitest";
-import { wrapCopilotClient } from "../../src/sdkSeam/wrapSdk.js";
-import { SessionToolError } from "../../src/safetyNet/sessionToolError.js";
+import { wrapCopilotClient } from "../../src/wrap/wrapSdk.js";
+import { SessionToolError } from "../../src/toolCustomization/api/sessionToolError.js";
 
 /** A stand-in for the SDK's client: records what its methods were given. */
 class StandInClient {

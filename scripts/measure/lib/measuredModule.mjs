@@ -1,6 +1,6 @@
 // The module rendered from the discovery's data files (data/measured-built-in-tools/*.json, read
 // by the package's conformance suite, build/cli/conformance/measuredCatalog.js):
-// src/safetyNet/measuredBuiltInTools.generated.ts, one entry per measured runtime. It declares
+// src/toolCustomization/catalog/generated/measuredBuiltInTools.generated.ts, one entry per measured runtime. It declares
 // every list that occurs more than once, across all entries, once, and keeps the shape src/ reads
 // (`offeredByModel` per entry).
 
@@ -13,7 +13,14 @@ import { compareVersions } from "../../../build/cli/conformance/sdkVersions.js";
 /** @typedef {import("../../../build/cli/conformance/measuredCatalog.js").Measurement} Measurement */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const OUT = join(ROOT, "src", "safetyNet", "measuredBuiltInTools.generated.ts");
+const OUT = join(
+    ROOT,
+    "src",
+    "toolCustomization",
+    "catalog",
+    "generated",
+    "measuredBuiltInTools.generated.ts"
+);
 
 /**
  * @param {Measurement[]} entries measurements, one per SDK version (with `offeredByModel`)
@@ -65,7 +72,7 @@ export function renderMeasuredModule(entries) {
 // Made by: npm run discover:tool-names -- --sdk <version> (one data file per SDK version in
 // data/measured-built-in-tools/), measured offline against each version's own runtime.
 
-import type { MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
+import type { MeasuredBuiltInTools } from "../measuredBuiltInTools.js";
 
 // Name lists that occur more than once below, declared once.
 ${constants}

@@ -21,7 +21,7 @@ import { pristineDir } from "./pristineSdk.mjs";
 import { EXPORTS_MODULE, applyEdits, editsByFile, editsFor, sdkEdits } from "./sdkEdits.mjs";
 
 /** The compiled marker, which holds the build hash and so is left out of it. */
-const MARKER_FILE = "patchMarker.js";
+const MARKER_FILE = "wrap/patchMarker.js";
 
 /** @param {string} project a tsconfig file, from the project root */
 function runTsc(project) {
@@ -63,7 +63,7 @@ function compileSources() {
     runTsc("tsconfig.patch-cjs.json");
     // `import.meta` does not exist in CommonJS: this module's location comes from __filename there.
     writeFileSync(
-        join(ROOT, "build", "patch", "cjs", "moduleLocation.js"),
+        join(ROOT, "build", "patch", "cjs", "shared", "moduleLocation.js"),
         '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.MODULE_URL = require("node:url").pathToFileURL(__filename).href;\n'
     );
     compiled = {
@@ -79,7 +79,7 @@ function compileSources() {
  * @param {string} compiled
  */
 function targetName(compiled) {
-    return compiled.replace(/^index\./, `${EXPORTS_MODULE}.`);
+    return compiled.replace(/^publicApi\./, `${EXPORTS_MODULE}.`);
 }
 
 /**

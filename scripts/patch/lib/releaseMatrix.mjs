@@ -68,7 +68,7 @@ console.log("MATRIX " + JSON.stringify({ esm, cjs }));
  */
 export async function runReleaseMatrix(versions = supportedVersions()) {
     const { detectRelease } = await import(
-        pathToFileURL(join(ROOT, "build", "esm", "sdkSeam", "sdkRelease.js")).href
+        pathToFileURL(join(ROOT, "build", "esm", "sdk", "release.js")).href
     );
     const scratch = mkdtempSync(join(tmpdir(), "release-matrix-"));
     /** @type {ReleaseRun[]} */
@@ -111,7 +111,7 @@ export async function runReleaseMatrix(versions = supportedVersions()) {
                 [
                     probe,
                     sdkDir,
-                    pathToFileURL(join(ROOT, "build", "esm", "sdkSeam", "sdkRelease.js")).href,
+                    pathToFileURL(join(ROOT, "build", "esm", "sdk", "release.js")).href,
                 ],
                 { cwd: app, encoding: "utf8" }
             );

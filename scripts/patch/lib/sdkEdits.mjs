@@ -1,17 +1,17 @@
 // What the patch changes in files that @github/copilot-sdk already ships: one table.
 //
-// The patch reaches the SDK from the outside (src/sdkSeam/wrapSdk.ts): it adds the compiled src/
+// The patch reaches the SDK from the outside (src/wrap/wrapSdk.ts): it adds the compiled src/
 // modules beside the SDK's, and only appends to the SDK's own files, except for one type
 // declaration. Each append states what it relies on (`requires`: a declaration of the file,
 // never prose, a bundler-generated name or data), checked on every release it is built for; a
 // release that differs gets its own text through `byRelease`. The ESM and CJS builds of a file
 // are written side by side, from the same names.
 
-/** Compiled form of src/index.ts inside the SDK's dist folder (re-exported from the root). */
+/** Compiled form of src/publicApi.ts inside the SDK's dist folder (re-exported from the root). */
 export const EXPORTS_MODULE = "toolCustomization";
 
-/** The compiled module that wraps the SDK (src/sdkSeam/wrapSdk.ts), relative to dist/. */
-const WRAP_MODULE = "./sdkSeam/wrapSdk.js";
+/** The compiled module that wraps the SDK (src/wrap/wrapSdk.ts), relative to dist/. */
+const WRAP_MODULE = "./wrap/wrapSdk.js";
 
 /**
  * @typedef {object} SdkEdit
@@ -82,7 +82,7 @@ export function sdkEdits(runtimeExportNames, variant = "full") {
             file: "dist/toolSet.d.ts",
             kind: "replace",
             anchor: "export declare const BuiltInTools: {\n",
-            text: 'export declare const BuiltInTools: typeof import("./safetyNet/builtInToolGroups.js").builtInToolGroups & {\n',
+            text: 'export declare const BuiltInTools: typeof import("./toolCustomization/catalog/builtInToolGroups.js").builtInToolGroups & {\n',
         },
     ];
     if (variant === "checks") return edits;
@@ -114,7 +114,7 @@ export function sdkEdits(runtimeExportNames, variant = "full") {
             name: "types.d.ts loads the fork's members of the SDK's types",
             file: "dist/types.d.ts",
             kind: "append",
-            text: 'import "./sdkSeam/sdkTypes.js";\n',
+            text: 'import "./wrap/sdkTypes.js";\n',
         }
     );
     return edits;

@@ -1,6 +1,6 @@
 // The discovery's data files, data/measured-built-in-tools/<sdk version>.json, one per measured
 // runtime, as the conformance suite reads them (the module rendered from them,
-// src/safetyNet/measuredBuiltInTools.generated.ts, is scripts/measure/lib/measuredModule.mjs's).
+// src/toolCustomization/catalog/generated/measuredBuiltInTools.generated.ts, is scripts/measure/lib/measuredModule.mjs's).
 //
 // A data file stores the tool sets the model is offered per model id compactly: most models get
 // one of two or three identical lists, so each distinct list is stored once, as a family named

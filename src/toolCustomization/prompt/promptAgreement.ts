@@ -1,0 +1,411 @@
+// `promptAgreement`: the runtime's own instructions agree with the session's tools, through the
+// SDK's customize-mode section transforms. Built on the session record: the transforms are made
+// before the session exists (createSession sends them), hold a `PromptAgreement`, and read the
+// tools in force from it when the runtime calls them; attachSession points it at the record, so
+// from then on every call reads `record.current` as setTools and setModel leave it.
+//
+// Composition with the app's `systemMessage`:
+// - none, or append mode: customize mode with the package's transforms, the app's `content`
+//   kept as it is (customize mode appends it after the sections, as append mode does);
+// - customize mode: per section, the package's rewrite runs first on the runtime's text, then
+//   the app's override on the result: a transform gets the agreed text, `append` / `prepend`
+//   content is joined with a line break; a section the app replaces, removes or preserves is the
+//   app's, left alone;
+// - replace mode: the app owns the whole prompt; nothing is added (the PROMPT_NAMES_REMOVED_TOOL
+//   check of its content applies).
+//
+// Outcomes: each call rewrites the text it is given for the tools in force at that moment (a
+// call again gives the same text for the same tools); if the rewrite throws, the section is
+// left as given and PROMPT_REWRITE_FAILED is warned once; if the app's own transform throws (or
+// its promise rejects), the section goes as the rewrite left it and PROMPT_TRANSFORM_FAILED is
+// warned once per section (the SDK alone would send the runtime's text, mentions and all).
+
+import type { SessionToolWarning } from "../api/sessionToolWarning.js";
+import type {
+    PromptAgreementMode,
+    PromptAgreementReport,
+    PromptSectionEdit,
+    PromptToolMention,
+} from "../api/publicTypes.js";
+import { formatList, quoteValue } from "../../shared/formatting.js";
+import { SessionToolError } from "../api/sessionToolError.js";
+import {
+    droppedMentions,
+    mentionExcerpt,
+    rewriteWithoutTools,
+    type RewrittenText,
+} from "./promptRewrite.js";
+import type { ToolMention } from "./toolMentions.js";
+
+/** The section ids of the SDK's `SYSTEM_MESSAGE_SECTIONS` (1.0.x), in the runtime's order. */
+export const PROMPT_SECTIONS: readonly string[] = Object.freeze([
+    "preamble",
+    "identity",
+    "tone",
+    "tool_efficiency",
+    "environment_context",
+    "code_change_rules",
+    "guidelines",
+    "safety",
+    "tool_instructions",
+    "custom_instructions",
+    "runtime_instructions",
+    "last_instructions",
+]);
+
+/** Where the note goes: the first of these sections the package transforms. */
+const NOTE_SECTIONS = ["last_instructions", "tool_instructions", "runtime_instructions"];
+
+/** The session's tools as the rewrite needs them. */
+export interface PromptTools {
+    /** Every name the naming rule looks for: the runtime's built-ins and the custom tools. */
+    readonly names: ReadonlySet<string>;
+    /** The names the text must not recommend or describe: not offered, or replaced. */
+    readonly dropped: ReadonlySet<string>;
+    /** The built-ins this model is normally offered that the session does not offer. */
+    readonly missing: readonly string[];
+    /** The built-ins a custom tool replaces. */
+    readonly replaced: readonly string[];
+}
+
+/** One session's agreement: what its transforms read and write. */
+export interface PromptAgreement {
+    readonly mode: Exclude<PromptAgreementMode, "off">;
+    /** The tools in force: the prepared ones until the session has its record. */
+    tools: () => PromptTools;
+    /** The latest build's report (`toolResolution.prompt`). */
+    report: PromptAgreementReport | undefined;
+}
+
+/**
+ * The rewrite of one section's text for the session's tools: {@link rewriteWithoutTools}, or the
+ * same answer remembered from an earlier build (see {@link createPromptRewrites}).
+ */
+export type PromptRewriter = (text: string, tools: PromptTools) => RewrittenText;
+
+/** At most this many rewrites are remembered per client (about 12 per set of tools in force). */
+const MAX_REMEMBERED_REWRITES = 96;
+
+/**
+ * A client's rewriter, which remembers its answers. The rewrite is a pure function of the
+ * section's text and the names it recognises and drops, and the runtime sends a client's sessions
+ * mostly the same texts: a build whose section text and tools match an earlier build's (compared
+ * in full, not by a digest) gets the earlier answer without scanning the text again. Anything
+ * else (another text, other tools) is rewritten as it comes; nothing is skipped on a guess.
+ * Bounded: the oldest answers are forgotten first.
+ *
+ * @returns the rewriter, kept in the client's session-tool state
+ */
+export function createPromptRewrites(): PromptRewriter {
+    const keys = new WeakMap<PromptTools, string>();
+    const remembered = new Map<string, Map<string, RewrittenText>>();
+    let size = 0;
+    return (text, tools) => {
+        let key = keys.get(tools);
+        if (key === undefined) {
+            key = JSON.stringify([[...tools.names], [...tools.dropped]]);
+            keys.set(tools, key);
+        }
+        let byText = remembered.get(key);
+        const known = byText?.get(text);
+        if (known !== undefined) return known;
+        const rewritten = rewriteWithoutTools(text, tools.names, tools.dropped);
+        const frozen: RewrittenText = Object.freeze({
+            text: rewritten.text,
+            edits: Object.freeze(
+                rewritten.edits.map((edit) =>
+                    Object.freeze({ ...edit, names: Object.freeze([...edit.names]) })
+                )
+            ),
+            mentions: Object.freeze(rewritten.mentions.map((mention) => Object.freeze(mention))),
+        });
+        if (size >= MAX_REMEMBERED_REWRITES) {
+            // Forget the oldest set of tools' answers.
+            const [oldest, answers] = remembered.entries().next().value!;
+            remembered.delete(oldest);
+            size -= answers.size;
+        }
+        if (byText === undefined || !remembered.has(key)) {
+            byText = new Map();
+            remembered.set(key, byText);
+        }
+        byText.set(text, frozen);
+        size++;
+        return frozen;
+    };
+}
+
+type SectionOverride = { action: unknown; content?: unknown };
+type SystemMessage = { mode?: unknown; content?: unknown; sections?: unknown };
+
+const MODES: ReadonlySet<unknown> = new Set(["rewrite", "warn", "off"]);
+
+/**
+ * Reads the `promptAgreement` option.
+ *
+ * @throws SessionToolError `INVALID_SESSION_OPTION`
+ */
+export function readPromptAgreement(value: unknown): PromptAgreementMode {
+    if (value === undefined) return "rewrite";
+    if (MODES.has(value)) return value as PromptAgreementMode;
+    throw new SessionToolError(
+        "INVALID_SESSION_OPTION",
+        `Invalid promptAgreement ${quoteValue(value)}: use 'rewrite' (the default: the runtime's instructions lose what names tools the session lacks), 'warn' (keep them, warn) or 'off'.`,
+        ["promptAgreement"]
+    );
+}
+
+/**
+ * The `systemMessage` to send for a session, and its agreement; the app's own when the
+ * agreement is off or the app replaces the whole prompt.
+ *
+ * @param given - the app's `systemMessage`, as read (a plain copy; never modified)
+ * @param mode - the session's `promptAgreement`
+ * @param tools - the session's tools as prepared (read when the runtime asks for its sections)
+ * @param onWarning - the client's warning callback
+ * @param rewrite - the client's rewriter ({@link createPromptRewrites})
+ */
+export function agreeingSystemMessage(
+    given: unknown,
+    mode: PromptAgreementMode,
+    tools: () => PromptTools,
+    onWarning: (warning: SessionToolWarning) => void,
+    rewrite: PromptRewriter = (text, { names, dropped }) =>
+        rewriteWithoutTools(text, names, dropped)
+): { systemMessage: unknown; agreement: PromptAgreement | undefined } {
+    const app = (given ?? {}) as SystemMessage;
+    if (mode === "off" || app.mode === "replace") {
+        return { systemMessage: given, agreement: undefined };
+    }
+    const agreement: PromptAgreement = { mode, tools, report: undefined };
+    const appSections =
+        app.mode === "customize" && app.sections !== null && typeof app.sections === "object"
+            ? new Map(Object.entries(app.sections as Record<string, SectionOverride>))
+            : new Map<string, SectionOverride>();
+    const owned = (id: string) => {
+        const action = appSections.get(id)?.action;
+        return action === "replace" || action === "remove" || action === "preserve";
+    };
+    const noteSection = NOTE_SECTIONS.find((id) => !owned(id));
+    const round = newRound(agreement, onWarning, rewrite);
+    const sections: Record<string, SectionOverride> = {};
+    for (const [id, override] of appSections) sections[id] = override;
+    const appFailed = appFailure(onWarning);
+    for (const id of PROMPT_SECTIONS) {
+        if (owned(id)) continue;
+        const ours = (text: string) => round(id, text, id === noteSection);
+        sections[id] = {
+            action: composed(ours, appSections.get(id), (error) => appFailed(id, error)),
+        };
+    }
+    const systemMessage: Record<string, unknown> = { mode: "customize", sections };
+    if (app.content !== undefined) systemMessage.content = app.content;
+    return { systemMessage, agreement };
+}
+
+/**
+ * The package's rewrite, then the app's override of the section. An app transform that throws
+ * (or whose promise rejects) gives the agreed text: the SDK, on a transform that throws, would
+ * send the runtime's text as written, with the mentions the rewrite removed.
+ */
+function composed(
+    ours: (text: string) => string,
+    app: SectionOverride | undefined,
+    onAppError: (error: unknown) => void
+): (text: string) => string | Promise<string> {
+    if (app === undefined) return ours;
+    const { action, content } = app;
+    if (typeof action === "function") {
+        return (text) => {
+            const agreed = ours(text);
+            const fallBack = (error: unknown) => {
+                onAppError(error);
+                return agreed;
+            };
+            try {
+                const out = (action as (text: string) => string | Promise<string>)(agreed);
+                return isPromiseLike(out) ? Promise.resolve(out).then(undefined, fallBack) : out;
+            } catch (error) {
+                return fallBack(error);
+            }
+        };
+    }
+    const added = typeof content === "string" ? content : "";
+    if (action === "append") return (text) => `${ours(text)}\n${added}`;
+    if (action === "prepend") return (text) => `${added}\n${ours(text)}`;
+    return ours;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<string> {
+    return (
+        value !== null &&
+        (typeof value === "object" || typeof value === "function") &&
+        typeof (value as { then?: unknown }).then === "function"
+    );
+}
+
+/** `PROMPT_TRANSFORM_FAILED`, once per session and section. */
+function appFailure(
+    onWarning: (warning: SessionToolWarning) => void
+): (section: string, error: unknown) => void {
+    const warned = new Set<string>();
+    return (section, error) => {
+        if (warned.has(section)) return;
+        warned.add(section);
+        onWarning(
+            Object.freeze({
+                code: "PROMPT_TRANSFORM_FAILED",
+                option: "systemMessage",
+                identifiers: Object.freeze([section]),
+                message: `The app's systemMessage transform of section '${section}' threw (${errorText(error)}); the section was sent as the package's rewrite left it, without the app's change. Fix the transform; set promptAgreement: 'off' for the SDK's own behaviour (the runtime's text as written).`,
+            } satisfies SessionToolWarning)
+        );
+    };
+}
+
+/** An error's message for a warning (never throws: a hostile error object gives its type). */
+function errorText(error: unknown): string {
+    try {
+        return error instanceof Error ? error.message : String(error);
+    } catch {
+        return typeof error;
+    }
+}
+
+/**
+ * The function each section's transform calls: rewrites (or, in warn mode, looks at) the text
+ * for the tools in force now, and keeps the build's report. A call for a section seen before in
+ * this build starts a new one. Request boundaries are not build boundaries: runtime 1.0.85 hands
+ * over one build's sections in more than one request (measured: the first turn's build arrives
+ * in two turns of the event loop), so a section asked for again is the one sign of a new build.
+ */
+function newRound(
+    agreement: PromptAgreement,
+    onWarning: (warning: SessionToolWarning) => void,
+    rewrite: PromptRewriter
+): (section: string, text: string, withNote: boolean) => string {
+    let seen = new Set<string>();
+    let edits: PromptSectionEdit[] = [];
+    let before: PromptToolMention[] = [];
+    let after: PromptToolMention[] = [];
+    let builds = 0;
+    let buildNote: string | undefined;
+    let failed = false;
+    const warned = new Set<string>();
+    return (section, text, withNote) => {
+        if (builds === 0 || seen.has(section)) {
+            builds++;
+            seen = new Set();
+            edits = [];
+            before = [];
+            after = [];
+            buildNote = undefined;
+        }
+        seen.add(section);
+        let out = text;
+        try {
+            const tools = agreement.tools();
+            const rewritten = rewrite(text, tools);
+            const sectionEdits = rewritten.edits.map((edit) =>
+                Object.freeze({ section, ...edit, names: Object.freeze([...edit.names]) })
+            );
+            edits.push(...sectionEdits);
+            const found = rewritten.mentions.map((m) => reported(section, text, m, tools));
+            before.push(...found);
+            if (agreement.mode === "rewrite") {
+                out = rewritten.text;
+                // What the package returns, the note aside (the note names them on purpose).
+                after.push(
+                    ...droppedMentions(out, tools.names, tools.dropped).map((m) =>
+                        reported(section, out, m, tools)
+                    )
+                );
+                const note = withNote ? noteFor(tools) : undefined;
+                if (note !== undefined) {
+                    out = `${out}\n\n${note}`;
+                    buildNote = note;
+                }
+            } else {
+                after.push(...found);
+                warnOnce(onWarning, warned, sectionEdits);
+            }
+        } catch (error) {
+            out = text;
+            if (!failed) {
+                failed = true;
+                onWarning(
+                    Object.freeze({
+                        code: "PROMPT_REWRITE_FAILED",
+                        option: "promptAgreement",
+                        message: `The rewrite of the runtime's instructions (section '${section}') failed (${errorText(error)}); the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
+                    } satisfies SessionToolWarning)
+                );
+            }
+        }
+        agreement.report = Object.freeze({
+            mode: agreement.mode,
+            builds,
+            edits: Object.freeze([...edits]),
+            note: buildNote,
+            mentions: Object.freeze({
+                before: Object.freeze([...before]),
+                after: Object.freeze([...after]),
+            }),
+        });
+        return out;
+    };
+}
+
+/** A mention as `toolResolution.prompt.mentions` reports it. */
+function reported(
+    section: string,
+    text: string,
+    mention: ToolMention,
+    tools: PromptTools
+): PromptToolMention {
+    return Object.freeze({
+        section,
+        name: mention.name,
+        reason: tools.replaced.includes(mention.name) ? "replaced" : "not-offered",
+        excerpt: mentionExcerpt(text, mention),
+    });
+}
+
+/** The note appended to the runtime's instructions, or undefined when nothing is missing. */
+export function noteFor(tools: PromptTools): string | undefined {
+    const parts: string[] = [];
+    if (tools.missing.length > 0) {
+        parts.push(
+            `This session does not offer the tools ${tools.missing.join(", ")}: where any instruction names them, use the tools you are given instead.`
+        );
+    }
+    if (tools.replaced.length > 0) {
+        parts.push(
+            `The tools ${tools.replaced.join(", ")} are this application's own: follow their descriptions, not what any instruction says about a built-in tool of the same name.`
+        );
+    }
+    return parts.length === 0
+        ? undefined
+        : `<tool_availability>\n${parts.join("\n")}\n</tool_availability>`;
+}
+
+/** In warn mode: one warning per set of names, per session. */
+function warnOnce(
+    onWarning: (warning: SessionToolWarning) => void,
+    warned: Set<string>,
+    edits: readonly PromptSectionEdit[]
+): void {
+    if (edits.length === 0) return;
+    const names = [...new Set(edits.flatMap((edit) => edit.names))];
+    const key = names.join("\u0000");
+    if (warned.has(key)) return;
+    warned.add(key);
+    onWarning(
+        Object.freeze({
+            code: "RUNTIME_PROMPT_NAMES_MISSING_TOOL",
+            option: "promptAgreement",
+            identifiers: Object.freeze(names),
+            message: `The runtime's instructions (section '${edits[0]!.section}': "${edits[0]!.excerpt}") recommend or describe ${formatList(names)}, which this session does not offer or replaces with the app's tool. promptAgreement: 'warn' keeps the text; 'rewrite' (the default) removes it.`,
+        } satisfies SessionToolWarning)
+    );
+}

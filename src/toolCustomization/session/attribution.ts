@@ -1,0 +1,201 @@
+// Which tool answered each call of a running session, from the runtime's events, kept in the
+// session's record: `toolResolution.calls`, `onToolAnswered`, and the session's failure
+// (`CALL_ANSWERED_ELSEWHERE`) when a built-in or an MCP server answered a custom tool's call.
+
+import { quoteValue } from "../../shared/formatting.js";
+import { SessionToolError } from "../api/sessionToolError.js";
+import type { CallAttributionConfig, ToolAnswer, ToolAnswerer } from "../api/publicTypes.js";
+import { recordFailure, type CallRecord, type SessionEventLike } from "./record.js";
+
+/** How many calls `toolResolution.calls` keeps: the latest, oldest dropped first. */
+export const MAX_RECORDED_CALLS = 100;
+
+/** Calls started and not completed that a session tracks at most (a runaway runtime). */
+const MAX_OPEN_CALLS = 1_000;
+
+/** The session, as the attribution reaches it. */
+export interface AttributedSession {
+    readonly sessionId: string;
+    abort?: () => Promise<unknown>;
+}
+
+/**
+ * Reads the session option `onToolAnswered` once, before anything is sent.
+ *
+ * @param config - the session config as the caller passed it
+ * @returns the callback, or undefined
+ * @throws SessionToolError `INVALID_SESSION_OPTION` for anything but a function or undefined
+ */
+export function readToolAnsweredOption(config: unknown): CallAttributionConfig["onToolAnswered"] {
+    if (config === null || typeof config !== "object") return undefined;
+    const value: unknown = (config as CallAttributionConfig).onToolAnswered;
+    if (value === undefined || typeof value === "function") {
+        return value as CallAttributionConfig["onToolAnswered"];
+    }
+    throw new SessionToolError(
+        "INVALID_SESSION_OPTION",
+        `Invalid onToolAnswered ${quoteValue(value)}: pass a function that receives each tool call's answer ({ toolName, toolCallId, answeredBy, expected, ... }), or leave it out.`,
+        ["onToolAnswered"]
+    );
+}
+
+/** A new session's part of the record for the attribution. */
+export function newCallRecord(
+    onToolAnswered: CallAttributionConfig["onToolAnswered"],
+    mcpServers: readonly string[]
+): CallRecord {
+    return {
+        onToolAnswered,
+        mcpServers,
+        requested: new Set(),
+        denied: new Set(),
+        started: new Map(),
+        answers: Object.freeze([]),
+        completedRequests: new Set(),
+    };
+}
+
+function remember(ids: Set<string>, id: unknown): void {
+    if (typeof id !== "string") return;
+    if (ids.size >= MAX_OPEN_CALLS) ids.delete(ids.values().next().value as string);
+    ids.add(id);
+}
+
+/**
+ * Follows one session event of a call. Who should answer a call is decided when it starts, from
+ * the session's tools then (`expectedOf`); what answered, when it completes, from its events:
+ * `tool.execution_start` (`mcpServerName` for an MCP tool), `external_tool.requested` (the
+ * runtime handed the call to a client, whose handler answers it), `permission.completed` (a
+ * denied call: nothing ran) and `tool.execution_complete`. A call the runtime refused before
+ * anything ran (a pre-tool hook denied it, its arguments were not JSON, the runtime had no tool
+ * of its name) was answered by nothing (`"none"`), not by a built-in. The handlers are not
+ * wrapped: the SDK keeps the app's own functions.
+ *
+ * @param calls - the session record's part for the attribution
+ * @param expectedOf - what should answer a call of a name, from the session's tools now
+ * @param session - the session, aborted when a custom tool's call was answered elsewhere
+ * @param event - the session event
+ */
+export function followCallEvent(
+    calls: CallRecord,
+    expectedOf: (toolName: string) => ToolAnswerer,
+    session: AttributedSession,
+    event: SessionEventLike
+): void {
+    const data = (event.data ?? undefined) as Record<string, unknown> | undefined;
+    switch (event.type) {
+        case "external_tool.requested":
+            remember(calls.requested, data?.toolCallId);
+            return;
+        case "permission.completed": {
+            const kind = (data?.result as { kind?: unknown } | undefined)?.kind;
+            if (typeof kind === "string" && !kind.startsWith("approved")) {
+                remember(calls.denied, data?.toolCallId);
+            }
+            return;
+        }
+        case "tool.execution_start": {
+            const { toolCallId, toolName, mcpServerName } = data ?? {};
+            if (typeof toolCallId !== "string" || typeof toolName !== "string") return;
+            if (calls.started.size >= MAX_OPEN_CALLS) {
+                calls.started.delete(calls.started.keys().next().value as string);
+            }
+            calls.started.set(toolCallId, {
+                toolName,
+                mcpServer: typeof mcpServerName === "string" ? mcpServerName : undefined,
+                expected: expectedOf(toolName),
+            });
+            return;
+        }
+        case "tool.execution_complete":
+            completeCall(calls, session, data);
+            return;
+    }
+}
+
+function completeCall(
+    calls: CallRecord,
+    session: AttributedSession,
+    data: Record<string, unknown> | undefined
+): void {
+    const toolCallId = data?.toolCallId;
+    if (typeof toolCallId !== "string") return;
+    const call = calls.started.get(toolCallId);
+    // A call whose start this session did not see (it began before a resume) has no name to
+    // attribute.
+    if (call === undefined) return;
+    calls.started.delete(toolCallId);
+    const byClient = calls.requested.delete(toolCallId);
+    const refused = calls.denied.delete(toolCallId) || refusedByRuntime(call.toolName, data);
+    const answer: ToolAnswer = Object.freeze({
+        toolName: call.toolName,
+        toolCallId,
+        answeredBy:
+            call.mcpServer !== undefined
+                ? "mcp"
+                : byClient
+                  ? "handler"
+                  : refused
+                    ? "none"
+                    : "built-in",
+        ...(call.mcpServer === undefined ? {} : { mcpServer: call.mcpServer }),
+        expected: call.expected,
+        success: data?.success === true,
+    });
+    calls.answers = Object.freeze([...calls.answers.slice(-(MAX_RECORDED_CALLS - 1)), answer]);
+    if (
+        answer.expected === "handler" &&
+        answer.answeredBy !== "handler" &&
+        answer.answeredBy !== "none"
+    ) {
+        recordFailure(session, answeredElsewhere(session.sessionId, answer));
+        session.abort?.().catch(() => {});
+    }
+    tell(calls.onToolAnswered, answer);
+}
+
+/**
+ * Whether the runtime refused the call before anything ran, as its completion says (measured on
+ * runtime 1.0.85): `error.code` `"denied"` (a pre-tool hook or a permission denied it), arguments
+ * that were not JSON (`toolTelemetry.properties.wasSyntaxError`), or no tool of the name at all
+ * (the runtime's message "Tool '<name>' does not exist.", which carries no code of its own).
+ */
+function refusedByRuntime(toolName: string, data: Record<string, unknown> | undefined): boolean {
+    if (data?.success === true) return false;
+    const error = data?.error as { code?: unknown; message?: unknown } | undefined;
+    if (error?.code === "denied") return true;
+    const telemetry = data?.toolTelemetry as
+        { properties?: { wasSyntaxError?: unknown } } | undefined;
+    if (telemetry?.properties?.wasSyntaxError === "true") return true;
+    return error?.message === `Tool '${toolName}' does not exist.`;
+}
+
+/** Tells `onToolAnswered`; what it throws or rejects with is reported and changes nothing. */
+function tell(onToolAnswered: CallRecord["onToolAnswered"], answer: ToolAnswer): void {
+    if (onToolAnswered === undefined) return;
+    const report = (error: unknown) =>
+        console.error(
+            `onToolAnswered threw for the call '${answer.toolCallId}' of '${answer.toolName}':`,
+            error
+        );
+    try {
+        const result: unknown = onToolAnswered(answer);
+        if (result !== null && typeof result === "object" && "then" in result) {
+            Promise.resolve(result as PromiseLike<unknown>).catch(report);
+        }
+    } catch (error) {
+        report(error);
+    }
+}
+
+function answeredElsewhere(sessionId: string, answer: ToolAnswer): SessionToolError {
+    const what =
+        answer.answeredBy === "mcp"
+            ? `the MCP server ${quoteValue(answer.mcpServer)}`
+            : "the runtime's built-in of that name";
+    return new SessionToolError(
+        "CALL_ANSWERED_ELSEWHERE",
+        `The call ${quoteValue(answer.toolCallId)} to the custom tool ${quoteValue(answer.toolName)} was answered by ${what}, not by the app's handler, so session '${sessionId}' aborted its turn and takes no more messages. Something registered the name on the runtime without overridesBuiltInTool (another client of the session, or session.rpc.tools.set), or an MCP server took it: find it in onToolAnswered / toolResolution.calls, then disconnect this session and create or resume one whose tools only this package sets.`,
+        [answer.toolName]
+    );
+}
