@@ -25,7 +25,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 for (const folder of ["esm", "cjs", "cli"])
     rmSync(join(root, "build", folder), { recursive: true, force: true });
-for (const project of ["tsconfig.build-esm.json", "tsconfig.build-cjs.json", "tsconfig.cli.json"]) {
+for (const project of ["tsconfig/build-esm.json", "tsconfig/build-cjs.json", "tsconfig/cli.json"]) {
     execFileSync(process.execPath, [tsc, "-p", join(root, project)], {
         cwd: root,
         stdio: "inherit",

@@ -58,9 +58,9 @@ let compiled;
 function compileSources() {
     if (compiled !== undefined) return compiled;
     rmSync(join(ROOT, "build", "patch"), { recursive: true, force: true });
-    runTsc("tsconfig.patch-esm.json");
-    runTsc("tsconfig.patch-types.json");
-    runTsc("tsconfig.patch-cjs.json");
+    runTsc("tsconfig/patch-esm.json");
+    runTsc("tsconfig/patch-types.json");
+    runTsc("tsconfig/patch-cjs.json");
     // `import.meta` does not exist in CommonJS: this module's location comes from __filename there.
     writeFileSync(
         join(ROOT, "build", "patch", "cjs", "shared", "moduleLocation.js"),
