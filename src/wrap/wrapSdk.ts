@@ -22,10 +22,10 @@ import {
     validateSessionTools,
 } from "../toolCustomization/input/customToolChecks.js";
 import { SessionToolError } from "../toolCustomization/api/sessionToolError.js";
-import { readSessionConfig } from "../toolCustomization/input/callerInput.js";
+import { readSessionInput } from "../toolCustomization/input/sessionInput.js";
 import { toolSetEntry } from "../toolCustomization/catalog/defaultToolSets.js";
 import {
-    prepareSessionConfig,
+    prepareSession,
     type PreparedSessionTools,
 } from "../toolCustomization/construction/pipeline.js";
 import {
@@ -37,7 +37,6 @@ import {
 } from "../toolCustomization/construction/clientState.js";
 import type { ToolSessionConfig } from "../toolCustomization/api/sessionConfig.js";
 import { attachSession } from "../toolCustomization/session/install.js";
-import { readToolAnsweredOption } from "../toolCustomization/session/attribution.js";
 import { clashOf } from "../toolCustomization/session/toolChange.js";
 import {
     addToolSetItem,
@@ -91,22 +90,20 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
         release,
         async (client, given, { resumedSessionId, construct, discard }) => {
             // One read of the caller's config, before anything looks at it.
-            const config = readSessionConfig(given);
+            const input = readSessionInput(given);
+            const { config } = input;
             // The SDK's own first check refuses such a config before anything else: it answers.
-            if (refusedBySdkFirst(config)) return construct(config as never);
+            if (input.refusedBySdkFirst) return construct(config as never);
             refuseMissingCapabilities(
-                config,
+                input.validateTools,
                 sessionToolStateOf(client as CopilotClient & SessionToolHost).release
             );
-            refuseUnusableSessionId(
-                resumedSessionId ?? (config as { sessionId?: unknown }).sessionId
-            );
-            const onToolAnswered = readToolAnsweredOption(config);
+            refuseUnusableSessionId(resumedSessionId ?? input.sessionId);
             // As the SDK's own method does: start only a client that has no connection yet.
             if (!hasConnection(client)) await client.start();
-            const prepared = await prepareSessionConfig(
+            const prepared = await prepareSession(
                 client as CopilotClient & SessionToolHost,
-                config as ToolSessionConfig,
+                input,
                 (read) => normaliseToolFilters(client, read),
                 resumedSessionId
             );
@@ -118,7 +115,7 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
             );
             await attachSession(session, prepared as PreparedSessionTools<ToolSessionConfig>, {
                 client: client as CopilotClient & SessionToolHost,
-                onToolAnswered,
+                onToolAnswered: input.onToolAnswered,
                 mcpServers: Object.keys(prepared.source.mcpServers ?? {}),
                 resumed: resumedSessionId !== undefined,
             });
@@ -160,12 +157,8 @@ function refusedBySdkFirst(config: SessionConfig | ResumeSessionConfig): boolean
  * Refuses, before anything is sent, what the installed SDK release cannot do: `validateTools`
  * without the runtime request `session.tools.initializeAndValidate`.
  */
-function refuseMissingCapabilities(
-    config: SessionConfig | ResumeSessionConfig,
-    release: ClientRelease
-): void {
-    const { validateTools } = config as { validateTools?: unknown };
-    if (validateTools !== true || release.capabilities.validateTools) return;
+function refuseMissingCapabilities(validateTools: boolean, release: ClientRelease): void {
+    if (!validateTools || release.capabilities.validateTools) return;
     throw new SessionToolError(
         "UNSUPPORTED_BY_RELEASE",
         `validateTools needs the runtime request 'session.tools.initializeAndValidate', which @github/copilot-sdk ${release.version} does not have: leave validateTools out (a refused tool then fails the first send), or move to an SDK release that has it.`,

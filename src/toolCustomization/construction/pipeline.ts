@@ -9,11 +9,11 @@ import type { PromptAgreementMode, SessionToolResolution, ToolAnswer } from "../
 import { promptToolWarnings } from "../prompt/appPromptCheck.js";
 import {
     agreeingSystemMessage,
-    readPromptAgreement,
     type PromptAgreement,
     type PromptTools,
 } from "../prompt/promptAgreement.js";
-import { snapshotCustomTools, type CustomToolSnapshot } from "../input/customTools.js";
+import type { CustomToolSnapshot } from "../input/customTools.js";
+import { readSessionInput, type SessionInput } from "../input/sessionInput.js";
 import { refuseRemovedOptions } from "../input/removedOptions.js";
 import {
     droppedCustomToolWarnings,
@@ -23,9 +23,7 @@ import {
     tooManySessionTools,
 } from "./warnings.js";
 import { refuseMcpShadows } from "../input/mcpToolNames.js";
-import { readSentOptions } from "../input/sentOptions.js";
 import {
-    readFilterOptions,
     resolveSessionToolFilter,
     type SessionToolFilter,
     type SessionToolFilterOptions,
@@ -76,37 +74,47 @@ export interface PreparedSessionTools<C> {
 const NO_CALLS: readonly ToolAnswer[] = Object.freeze([]);
 
 /**
- * What `createSession` and `resumeSession` call: reads the session's tool options once (before
- * the SDK's own checks see them, so a malformed value is a `SessionToolError`, not a `TypeError`),
- * runs the SDK's normalisation on what was read, then {@link prepareSessionTools}. For a resume,
- * it first retires the session objects that held the id and waits for their `setTools` calls
- * (each bounded by its timeout), so the resumed session's tools and filter are its own.
+ * {@link prepareSession} for a config as a caller passes it: reads its input once
+ * (`readSessionInput`), then prepares it.
  *
  * @param client - the `CopilotClient`
- * @param config - the session config as the wrap read it once (`readSessionConfig`; not
- *   modified); the SDK merges its mode defaults later, inside its own method, and none of them
- *   switches a built-in on
+ * @param config - the session config (not modified)
  * @param normalise - the SDK's own normalisation of the filter lists
  * @param resumedSessionId - the id `resumeSession` resumes; undefined for `createSession`
- * @returns the config to send and the resolution to expose
  * @throws SessionToolError for every tool problem, before anything is sent
  */
-export async function prepareSessionConfig<C extends ToolSessionConfig>(
+export function prepareSessionConfig<C extends ToolSessionConfig>(
     client: SessionToolHost,
     config: C,
     normalise: (config: C) => NormalizedToolFilters,
     resumedSessionId?: string
 ): Promise<PreparedSessionTools<C>> {
+    return prepareSession(client, readSessionInput(config), normalise, resumedSessionId);
+}
+
+/**
+ * What `createSession` and `resumeSession` call, given the session's input as read once (before
+ * the SDK's own checks see it, so a malformed value is a `SessionToolError`, not a `TypeError`):
+ * runs the SDK's normalisation on what was read, then {@link prepareSessionTools}. For a resume,
+ * it first retires the session objects that held the id and waits for their `setTools` calls
+ * (each bounded by its timeout), so the resumed session's tools and filter are its own.
+ *
+ * @param client - the `CopilotClient`
+ * @param input - the session's input as read once (`readSessionInput`); the SDK merges its mode
+ *   defaults later, inside its own method, and none of them switches a built-in on
+ * @param normalise - the SDK's own normalisation of the filter lists
+ * @param resumedSessionId - the id `resumeSession` resumes; undefined for `createSession`
+ * @returns the config to send and the resolution to expose
+ * @throws SessionToolError for every tool problem, before anything is sent
+ */
+export async function prepareSession<C extends ToolSessionConfig>(
+    client: SessionToolHost,
+    input: SessionInput<C>,
+    normalise: (config: C) => NormalizedToolFilters,
+    resumedSessionId?: string
+): Promise<PreparedSessionTools<C>> {
     const state = sessionToolStateOf(client);
-    const read: C = {
-        ...config,
-        tools: snapshotCustomTools(config.tools),
-        ...readFilterOptions(config),
-        ...(readSentOptions(config as Record<string, unknown>) as Partial<ToolSessionConfig>),
-    };
-    const agreement = readPromptAgreement(
-        (config as { promptAgreement?: unknown }).promptAgreement
-    );
+    const { config: read, promptAgreement: agreement } = input;
     if (resumedSessionId === undefined) {
         const prepared = await prepareSessionTools(client, read, normalise(read));
         return withAgreement(prepared, agreement, state);

@@ -27,8 +27,7 @@ import type {
     PromptSectionEdit,
     PromptToolMention,
 } from "../api/publicTypes.js";
-import { formatList, quoteValue } from "../../shared/formatting.js";
-import { SessionToolError } from "../api/sessionToolError.js";
+import { formatList } from "../../shared/formatting.js";
 import {
     droppedMentions,
     mentionExcerpt,
@@ -137,23 +136,6 @@ export function createPromptRewrites(): PromptRewriter {
 
 type SectionOverride = { action: unknown; content?: unknown };
 type SystemMessage = { mode?: unknown; content?: unknown; sections?: unknown };
-
-const MODES: ReadonlySet<unknown> = new Set(["rewrite", "warn", "off"]);
-
-/**
- * Reads the `promptAgreement` option.
- *
- * @throws SessionToolError `INVALID_SESSION_OPTION`
- */
-export function readPromptAgreement(value: unknown): PromptAgreementMode {
-    if (value === undefined) return "rewrite";
-    if (MODES.has(value)) return value as PromptAgreementMode;
-    throw new SessionToolError(
-        "INVALID_SESSION_OPTION",
-        `Invalid promptAgreement ${quoteValue(value)}: use 'rewrite' (the default: the runtime's instructions lose what names tools the session lacks), 'warn' (keep them, warn) or 'off'.`,
-        ["promptAgreement"]
-    );
-}
 
 /**
  * The `systemMessage` to send for a session, and its agreement; the app's own when the

@@ -19,26 +19,6 @@ export interface AttributedSession {
     abort?: () => Promise<unknown>;
 }
 
-/**
- * Reads the session option `onToolAnswered` once, before anything is sent.
- *
- * @param config - the session config as the caller passed it
- * @returns the callback, or undefined
- * @throws SessionToolError `INVALID_SESSION_OPTION` for anything but a function or undefined
- */
-export function readToolAnsweredOption(config: unknown): CallAttributionConfig["onToolAnswered"] {
-    if (config === null || typeof config !== "object") return undefined;
-    const value: unknown = (config as CallAttributionConfig).onToolAnswered;
-    if (value === undefined || typeof value === "function") {
-        return value as CallAttributionConfig["onToolAnswered"];
-    }
-    throw new SessionToolError(
-        "INVALID_SESSION_OPTION",
-        `Invalid onToolAnswered ${quoteValue(value)}: pass a function that receives each tool call's answer ({ toolName, toolCallId, answeredBy, expected, ... }), or leave it out.`,
-        ["onToolAnswered"]
-    );
-}
-
 /** A new session's part of the record for the attribution. */
 export function newCallRecord(
     onToolAnswered: CallAttributionConfig["onToolAnswered"],

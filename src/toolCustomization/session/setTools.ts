@@ -3,15 +3,13 @@
 // waits for them).
 
 import type { SessionConfig } from "@github/copilot-sdk";
-import { readOrRefuse } from "../input/callerInput.js";
-import { snapshotCustomTools } from "../input/customTools.js";
+import { readToolUpdate, type UpdateKey } from "../input/toolUpdate.js";
 import { formatList, quoteValue } from "../../shared/formatting.js";
 import { isDisconnected, isHeld, isRoutedTo, normaliseToolFilters } from "../../sdk/internals.js";
 import { SessionToolError } from "../api/sessionToolError.js";
 import { prepareSessionTools } from "../construction/pipeline.js";
 import { sessionToolStateOf, type ClientRelease } from "../construction/clientState.js";
 import type { ToolSessionConfig } from "../api/sessionConfig.js";
-import { readFilterOptions } from "../construction/filter.js";
 import type { SessionToolResolution } from "../api/publicTypes.js";
 import { recordOf, type RunningSession, type SessionRecord } from "./record.js";
 import { runToolChange } from "./toolChange.js";
@@ -23,8 +21,6 @@ import { runToolChange } from "./toolChange.js";
 export const DEFAULT_TOOL_UPDATE_TIMEOUT = 30_000;
 
 /** The keys of `SessionToolUpdate`. */
-const UPDATE_KEYS = ["tools", "availableTools", "excludedTools", "customToolSets"] as const;
-type UpdateKey = (typeof UPDATE_KEYS)[number];
 
 /** What a change sets in the session's config: tool options, or the model. */
 export type ConfigChange = Pick<ToolSessionConfig, UpdateKey> | { model: SessionConfig["model"] };
@@ -58,7 +54,7 @@ export function setTools(
             );
         }
         // Read now, at the call: what the caller changes afterwards does not count.
-        const read = readUpdate(update);
+        const read = readToolUpdate(update);
         assertLive(session, record);
         return changeConfig(session, record, read, timeout);
     } catch (error) {
@@ -208,60 +204,4 @@ export function assertLive(session: RunningSession, record: SessionRecord): void
             `Session '${session.sessionId}' was resumed as another object: call setTools on the session that resumeSession returned.`
         );
     }
-}
-
-/**
- * The update's options, read once (a `ToolSet` becomes its entries, lists frozen copies read by
- * index), `null` turned into "not set". Their values are checked by the session step, as at
- * construction.
- */
-function readUpdate(update: unknown): Pick<ToolSessionConfig, UpdateKey> {
-    const example = "e.g. session.setTools({ tools: [lint] })";
-    const unreadable = (reason: string) =>
-        `Invalid setTools argument: it cannot be read (${reason}); pass a plain object, ${example}.`;
-    const keys = readOrRefuse(
-        () => {
-            if (update === null || typeof update !== "object" || Array.isArray(update)) {
-                throw new SessionToolError(
-                    "INVALID_TOOL_UPDATE",
-                    `Invalid setTools argument ${quoteValue(update)}: pass an object with any of ${UPDATE_KEYS.map((key) => `'${key}'`).join(", ")}, ${example}.`
-                );
-            }
-            return Object.keys(update);
-        },
-        "INVALID_TOOL_UPDATE",
-        unreadable
-    );
-    const unknown = keys.filter((key) => !(UPDATE_KEYS as readonly string[]).includes(key));
-    if (unknown.length > 0) {
-        throw new SessionToolError(
-            "INVALID_TOOL_UPDATE",
-            `setTools does not change ${unknown.map((key) => quoteValue(key)).join(", ")}: it takes ${UPDATE_KEYS.map((key) => `'${key}'`).join(", ")}. Other options need a new session or resumeSession.`,
-            unknown
-        );
-    }
-    const given = readOrRefuse(
-        () => {
-            const values: Partial<Record<UpdateKey, unknown>> = {};
-            for (const key of UPDATE_KEYS) {
-                if (keys.includes(key)) values[key] = (update as Record<UpdateKey, unknown>)[key];
-            }
-            return values;
-        },
-        "INVALID_TOOL_UPDATE",
-        unreadable
-    );
-    const present = (key: UpdateKey) => given[key] !== undefined;
-    const orNull = (key: UpdateKey) => (given[key] === null ? undefined : given[key]);
-    const filters = readFilterOptions({
-        availableTools: orNull("availableTools"),
-        excludedTools: orNull("excludedTools"),
-        customToolSets: orNull("customToolSets"),
-    });
-    const read: Partial<Record<UpdateKey, unknown>> = {};
-    if (present("tools")) read.tools = snapshotCustomTools(orNull("tools"));
-    for (const key of ["availableTools", "excludedTools", "customToolSets"] as const) {
-        if (present(key)) read[key] = filters[key];
-    }
-    return read as Pick<ToolSessionConfig, UpdateKey>;
 }

@@ -1,0 +1,117 @@
+// The one reader of a session's input: what `createSession` and `resumeSession` were given, read
+// once into one frozen value before any step decides anything. Every option the tool
+// customization looks at is read here (the custom tools as snapshots, the filter lists and the
+// options the SDK sends as copies, `promptAgreement`, `onToolAnswered`, `validateTools`, the
+// session id); the construction and the wrap take this value, never the caller's object.
+
+import { quoteValue } from "../../shared/formatting.js";
+import type { CallAttributionConfig, PromptAgreementMode } from "../api/publicTypes.js";
+import type { ToolSessionConfig } from "../api/sessionConfig.js";
+import { SessionToolError } from "../api/sessionToolError.js";
+import { readSessionConfig } from "./callerInput.js";
+import { snapshotCustomTools } from "./customTools.js";
+import { readFilterOptions } from "./filterOptions.js";
+import { readSentOptions } from "./sentOptions.js";
+
+/** A session's input, read once (frozen; its `config` is a new object, the caller's untouched). */
+export interface SessionInput<C> {
+    /**
+     * The session config as read: the caller's own enumerable options, read once; the custom tools
+     * as snapshots, the filter lists and `customToolSets` as frozen copies, the options the SDK
+     * sends as plain copies. What the steps check and what the SDK sends.
+     */
+    readonly config: C;
+    /**
+     * Whether the SDK's own method refuses the config before it does anything (both
+     * `gitHubToken` and `gitHubTokenProvider`): then nothing else is read, and the wrap hands the
+     * copy on so that the SDK's error comes first, as without the package.
+     */
+    readonly refusedBySdkFirst: boolean;
+    /** `promptAgreement` (default `rewrite`). */
+    readonly promptAgreement: PromptAgreementMode;
+    /** `onToolAnswered`, or undefined. */
+    readonly onToolAnswered: CallAttributionConfig["onToolAnswered"];
+    /** Whether `validateTools` is `true`. */
+    readonly validateTools: boolean;
+    /** The session id the config names (`sessionId`), as given. */
+    readonly sessionId: unknown;
+}
+
+/**
+ * Reads what `createSession` or `resumeSession` was given, once.
+ *
+ * @param given - the session config as the caller passed it (not modified)
+ * @returns the input, frozen
+ * @throws SessionToolError for a value that cannot be read or is malformed, naming it
+ */
+export function readSessionInput<C>(given: C): SessionInput<C & ToolSessionConfig> {
+    const copy = readSessionConfig(given) as C & ToolSessionConfig;
+    const options = copy as Readonly<Record<string, unknown>>;
+    if (refusedBySdkFirst(options)) {
+        return Object.freeze({
+            config: copy,
+            refusedBySdkFirst: true,
+            promptAgreement: "off",
+            onToolAnswered: undefined,
+            validateTools: false,
+            sessionId: options.sessionId,
+        });
+    }
+    const onToolAnswered = readToolAnsweredOption(options.onToolAnswered);
+    const config = {
+        ...copy,
+        tools: snapshotCustomTools(copy.tools),
+        ...readFilterOptions(copy),
+        ...(readSentOptions(options) as Partial<ToolSessionConfig>),
+    } as C & ToolSessionConfig;
+    return Object.freeze({
+        config,
+        refusedBySdkFirst: false,
+        promptAgreement: readPromptAgreement(options.promptAgreement),
+        onToolAnswered,
+        validateTools: options.validateTools === true,
+        sessionId: options.sessionId,
+    });
+}
+
+function refusedBySdkFirst(options: Readonly<Record<string, unknown>>): boolean {
+    return options.gitHubToken !== undefined && options.gitHubTokenProvider !== undefined;
+}
+
+const AGREEMENT_MODES: ReadonlySet<unknown> = new Set(["rewrite", "warn", "off"]);
+
+/**
+ * Reads the `promptAgreement` option.
+ *
+ * @throws SessionToolError `INVALID_SESSION_OPTION`
+ */
+export function readPromptAgreement(value: unknown): PromptAgreementMode {
+    if (value === undefined) return "rewrite";
+    if (AGREEMENT_MODES.has(value)) return value as PromptAgreementMode;
+    throw new SessionToolError(
+        "INVALID_SESSION_OPTION",
+        `Invalid promptAgreement ${quoteValue(value)}: ` +
+            "use 'rewrite' (the default: the runtime's instructions lose what names tools the session lacks), " +
+            "'warn' (keep them, warn) or 'off'.",
+        ["promptAgreement"]
+    );
+}
+
+/**
+ * Reads the session option `onToolAnswered`.
+ *
+ * @returns the callback, or undefined
+ * @throws SessionToolError `INVALID_SESSION_OPTION` for anything but a function or undefined
+ */
+export function readToolAnsweredOption(value: unknown): CallAttributionConfig["onToolAnswered"] {
+    if (value === undefined || typeof value === "function") {
+        return value as CallAttributionConfig["onToolAnswered"];
+    }
+    throw new SessionToolError(
+        "INVALID_SESSION_OPTION",
+        `Invalid onToolAnswered ${quoteValue(value)}: ` +
+            "pass a function that receives each tool call's answer " +
+            "({ toolName, toolCallId, answeredBy, expected, ... }), or leave it out.",
+        ["onToolAnswered"]
+    );
+}
