@@ -33,7 +33,9 @@ export const joinSession: typeof extension.joinSession = (...args) => {
         return Promise.reject(
             new SessionToolError(
                 "UNSUPPORTED_BY_RELEASE",
-                "joinSession of the installed @github/copilot-sdk did not resume through CopilotClient.resumeSessionForExtension, so its client cannot run the tool customization: use the patch form (`npx --no copilot-sdk-tool-override init`), which wraps the SDK's own class."
+                "joinSession of the installed @github/copilot-sdk did not resume through CopilotClient.resumeSessionForExtension, " +
+                    "so its client cannot run the tool customization: " +
+                    "use the patch form (`npx --no copilot-sdk-tool-override init`), which wraps the SDK's own class."
             )
         );
     }

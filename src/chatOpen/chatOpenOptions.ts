@@ -304,14 +304,17 @@ function filterOption(
     if (ours !== undefined) {
         throw new ToolFilterError(
             "INVALID_FILTER_OPTION",
-            `Both ${vscode} ${quoteOption(ours)} and ${design} ${quoteOption(theirs)} are given: they are one option under two names. Keep ${vscode}, VS Code's name, and remove ${design}.`,
+            `Both ${vscode} ${quoteOption(ours)} and ${design} ${quoteOption(theirs)} are given: ` +
+                `they are one option under two names. Keep ${vscode}, VS Code's name, and remove ${design}.`,
             design
         );
     }
     warn({
         code: "DESIGN_OPTION_NAME",
         option: design,
-        message: `${design} is the design's name for ${vscode}; it is read as ${vscode} here, but VS Code's workbench.action.chat.open (1.109 and later) ignores ${design}. Rename it to ${vscode}.`,
+        message:
+            `${design} is the design's name for ${vscode}; it is read as ${vscode} here, ` +
+            `but VS Code's workbench.action.chat.open (1.109 and later) ignores ${design}. Rename it to ${vscode}.`,
     });
     return { name: design, value: theirs };
 }
@@ -350,7 +353,9 @@ function ambiguousIdentifier(
         code: "AMBIGUOUS_IDENTIFIER",
         option,
         identifiers: Object.freeze([identifier]),
-        message: `${option} entry ${quoteValue(identifier)} names the toolset ${quoteValue(toolSet.referenceName)}${toolSetName} and the tool ${toolIds}: it is read as the toolset only, while VS Code's chat.open (measured on 1.109 to 1.138) applies it to both. ${advice}`,
+        message:
+            `${option} entry ${quoteValue(identifier)} names the toolset ${quoteValue(toolSet.referenceName)}${toolSetName} and the tool ${toolIds}: ` +
+            `it is read as the toolset only, while VS Code's chat.open (measured on 1.109 to 1.138) applies it to both. ${advice}`,
     };
 }
 

@@ -50,7 +50,9 @@ export const INTERNAL_MEMBERS: readonly InternalMember[] = Object.freeze([
         owner: "CopilotClient",
         name: "isExternalServer",
         kind: "field",
-        why: "whether the client talks to a runtime it did not start (cliUrl, a URI connection): its version is then asked, not assumed",
+        why:
+            "whether the client talks to a runtime it did not start (cliUrl, a URI connection): " +
+            "its version is then asked, not assumed",
     },
     {
         owner: "CopilotClient",
@@ -62,7 +64,10 @@ export const INTERNAL_MEMBERS: readonly InternalMember[] = Object.freeze([
         owner: "CopilotClient",
         name: "sessions",
         kind: "field",
-        why: "which session object the client routes a session id to: setTools refuses an object resumeSession replaced, and a resume the runtime's validation refused is forgotten as the SDK forgets a failed one",
+        why:
+            "which session object the client routes a session id to: " +
+            "setTools refuses an object resumeSession replaced, " +
+            "and a resume the runtime's validation refused is forgotten as the SDK forgets a failed one",
     },
     {
         owner: "CopilotSession",
@@ -81,7 +86,10 @@ export const INTERNAL_MEMBERS: readonly InternalMember[] = Object.freeze([
         owner: "CopilotSession",
         name: "_markDisconnected",
         kind: "method",
-        why: "the one step every way of disconnecting runs: setTools settles and per-session state is released there, and a session the runtime's validation refused is released through it as the SDK releases a failed one",
+        why:
+            "the one step every way of disconnecting runs: " +
+            "setTools settles and per-session state is released there, " +
+            "and a session the runtime's validation refused is released through it as the SDK releases a failed one",
         capability: "disconnectHook",
     },
     {

@@ -156,10 +156,17 @@ function unsupportedReason(version: string, capabilities: SdkCapabilities): stri
         return `its version '${version}' cannot be read, so what it can do cannot be told`;
     }
     if (Number(major) !== SERVED_MAJOR) {
-        return `this package serves ${SDK_PACKAGE} ${SERVED_MAJOR}.x only; ${version} is another major release, whose tool handling it has not been built against`;
+        return (
+            `this package serves ${SDK_PACKAGE} ${SERVED_MAJOR}.x only; ${version} is another major release, ` +
+            `whose tool handling it has not been built against`
+        );
     }
     if (!capabilities.builtInOverride) {
-        return "its createSession / resumeSession were not found sending a custom tool's 'overridesBuiltInTool' (capability builtInOverride), so no custom tool could be shown to replace a built-in";
+        return (
+            "its createSession / resumeSession were not found sending a custom tool's " +
+            "'overridesBuiltInTool' (capability builtInOverride), " +
+            "so no custom tool could be shown to replace a built-in"
+        );
     }
     return undefined;
 }

@@ -365,7 +365,9 @@ export function tooManyToolsWarning(
 ): ToolFilterWarning {
     return {
         code: "TOO_MANY_TOOLS",
-        message: `The filter leaves ${count} tools, more than the ${limit} a model accepts in one request; requests may be refused or tools dropped. Exclude the toolsets you do not need.`,
+        message:
+            `The filter leaves ${count} tools, more than the ${limit} a model accepts in one request; ` +
+            `requests may be refused or tools dropped. Exclude the toolsets you do not need.`,
     };
 }
 

@@ -30,17 +30,20 @@ export function assertToolCustomizationPatch(): ToolCustomizationPatch {
     if (marker.form === "none") {
         throw new Error(
             `copilot-sdk-tool-override ${marker.patchVersion} is loaded, but it has not wrapped @github/copilot-sdk: its patch is missing from the SDK's dist/client.js. ` +
-                "Run `npx --no copilot-sdk-tool-override init` (pnpm: `pnpm exec copilot-sdk-tool-override init`), or import CopilotClient from 'copilot-sdk-tool-override' instead of '@github/copilot-sdk'."
+                ("Run `npx --no copilot-sdk-tool-override init` (pnpm: `pnpm exec copilot-sdk-tool-override init`), " +
+                    "or import CopilotClient from 'copilot-sdk-tool-override' instead of '@github/copilot-sdk'.")
         );
     }
     if (!/^1\./.test(marker.sdkVersion)) {
         throw new Error(
-            `@github/copilot-sdk ${marker.sdkVersion} cannot be served (${describePatch(marker)}): copilot-sdk-tool-override serves the 1.x releases. Move to a 1.x release of the SDK.`
+            `@github/copilot-sdk ${marker.sdkVersion} cannot be served (${describePatch(marker)}): ` +
+                `copilot-sdk-tool-override serves the 1.x releases. Move to a 1.x release of the SDK.`
         );
     }
     if (!marker.capabilities.builtInOverride) {
         throw new Error(
-            `@github/copilot-sdk ${marker.sdkVersion} cannot be served (${describePatch(marker)}): its createSession does not send 'overridesBuiltInTool'. Move to a 1.0 release of the SDK.`
+            `@github/copilot-sdk ${marker.sdkVersion} cannot be served (${describePatch(marker)}): ` +
+                `its createSession does not send 'overridesBuiltInTool'. Move to a 1.0 release of the SDK.`
         );
     }
     return marker;

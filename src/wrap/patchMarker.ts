@@ -89,5 +89,8 @@ export const TOOL_CUSTOMIZATION_PATCH: ToolCustomizationPatch = Object.freeze({
  * @returns e.g. `copilot-sdk-tool-override 0.4.0 (patch form) on @github/copilot-sdk 1.0.14, runtimes measured: 1.0.83, 1.0.85`
  */
 export function describePatch(patch: ToolCustomizationPatch): string {
-    return `copilot-sdk-tool-override ${patch.patchVersion} (${patch.form} form) on @github/copilot-sdk ${patch.sdkVersion}, runtimes measured: ${patch.measuredRuntimes.join(", ")}`;
+    return (
+        `copilot-sdk-tool-override ${patch.patchVersion} (${patch.form} form) ` +
+        `on @github/copilot-sdk ${patch.sdkVersion}, runtimes measured: ${patch.measuredRuntimes.join(", ")}`
+    );
 }

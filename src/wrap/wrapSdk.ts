@@ -161,7 +161,9 @@ function refuseMissingCapabilities(validateTools: boolean, release: ClientReleas
     if (!validateTools || release.capabilities.validateTools) return;
     throw new SessionToolError(
         "UNSUPPORTED_BY_RELEASE",
-        `validateTools needs the runtime request 'session.tools.initializeAndValidate', which @github/copilot-sdk ${release.version} does not have: leave validateTools out (a refused tool then fails the first send), or move to an SDK release that has it.`,
+        `validateTools needs the runtime request 'session.tools.initializeAndValidate', ` +
+            `which @github/copilot-sdk ${release.version} does not have: ` +
+            `leave validateTools out (a refused tool then fails the first send), or move to an SDK release that has it.`,
         ["session.tools.initializeAndValidate"]
     );
 }
@@ -180,7 +182,9 @@ function refuseUnusableSessionId(sessionId: unknown): void {
     if (bytes <= MAX_SESSION_ID_BYTES) return;
     throw new SessionToolError(
         "INVALID_SESSION_OPTION",
-        `Invalid session id '${sessionId.slice(0, 40)}...' (${bytes} bytes): the runtime stores a session under its id, which can be at most ${MAX_SESSION_ID_BYTES} bytes. Pass the id createSession gave (session.sessionId), or a shorter one.`,
+        `Invalid session id '${sessionId.slice(0, 40)}...' (${bytes} bytes): ` +
+            `the runtime stores a session under its id, which can be at most ${MAX_SESSION_ID_BYTES} bytes. ` +
+            `Pass the id createSession gave (session.sessionId), or a shorter one.`,
         ["sessionId"]
     );
 }
@@ -215,7 +219,9 @@ function wrapClient<T extends ClientClass>(
             if (release?.unsupported !== undefined) {
                 throw new SessionToolError(
                     "UNSUPPORTED_BY_RELEASE",
-                    `copilot-sdk-tool-override cannot serve ${SDK_PACKAGE} ${release.version}: ${release.unsupported}. Install a 1.0 release of ${SDK_PACKAGE} (for example \`npm install ${SDK_PACKAGE}@1.0.14\`), or use ${SDK_PACKAGE}'s own CopilotClient without this package.`
+                    `copilot-sdk-tool-override cannot serve ${SDK_PACKAGE} ${release.version}: ${release.unsupported}. ` +
+                        `Install a 1.0 release of ${SDK_PACKAGE} (for example \`npm install ${SDK_PACKAGE}@1.0.14\`), ` +
+                        `or use ${SDK_PACKAGE}'s own CopilotClient without this package.`
                 );
             }
             super(options);
@@ -399,7 +405,9 @@ export function adoptSdk(sdk: SdkRoot, location: string | URL): ClientClass {
     const release = detectRelease(location);
     if (sdk.TOOL_CUSTOMIZATION_PATCH !== undefined) {
         process.emitWarning(
-            `${SDK_PACKAGE} ${release.version} carries the self-contained tool-customization patch of copilot-sdk-tool-override 0.3.0 or earlier, which already wraps its CopilotClient: copilot-sdk-tool-override does not wrap it twice, but its SessionToolError is not that patch's. Run \`npx copilot-sdk-tool-override upgrade\` to replace the old patch.`,
+            `${SDK_PACKAGE} ${release.version} carries the self-contained tool-customization patch of copilot-sdk-tool-override 0.3.0 or earlier, ` +
+                `which already wraps its CopilotClient: copilot-sdk-tool-override does not wrap it twice, ` +
+                `but its SessionToolError is not that patch's. Run \`npx copilot-sdk-tool-override upgrade\` to replace the old patch.`,
             { code: "COPILOT_SDK_TOOL_OVERRIDE_OLD_PATCH" }
         );
         return sdk.CopilotClient;
@@ -459,7 +467,9 @@ export function adoptExtensionClient(
         await session.disconnect();
         throw new SessionToolError(
             "UNSUPPORTED_BY_RELEASE",
-            "joinSession of the installed @github/copilot-sdk joined a session without CopilotClient.resumeSessionForExtension, so its client could not run the tool customization; the session was disconnected. Use the patch form (`npx --no copilot-sdk-tool-override init`), which wraps the SDK's own class."
+            "joinSession of the installed @github/copilot-sdk joined a session without CopilotClient.resumeSessionForExtension, " +
+                "so its client could not run the tool customization; the session was disconnected. " +
+                "Use the patch form (`npx --no copilot-sdk-tool-override init`), which wraps the SDK's own class."
         );
     });
 }

@@ -86,7 +86,8 @@ export function createSessionToolState(
     if (builtInToolCollisions !== undefined && !COLLISION_POLICIES.has(builtInToolCollisions)) {
         throw new SessionToolError(
             "INVALID_CLIENT_OPTION",
-            `Invalid builtInToolCollisions ${quoteValue(builtInToolCollisions)}: use 'override' (a custom tool replaces the built-in of its name) or 'error' (refuse such sessions).`
+            `Invalid builtInToolCollisions ${quoteValue(builtInToolCollisions)}: ` +
+                `use 'override' (a custom tool replaces the built-in of its name) or 'error' (refuse such sessions).`
         );
     }
     if (onToolWarning !== undefined && typeof onToolWarning !== "function") {
@@ -98,7 +99,8 @@ export function createSessionToolState(
     if (strictToolFilters !== undefined && typeof strictToolFilters !== "boolean") {
         throw new SessionToolError(
             "INVALID_CLIENT_OPTION",
-            `Invalid strictToolFilters ${quoteValue(strictToolFilters)}: use true (a filter entry or toolset member that names nothing refuses the session) or false (it only warns).`
+            `Invalid strictToolFilters ${quoteValue(strictToolFilters)}: ` +
+                `use true (a filter entry or toolset member that names nothing refuses the session) or false (it only warns).`
         );
     }
     return {

@@ -103,7 +103,10 @@ export function resolveBuiltInToolOverrides(
         const one = refusedFlag.length === 1;
         throw new SessionToolError(
             "BUILT_IN_TOOL_COLLISION",
-            `${customTools(refusedFlag)} ${one ? "sets" : "set"} overridesBuiltInTool: false, but the runtime has ${one ? "a built-in tool of that name, which would answer its calls" : "built-in tools of these names, which would answer their calls"}. Rename ${one ? "it" : "them"}, or set overridesBuiltInTool: true to replace the ${byCount(refusedFlag.length, "built-in", "built-ins")}.`,
+            `${customTools(refusedFlag)} ${one ? "sets" : "set"} overridesBuiltInTool: false, ` +
+                `but the runtime has ${one ? "a built-in tool of that name, which would answer its calls" : "built-in tools of these names, which would answer their calls"}. ` +
+                `Rename ${one ? "it" : "them"}, or set overridesBuiltInTool: ` +
+                `true to replace the ${byCount(refusedFlag.length, "built-in", "built-ins")}.`,
             refusedFlag
         );
     }
@@ -111,7 +114,9 @@ export function resolveBuiltInToolOverrides(
         const one = refusedPolicy.length === 1;
         throw new SessionToolError(
             "BUILT_IN_TOOL_COLLISION",
-            `${customTools(refusedPolicy)} ${one ? "has the name of a built-in tool" : "have the names of built-in tools"}. Set overridesBuiltInTool: true on ${one ? "it to replace the built-in" : "them to replace the built-ins"}, or rename ${one ? "it" : "them"} to keep both.`,
+            `${customTools(refusedPolicy)} ${one ? "has the name of a built-in tool" : "have the names of built-in tools"}. ` +
+                `Set overridesBuiltInTool: true on ${one ? "it to replace the built-in" : "them to replace the built-ins"}, ` +
+                `or rename ${one ? "it" : "them"} to keep both.`,
             refusedPolicy
         );
     }
@@ -119,7 +124,11 @@ export function resolveBuiltInToolOverrides(
         const one = onlyWithToolSearch.length === 1;
         throw new SessionToolError(
             "UNSUPPORTED_OVERRIDE",
-            `${customTools(onlyWithToolSearch)} ${one ? "replaces" : "replace"} the runtime's tool-search tool, which the runtime keeps only while its tool search defers tools; when that happens depends on the model and on how the runtime counts tools, so the SDK cannot show that the calls would reach your handler (elsewhere the tool is dropped or the built-in answers). Rename ${one ? "it" : "them"}; toolSearch: { enabled: true } keeps the runtime's own tool search.`,
+            `${customTools(onlyWithToolSearch)} ${one ? "replaces" : "replace"} the runtime's tool-search tool, ` +
+                `which the runtime keeps only while its tool search defers tools; ` +
+                `when that happens depends on the model and on how the runtime counts tools, ` +
+                `so the SDK cannot show that the calls would reach your handler (elsewhere the tool is dropped or the built-in answers). ` +
+                `Rename ${one ? "it" : "them"}; toolSearch: { enabled: true } keeps the runtime's own tool search.`,
             onlyWithToolSearch
         );
     }
@@ -127,7 +136,9 @@ export function resolveBuiltInToolOverrides(
         const one = unsupported.length === 1;
         throw new SessionToolError(
             "UNSUPPORTED_OVERRIDE",
-            `The runtime (version ${catalog.measured.runtimeVersion}) does not let a custom tool replace its built-in ${byCount(unsupported.length, "tool", "tools")} ${formatList(unsupported)}: the built-in would still answer, or the custom tool would be dropped. Rename ${one ? "this tool" : "these tools"}.`,
+            `The runtime (version ${catalog.measured.runtimeVersion}) ` +
+                `does not let a custom tool replace its built-in ${byCount(unsupported.length, "tool", "tools")} ${formatList(unsupported)}: ` +
+                `the built-in would still answer, or the custom tool would be dropped. Rename ${one ? "this tool" : "these tools"}.`,
             unsupported
         );
     }

@@ -49,8 +49,10 @@ export function overrideWarnings(
             option: "tools",
             identifiers: Object.freeze([...automatic]),
             message: one
-                ? `Custom tool ${quoteValue(automatic[0])} replaces the built-in tool of the same name. Set overridesBuiltInTool: true on it to say so (and silence this warning), or rename it to keep the built-in.`
-                : `Custom tools ${formatList(automatic)} replace the built-in tools of the same names. Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.`,
+                ? `Custom tool ${quoteValue(automatic[0])} replaces the built-in tool of the same name. ` +
+                  `Set overridesBuiltInTool: true on it to say so (and silence this warning), or rename it to keep the built-in.`
+                : `Custom tools ${formatList(automatic)} replace the built-in tools of the same names. ` +
+                  `Set overridesBuiltInTool: true on them to say so (and silence this warning), or rename them to keep the built-ins.`,
         });
     }
     if (caseOnlyMatches.length > 0) {
@@ -62,8 +64,10 @@ export function overrideWarnings(
             option: "tools",
             identifiers: Object.freeze(tools),
             message: one
-                ? `Custom tool ${quoteValue(tools[0])} differs from the built-in ${quoteValue(builtIns[0])} only in case, so the model gets both. Use the built-in's exact name to replace it, or a clearly different name.`
-                : `Custom tools ${formatList(tools)} differ from the built-ins ${formatList(builtIns)} only in case, so the model gets both. Use the built-in's exact name to replace one, or a clearly different name.`,
+                ? `Custom tool ${quoteValue(tools[0])} differs from the built-in ${quoteValue(builtIns[0])} only in case, ` +
+                  `so the model gets both. Use the built-in's exact name to replace it, or a clearly different name.`
+                : `Custom tools ${formatList(tools)} differ from the built-ins ${formatList(builtIns)} only in case, ` +
+                  `so the model gets both. Use the built-in's exact name to replace one, or a clearly different name.`,
         });
     }
     return warnings;
@@ -77,7 +81,11 @@ export function tooManySessionTools(count: number, mode: ToolFilterMode): Sessio
             : `The session's availableTools / excludedTools leave ${count} tools`;
     return {
         code: "TOO_MANY_TOOLS",
-        message: `${what}, more than the ${MAX_TOOLS_PER_REQUEST} a model accepts in one request; requests may be refused or tools dropped. Leave out what the model does not need with excludedTools (e.g. 'toolset:agent'), or list what it needs in availableTools.`,
+        message:
+            `${what}, more than the ${MAX_TOOLS_PER_REQUEST} a model accepts in one request; ` +
+            `requests may be refused or tools dropped. ` +
+            `Leave out what the model does not need with excludedTools (e.g. 'toolset:agent'), ` +
+            `or list what it needs in availableTools.`,
     };
 }
 
@@ -122,7 +130,11 @@ export function droppedCustomToolWarnings(
                 code: "FILTER_DROPS_CUSTOM_TOOL",
                 option: "excludedTools",
                 identifiers: Object.freeze([name]),
-                message: `Custom tool ${quoteValue(name)} is not offered: excludedTools entry ${quoteValue(entry)} removes it (it is a member of that toolset). Leave it out of tools if that is meant, exclude it by its own name ('${name}') to say so, or list it in availableTools to keep it.`,
+                message:
+                    `Custom tool ${quoteValue(name)} is not offered: ` +
+                    `excludedTools entry ${quoteValue(entry)} removes it (it is a member of that toolset). ` +
+                    `Leave it out of tools if that is meant, exclude it by its own name ('${name}') to say so, ` +
+                    `or list it in availableTools to keep it.`,
             });
             continue;
         }
@@ -132,7 +144,10 @@ export function droppedCustomToolWarnings(
                 code: "FILTER_DROPS_CUSTOM_TOOL",
                 option: "availableTools",
                 identifiers: Object.freeze([name]),
-                message: `Custom tool ${quoteValue(name)} is not offered: availableTools ${formatList(given.availableTools)} does not name it, itself or through a toolset. Add '${name}' (or 'custom:${name}') to availableTools to keep it, or leave it out of tools.`,
+                message:
+                    `Custom tool ${quoteValue(name)} is not offered: ` +
+                    `availableTools ${formatList(given.availableTools)} does not name it, itself or through a toolset. ` +
+                    `Add '${name}' (or 'custom:${name}') to availableTools to keep it, or leave it out of tools.`,
             });
         }
     }
@@ -171,7 +186,13 @@ export function familyWarnings(
             code: "BUILT_IN_COMPANIONS_REMAIN",
             option: "tools",
             identifiers: Object.freeze([...remaining]),
-            message: `Custom ${mine.length === 1 ? "tool" : "tools"} ${formatList(mine)} ${mine.length === 1 ? "replaces a built-in" : "replace built-ins"} of the ${quoteValue(family[0])} family, but ${formatList(remaining)} ${one ? "stays" : "stay"} built-in: ${one ? "it acts" : "they act"} on the built-in's shells, which the app's ${formatList(mine)} never ${mine.length === 1 ? "starts" : "start"}. Replace ${one ? "it" : "them"} too (custom tools of ${one ? "that name" : "those names"} with overridesBuiltInTool: true), or exclude ${one ? "it" : "them"} (excludedTools: [${remaining.map((name) => `'${name}'`).join(", ")}]).`,
+            message:
+                `Custom ${mine.length === 1 ? "tool" : "tools"} ${formatList(mine)} ${mine.length === 1 ? "replaces a built-in" : "replace built-ins"} of the ${quoteValue(family[0])} family, ` +
+                `but ${formatList(remaining)} ${one ? "stays" : "stay"} built-in: ` +
+                `${one ? "it acts" : "they act"} on the built-in's shells, ` +
+                `which the app's ${formatList(mine)} never ${mine.length === 1 ? "starts" : "start"}. ` +
+                `Replace ${one ? "it" : "them"} too (custom tools of ${one ? "that name" : "those names"} with overridesBuiltInTool: ` +
+                `true), or exclude ${one ? "it" : "them"} (excludedTools: [${remaining.map((name) => `'${name}'`).join(", ")}]).`,
         });
     }
     return warnings;

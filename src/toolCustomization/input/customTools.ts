@@ -116,7 +116,8 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
             },
             "INVALID_CUSTOM_TOOL",
             (reason) =>
-                `Custom tool '${name}' has ${field} that cannot be sent as JSON (${reason}): remove cycles, BigInt values and throwing getters, keep it under ${MAX_SCHEMA_DEPTH} levels and ${MAX_SCHEMA_BYTES / 1024} KiB.`
+                `Custom tool '${name}' has ${field} that cannot be sent as JSON (${reason}): remove cycles, ` +
+                `BigInt values and throwing getters, keep it under ${MAX_SCHEMA_DEPTH} levels and ${MAX_SCHEMA_BYTES / 1024} KiB.`
         );
         if (!isObject || text === undefined) {
             throw invalid(

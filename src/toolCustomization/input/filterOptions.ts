@@ -61,7 +61,8 @@ function filterListOf(value: unknown, option: FilterOption): unknown {
         },
         "INVALID_TOOL_FILTER",
         (reason) =>
-            `Invalid ${option}: it cannot be read (${reason}); pass an array of tool names, 'toolset:<name>' entries and 'builtin:'/'custom:'/'mcp:' patterns, or a ToolSet.`
+            `Invalid ${option}: it cannot be read (${reason}); pass an array of tool names, ` +
+            `'toolset:<name>' entries and 'builtin:'/'custom:'/'mcp:' patterns, or a ToolSet.`
     );
 }
 
@@ -83,7 +84,8 @@ export function readEntries(
             if (typeof entry !== "string" || entry.length === 0) {
                 throw new SessionToolError(
                     "INVALID_TOOL_FILTER",
-                    `Invalid ${option}[${position}] ${present ? describeValue(entry) : "(empty slot)"}: every entry must be a tool name, 'toolset:<name>', or a 'builtin:'/'custom:'/'mcp:' pattern.`
+                    `Invalid ${option}[${position}] ${present ? describeValue(entry) : "(empty slot)"}: ` +
+                        `every entry must be a tool name, 'toolset:<name>', or a 'builtin:'/'custom:'/'mcp:' pattern.`
                 );
             }
             if (entry === "*") {
@@ -121,7 +123,8 @@ export function sessionToolSets(customToolSets: unknown): {
     if (isBuilder) {
         throw new SessionToolError(
             "INVALID_TOOL_SET",
-            'customToolSets got a ToolSet builder. A ToolSet is a filter list: pass it as availableTools or excludedTools. customToolSets defines named groups: { quality: ["lint", "format"] }.'
+            "customToolSets got a ToolSet builder. A ToolSet is a filter list: " +
+                'pass it as availableTools or excludedTools. customToolSets defines named groups: { quality: ["lint", "format"] }.'
         );
     }
     const read: [string, readonly string[]][] = [];
@@ -158,7 +161,8 @@ function readMembers(name: string, members: unknown): readonly string[] {
             if (typeof member !== "string" || member === "" || member.includes(":")) {
                 throw new SessionToolError(
                     "INVALID_TOOL_SET",
-                    `Invalid member ${present ? describeValue(member) : "(empty slot)"} of customToolSets.${name}: list tool names, e.g. ${example}; to combine toolsets, list their members.`,
+                    `Invalid member ${present ? describeValue(member) : "(empty slot)"} of customToolSets.${name}: ` +
+                        `list tool names, e.g. ${example}; to combine toolsets, list their members.`,
                     [name]
                 );
             }

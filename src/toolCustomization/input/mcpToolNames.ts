@@ -42,7 +42,8 @@ export function readMcpServers(mcpServers: unknown): unknown {
         if (isConfig(config)) continue;
         throw new SessionToolError(
             "INVALID_SESSION_OPTION",
-            `Invalid config ${quoteValue(config)} of MCP server ${quoteValue(server)}: pass an object with its command or url, e.g. { command: "node", args: ["lint.js"], tools: ["*"] }.`,
+            `Invalid config ${quoteValue(config)} of MCP server ${quoteValue(server)}: ` +
+                `pass an object with its command or url, e.g. { command: "node", args: ["lint.js"], tools: ["*"] }.`,
             ["mcpServers"]
         );
     }
@@ -112,7 +113,11 @@ export function refuseMcpShadows(customNames: readonly string[], mcpServers: unk
     const tools = shadows.map(({ tool }) => tool);
     throw new SessionToolError(
         "MCP_TOOL_COLLISION",
-        `${tools.length === 1 ? "Custom tool" : "Custom tools"} ${described.join(", ")} would be shadowed: the runtime names MCP tools '<server>-<tool>', offers the model the MCP tool instead and lets the server answer its calls. Rename ${tools.length === 1 ? "it" : "them"} (e.g. ${quoteValue(tools[0]!.replace(/-/g, "_"))}), or leave the tool out of the server's tools list (${formatList(tools)}).`,
+        `${tools.length === 1 ? "Custom tool" : "Custom tools"} ${described.join(", ")} would be shadowed: ` +
+            `the runtime names MCP tools '<server>-<tool>', ` +
+            `offers the model the MCP tool instead and lets the server answer its calls. ` +
+            `Rename ${tools.length === 1 ? "it" : "them"} (e.g. ${quoteValue(tools[0]!.replace(/-/g, "_"))}), ` +
+            `or leave the tool out of the server's tools list (${formatList(tools)}).`,
         tools
     );
 }

@@ -22,7 +22,8 @@ const REMOVED_OPTIONS: readonly (readonly [
     [
         "toolSets",
         "INVALID_TOOL_SET",
-        'use customToolSets, an object of toolset names to tool names (e.g. customToolSets: { quality: ["lint", "format"] }), and name them in availableTools as \'toolset:quality\'',
+        "use customToolSets, an object of toolset names to tool names (e.g. customToolSets: { quality: " +
+            '["lint", "format"] }), and name them in availableTools as \'toolset:quality\'',
     ],
 ];
 

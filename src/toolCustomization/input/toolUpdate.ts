@@ -40,7 +40,8 @@ export function readToolUpdate(update: unknown): Pick<ToolSessionConfig, UpdateK
     if (unknown.length > 0) {
         throw new SessionToolError(
             "INVALID_TOOL_UPDATE",
-            `setTools does not change ${unknown.map((key) => quoteValue(key)).join(", ")}: it takes ${UPDATE_KEYS.map((key) => `'${key}'`).join(", ")}. Other options need a new session or resumeSession.`,
+            `setTools does not change ${unknown.map((key) => quoteValue(key)).join(", ")}: ` +
+                `it takes ${UPDATE_KEYS.map((key) => `'${key}'`).join(", ")}. Other options need a new session or resumeSession.`,
             unknown
         );
     }

@@ -48,7 +48,11 @@ export function promptToolWarnings(
             code: "PROMPT_NAMES_REMOVED_TOOL",
             option: "systemMessage",
             identifiers: Object.freeze(removed),
-            message: `The systemMessage names ${formatList(removed)}, which this session's availableTools / excludedTools ${removed.length === 1 ? "removes" : "remove"}: the model would be told about a tool it cannot call ("Tool does not exist"). Remove the mention from the prompt, or keep the tool in the filter.`,
+            message:
+                `The systemMessage names ${formatList(removed)}, ` +
+                `which this session's availableTools / excludedTools ${removed.length === 1 ? "removes" : "remove"}: ` +
+                `the model would be told about a tool it cannot call ("Tool does not exist"). ` +
+                `Remove the mention from the prompt, or keep the tool in the filter.`,
         });
     }
     if (replacedNamed.length > 0) {
@@ -56,7 +60,11 @@ export function promptToolWarnings(
             code: "PROMPT_NAMES_REMOVED_TOOL",
             option: "systemMessage",
             identifiers: Object.freeze(replacedNamed),
-            message: `The systemMessage names ${formatList(replacedNamed)}, a built-in this session's custom tool of the same name replaces: the model calls the app's tool under that name. Make sure the prompt describes the app's tool, or rename the custom tool to keep the built-in.`,
+            message:
+                `The systemMessage names ${formatList(replacedNamed)}, ` +
+                `a built-in this session's custom tool of the same name replaces: ` +
+                `the model calls the app's tool under that name. Make sure the prompt describes the app's tool, ` +
+                `or rename the custom tool to keep the built-in.`,
         });
     }
     return warnings;

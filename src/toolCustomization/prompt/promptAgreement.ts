@@ -239,7 +239,10 @@ function appFailure(
                 code: "PROMPT_TRANSFORM_FAILED",
                 option: "systemMessage",
                 identifiers: Object.freeze([section]),
-                message: `The app's systemMessage transform of section '${section}' threw (${errorText(error)}); the section was sent as the package's rewrite left it, without the app's change. Fix the transform; set promptAgreement: 'off' for the SDK's own behaviour (the runtime's text as written).`,
+                message:
+                    `The app's systemMessage transform of section '${section}' threw (${errorText(error)}); ` +
+                    `the section was sent as the package's rewrite left it, without the app's change. Fix the transform; ` +
+                    `set promptAgreement: 'off' for the SDK's own behaviour (the runtime's text as written).`,
             } satisfies SessionToolWarning)
         );
     };
@@ -319,7 +322,9 @@ function newRound(
                     Object.freeze({
                         code: "PROMPT_REWRITE_FAILED",
                         option: "promptAgreement",
-                        message: `The rewrite of the runtime's instructions (section '${section}') failed (${errorText(error)}); the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
+                        message:
+                            `The rewrite of the runtime's instructions (section '${section}') failed (${errorText(error)}); ` +
+                            `the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
                     } satisfies SessionToolWarning)
                 );
             }
@@ -363,7 +368,8 @@ export function noteFor(tools: PromptTools): string | undefined {
     }
     if (tools.replaced.length > 0) {
         parts.push(
-            `The tools ${tools.replaced.join(", ")} are this application's own: follow their descriptions, not what any instruction says about a built-in tool of the same name.`
+            `The tools ${tools.replaced.join(", ")} are this application's own: follow their descriptions, ` +
+                `not what any instruction says about a built-in tool of the same name.`
         );
     }
     return parts.length === 0
@@ -387,7 +393,11 @@ function warnOnce(
             code: "RUNTIME_PROMPT_NAMES_MISSING_TOOL",
             option: "promptAgreement",
             identifiers: Object.freeze(names),
-            message: `The runtime's instructions (section '${edits[0]!.section}': "${edits[0]!.excerpt}") recommend or describe ${formatList(names)}, which this session does not offer or replaces with the app's tool. promptAgreement: 'warn' keeps the text; 'rewrite' (the default) removes it.`,
+            message:
+                `The runtime's instructions (section '${edits[0]!.section}': "${edits[0]!.excerpt}") ` +
+                `recommend or describe ${formatList(names)}, ` +
+                `which this session does not offer or replaces with the app's tool. promptAgreement: ` +
+                `'warn' keeps the text; 'rewrite' (the default) removes it.`,
         } satisfies SessionToolWarning)
     );
 }

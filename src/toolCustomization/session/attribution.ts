@@ -175,7 +175,12 @@ function answeredElsewhere(sessionId: string, answer: ToolAnswer): SessionToolEr
             : "the runtime's built-in of that name";
     return new SessionToolError(
         "CALL_ANSWERED_ELSEWHERE",
-        `The call ${quoteValue(answer.toolCallId)} to the custom tool ${quoteValue(answer.toolName)} was answered by ${what}, not by the app's handler, so session '${sessionId}' aborted its turn and takes no more messages. Something registered the name on the runtime without overridesBuiltInTool (another client of the session, or session.rpc.tools.set), or an MCP server took it: find it in onToolAnswered / toolResolution.calls, then disconnect this session and create or resume one whose tools only this package sets.`,
+        `The call ${quoteValue(answer.toolCallId)} to the custom tool ${quoteValue(answer.toolName)} was answered by ${what}, ` +
+            `not by the app's handler, so session '${sessionId}' aborted its turn and takes no more messages. ` +
+            `Something registered the name on the runtime without overridesBuiltInTool (another client of the session, ` +
+            `or session.rpc.tools.set), or an MCP server took it: ` +
+            `find it in onToolAnswered / toolResolution.calls, ` +
+            `then disconnect this session and create or resume one whose tools only this package sets.`,
         [answer.toolName]
     );
 }

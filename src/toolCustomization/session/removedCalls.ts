@@ -36,7 +36,9 @@ export function answerRemovedCalls(
         session.rpc.tools
             .handlePendingToolCall({
                 requestId,
-                error: `Tool ${quoteValue(toolName)} was removed from this session (session.setTools) before this call ran, so it is not available; use the tools offered now.`,
+                error:
+                    `Tool ${quoteValue(toolName)} was removed from this session (session.setTools) ` +
+                    `before this call ran, so it is not available; use the tools offered now.`,
             })
             .catch(() => {});
     }, REMOVED_ANSWER_DELAY);

@@ -85,8 +85,11 @@ export function liveRecordOf(session: RunningSession, method: string): SessionRe
     throw new SessionToolError(
         "INVALID_TOOL_UPDATE",
         isDisconnected(session)
-            ? `Session '${String(session.sessionId)}' is disconnected, so ${method} cannot change it: resume it with client.resumeSession('${String(session.sessionId)}', { tools, ... }) and call ${method} on the session that returns.`
-            : `This session was not constructed by this package's createSession or resumeSession (or was released), so ${method} cannot change it: construct it again with this package's CopilotClient.`
+            ? `Session '${String(session.sessionId)}' is disconnected, so ${method} cannot change it: ` +
+                  `resume it with client.resumeSession('${String(session.sessionId)}', { tools, ... }) ` +
+                  `and call ${method} on the session that returns.`
+            : `This session was not constructed by this package's createSession or resumeSession (or was released), ` +
+                  `so ${method} cannot change it: construct it again with this package's CopilotClient.`
     );
 }
 
@@ -169,7 +172,10 @@ function assertSupported(session: RunningSession, release: ClientRelease): void 
     if (missing.length === 0) return;
     throw new SessionToolError(
         "UNSUPPORTED_BY_RELEASE",
-        `session.setTools needs the runtime ${missing.length === 1 ? "request" : "requests"} ${formatList(missing)}, which @github/copilot-sdk ${release.version} does not have, so it cannot change a running session's tools: resume the session with the new tools instead, client.resumeSession('${session.sessionId}', { tools, ... }), or move to an SDK release that has it (1.0.13 or later).`,
+        `session.setTools needs the runtime ${missing.length === 1 ? "request" : "requests"} ${formatList(missing)}, ` +
+            `which @github/copilot-sdk ${release.version} does not have, ` +
+            `so it cannot change a running session's tools: resume the session with the new tools instead, ` +
+            `client.resumeSession('${session.sessionId}', { tools, ... }), or move to an SDK release that has it (1.0.13 or later).`,
         missing
     );
 }
@@ -186,13 +192,18 @@ export function assertLive(session: RunningSession, record: SessionRecord): void
     if (isDisconnected(session) || record.disconnected.signal.aborted) {
         throw new SessionToolError(
             "INVALID_TOOL_UPDATE",
-            `Session '${session.sessionId}' is disconnected, so setTools cannot change it: resume it with client.resumeSession('${session.sessionId}', { tools, ... }) and call setTools on the session that returns.`
+            `Session '${session.sessionId}' is disconnected, so setTools cannot change it: ` +
+                `resume it with client.resumeSession('${session.sessionId}', { tools, ... }) ` +
+                `and call setTools on the session that returns.`
         );
     }
     if (!isHeld(client, session.sessionId)) {
         throw new SessionToolError(
             "INVALID_TOOL_UPDATE",
-            `Session '${session.sessionId}' is no longer held by its client (a resumeSession of it failed, or it was deleted), so setTools cannot change it: resume it with client.resumeSession('${session.sessionId}', { tools, ... }) and call setTools on the session that returns.`
+            `Session '${session.sessionId}' is no longer held by its client (a resumeSession of it failed, ` +
+                `or it was deleted), so setTools cannot change it: ` +
+                `resume it with client.resumeSession('${session.sessionId}', { tools, ... }) ` +
+                `and call setTools on the session that returns.`
         );
     }
     if (

@@ -158,7 +158,12 @@ class BusyMeanwhile extends Error {
 function busyRefusal(names: readonly string[]): SessionToolError {
     return new SessionToolError(
         "SESSION_BUSY",
-        `setTools cannot change which tool answers ${formatList(names)}, or its definition, while the session is processing a message: the runtime could route a call the model makes with one definition to another tool of that name (the built-in, an MCP tool, or none). Call it once the session is idle (after sendAndWait resolves, or on 'session.idle'); adding or removing other tools, changing handlers and changing the filter can be made at any time.`,
+        `setTools cannot change which tool answers ${formatList(names)}, or its definition, ` +
+            `while the session is processing a message: ` +
+            `the runtime could route a call the model makes with one definition to another tool of that name (the built-in, ` +
+            `an MCP tool, or none). Call it once the session is idle (after sendAndWait resolves, ` +
+            `or on 'session.idle'); adding or removing other tools, ` +
+            `changing handlers and changing the filter can be made at any time.`,
         names
     );
 }
@@ -174,7 +179,8 @@ export function clashOf(failure: unknown, tools: readonly Tool[]): SessionToolEr
     const names = tools.map((tool) => tool.name).filter((name) => reason.includes(name));
     return new SessionToolError(
         "TOOL_NAME_CLASH",
-        `Custom ${names.length === 1 ? "tool" : "tools"} ${formatList(names.length > 0 ? names : ["(unnamed)"])} ${names.length === 1 ? "is" : "are"} already registered on this session by another connection (another client holds the session: ${reason}). One client owns each name: rename the tool, or remove it from the other client first. Nothing was changed.`,
+        `Custom ${names.length === 1 ? "tool" : "tools"} ${formatList(names.length > 0 ? names : ["(unnamed)"])} ${names.length === 1 ? "is" : "are"} already registered on this session by another connection (another client holds the session: ` +
+            `${reason}). One client owns each name: rename the tool, or remove it from the other client first. Nothing was changed.`,
         names,
         { cause: failure }
     );
@@ -242,7 +248,10 @@ async function putBack(
         record.current = { ...previous, tools: union };
         return new SessionToolError(
             "TOOL_UPDATE_FAILED",
-            `setTools failed (${messageOf(failure)}), and putting the previous tools back failed too (${messageOf(undo)}): the runtime may hold either set of tools; calls to either set's custom tools reach their handlers, and built-ins that neither set allows stay excluded. To recover, call setTools again to set them.`,
+            `setTools failed (${messageOf(failure)}), ` +
+                `and putting the previous tools back failed too (${messageOf(undo)}): ` +
+                `the runtime may hold either set of tools; calls to either set's custom tools reach their handlers, ` +
+                `and built-ins that neither set allows stay excluded. To recover, call setTools again to set them.`,
             union.map((tool) => tool.name),
             { cause: failure }
         );
@@ -256,7 +265,8 @@ async function putBack(
 export function disconnectedDuringChange(sessionId: string, cause?: unknown): SessionToolError {
     return new SessionToolError(
         "INVALID_TOOL_UPDATE",
-        `Session '${sessionId}' was disconnected while setTools was changing its tools; nothing more was sent. To change its tools, resume it with client.resumeSession('${sessionId}', { tools, ... }).`,
+        `Session '${sessionId}' was disconnected while setTools was changing its tools; ` +
+            `nothing more was sent. To change its tools, resume it with client.resumeSession('${sessionId}', { tools, ... }).`,
         [],
         cause === undefined ? undefined : { cause }
     );
