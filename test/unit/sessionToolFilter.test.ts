@@ -256,25 +256,23 @@ describe("session tool filter: warnings", () => {
         expect(warnings).toEqual([]);
     });
 
-    it("warns once per option about unknown names and toolsets, with suggestions and the toolsets", () => {
+    it("warns once per option about unknown names, with suggestions and the toolsets", () => {
         const { filter, warnings } = resolve({
-            availableTools: ["bash", "veiw", "read", "Bash", "toolset:edti", "toolset:nope"],
+            availableTools: ["bash", "veiw", "read", "Bash"],
             excludedTools: ["nope", "mcp:unknown_server-x"],
         });
         expect(filter.result.unknownIdentifiers).toEqual([
             { option: "availableTools", identifier: "veiw", suggestion: "view" },
             { option: "availableTools", identifier: "read", suggestion: "toolset:read" },
             { option: "availableTools", identifier: "Bash", suggestion: "bash" },
-            { option: "availableTools", identifier: "toolset:edti", suggestion: "toolset:edit" },
-            { option: "availableTools", identifier: "toolset:nope" },
             { option: "excludedTools", identifier: "nope" },
         ]);
         expect(warnings).toEqual([
             {
                 code: "UNKNOWN_IDENTIFIERS",
                 option: "availableTools",
-                identifiers: ["veiw", "read", "Bash", "toolset:edti", "toolset:nope"],
-                message: `5 availableTools entries name no known tool or toolset: 'veiw', 'read', 'Bash', 'toolset:edti', 'toolset:nope'. Did you mean 'view' for 'veiw', 'toolset:read' for 'read', 'bash' for 'Bash', 'toolset:edit' for 'toolset:edti'? Toolsets: ${DEFAULT_TOOL_SET_LIST}.`,
+                identifiers: ["veiw", "read", "Bash"],
+                message: `3 availableTools entries name no known tool or toolset: 'veiw', 'read', 'Bash'. Did you mean 'view' for 'veiw', 'toolset:read' for 'read', 'bash' for 'Bash'? Toolsets: ${DEFAULT_TOOL_SET_LIST}.`,
             },
             {
                 code: "UNKNOWN_IDENTIFIERS",
@@ -504,12 +502,41 @@ describe("session tool filter: every entry is checked", () => {
     });
 });
 
-describe("session tool filter: suggestions", () => {
-    it("suggests 'toolset:execute' for the cut-off 'toolset:exec'", () => {
-        const { warnings } = resolve({ excludedTools: ["toolset:exec"] });
-        expect(warnings).toHaveLength(1);
-        expect(warnings[0]!.code).toBe("UNKNOWN_IDENTIFIERS");
-        expect(warnings[0]!.message).toContain("Did you mean 'toolset:execute'?");
+describe("session tool filter: a toolset entry that names no toolset", () => {
+    it("refuses 'toolset:serach' in excludedTools, suggesting 'toolset:search', instead of excluding nothing", () => {
+        const error = refusal({ excludedTools: ["toolset:serach"] });
+        expect(error.code).toBe("INVALID_TOOL_FILTER");
+        expect(error.toolNames).toEqual(["toolset:serach"]);
+        expect(error.message).toBe(
+            "Invalid excludedTools entry 'toolset:serach': the session has no toolset 'serach', " +
+                "so the entry would name no tool. Did you mean 'toolset:search'? " +
+                "Toolsets: 'read', 'edit', 'search', 'execute', 'web', 'agent'; " +
+                "define others with customToolSets."
+        );
+    });
+
+    it("refuses it in availableTools too, and the cut-off 'toolset:exec' suggests 'toolset:execute'", () => {
+        expect(refusal({ availableTools: ["toolset:edti"] }).message).toContain(
+            "Did you mean 'toolset:edit'?"
+        );
+        expect(refusal({ excludedTools: ["toolset:exec"] }).message).toContain(
+            "Did you mean 'toolset:execute'?"
+        );
+        expect(refusal({ availableTools: ["view", "toolset:nope"] }).message).not.toContain(
+            "Did you mean"
+        );
+    });
+
+    it("accepts a toolset that customToolSets defines, and refuses a near miss of it", () => {
+        const { filter } = resolve({
+            availableTools: ["toolset:quality"],
+            customToolSets: { quality: ["view"] },
+        });
+        expect(filter.availableTools).toEqual(["view"]);
+        expect(
+            refusal({ excludedTools: ["toolset:qualty"], customToolSets: { quality: ["view"] } })
+                .message
+        ).toContain("Did you mean 'toolset:quality'?");
     });
 });
 

@@ -140,8 +140,8 @@ function filterOf(
 ): SessionToolFilter {
     checkEntryPrefixes("availableTools", available);
     checkEntryPrefixes("excludedTools", excluded);
-    checkToolSetEntries("availableTools", available);
-    checkToolSetEntries("excludedTools", excluded);
+    checkToolSetEntries("availableTools", available, toolSets);
+    checkToolSetEntries("excludedTools", excluded, toolSets);
     // Before the filter's own warnings: a mistyped member is why a toolset enables nothing.
     const unknownMembers = checkCustomToolSetMembers(customToolSets, inventory, onWarning);
 
@@ -382,16 +382,38 @@ function checkCustomToolSetMembers(
     return Object.freeze(unknown);
 }
 
-/** Toolset entries must be well formed; an unknown toolset name only warns (with suggestions). */
+/**
+ * Toolset entries must be well formed and name a toolset of the session: the package knows every
+ * toolset (the defaults and `customToolSets`), so an unknown name is a mistake, refused with the
+ * closest name, never passed on (an excluded toolset that names nothing would exclude nothing).
+ */
 function checkToolSetEntries(
     option: FilterOption,
-    entries: readonly FilterEntry[] | undefined
+    entries: readonly FilterEntry[] | undefined,
+    toolSets: ReadonlyMap<string, readonly string[]>
 ): void {
     for (const entry of entries ?? []) {
-        if (entry.kind !== "toolSet" || TOOL_SET_NAME_PATTERN.test(entry.name)) continue;
+        if (entry.kind !== "toolSet") continue;
+        if (!TOOL_SET_NAME_PATTERN.test(entry.name)) {
+            throw new SessionToolError(
+                "INVALID_TOOL_FILTER",
+                `Invalid ${option} entry ${quoteValue(entry.text)}: ` +
+                    "write 'toolset:' followed by a toolset name (letters, digits, '_' or '-'), " +
+                    "e.g. 'toolset:edit'.",
+                [entry.text]
+            );
+        }
+        if (toolSets.has(entry.name)) continue;
+        const suggestion = closestName(entry.name, [...toolSets.keys()]);
         throw new SessionToolError(
             "INVALID_TOOL_FILTER",
-            `Invalid ${option} entry ${quoteValue(entry.text)}: write 'toolset:' followed by a toolset name (letters, digits, '_' or '-'), e.g. 'toolset:edit'.`,
+            `Invalid ${option} entry ${quoteValue(entry.text)}: the session has no toolset ` +
+                `${quoteValue(entry.name)}, so the entry would name no tool.` +
+                (suggestion === undefined
+                    ? ""
+                    : ` Did you mean ${quoteValue(`${TOOL_SET_PREFIX}${suggestion}`)}?`) +
+                ` Toolsets: ${formatList([...toolSets.keys()])}; ` +
+                "define others with customToolSets.",
             [entry.text]
         );
     }
