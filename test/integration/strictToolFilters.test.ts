@@ -9,7 +9,9 @@ import { describe, expect, it } from "vitest";
 import {
     CopilotClient,
     RuntimeConnection,
+    BuiltInTools,
     SessionToolError,
+    ToolSet,
     approveAll,
 } from "@github/copilot-sdk";
 import { startFakeRuntime } from "../support/fakeRuntime.js";
@@ -100,6 +102,35 @@ describe("strictToolFilters: true", () => {
         expect(runtime.paramsOf("session.create")).toEqual([]);
         expect(runtime.paramsOf("session.resume")).toEqual([]);
         expect(warnings).toEqual([]);
+    });
+
+    it("accepts excluding every documented family member and BuiltInTools group, which the runtime may lack, and still refuses a typo of one", async () => {
+        const { runtime, client, warnings } = await setUp({ strictToolFilters: true });
+        // docs/using.md (BUILT_IN_COMPANIONS_REMAIN and the execute toolset) names these.
+        const documented = ["bash", "read_bash", "write_bash", "stop_bash", "list_bash"];
+        const groups = [...BuiltInTools.Execute, ...BuiltInTools.Search, ...BuiltInTools.Agent];
+        for (const excludedTools of [
+            documented,
+            new ToolSet().addBuiltIn(BuiltInTools.Execute).addBuiltIn(BuiltInTools.Search),
+            groups,
+        ]) {
+            await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                excludedTools,
+            });
+        }
+        expect(warnings).toEqual([]);
+        const sent = runtime.paramsOf("session.create") as { excludedTools?: string[] }[];
+        expect(sent[0]!.excludedTools).toEqual(expect.arrayContaining(documented));
+        const typo = await outcomeOf(
+            client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                excludedTools: ["write_bsh"],
+            })
+        );
+        expect(typo).toMatchObject({ code: "UNKNOWN_IDENTIFIERS", toolNames: ["write_bsh"] });
     });
 
     it("refuses a mistyped customToolSets member, an empty toolset and a filter that leaves no tool", async () => {

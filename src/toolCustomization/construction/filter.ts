@@ -10,6 +10,8 @@ import {
 } from "../../toolFilter/toolFilter.js";
 import { TOOL_SET_NAME_PATTERN, TOOL_SET_PREFIX } from "../catalog/defaultToolSets.js";
 import { unhandledFilterEntry, type FilterEntry } from "../input/filterEntry.js";
+import { builtInToolGroups } from "../catalog/builtInToolGroups.js";
+import { MEASURED_BUILT_IN_TOOLS } from "../catalog/generated/measuredBuiltInTools.generated.js";
 import {
     readEntries,
     sessionToolSets,
@@ -51,6 +53,15 @@ export interface SessionToolFilter {
         readonly customToolSets: Readonly<Record<string, readonly string[]>> | undefined;
     };
 }
+
+/**
+ * Every built-in name of every measured runtime, and of the `BuiltInTools` groups: names the
+ * package knows, although a given runtime may lack some.
+ */
+const MEASURED_BUILT_IN_NAMES: ReadonlySet<string> = new Set([
+    ...MEASURED_BUILT_IN_TOOLS.flatMap((entry) => entry.builtIns),
+    ...Object.values(builtInToolGroups).flat(),
+]);
 
 /** Source prefixes the filter resolves itself; `mcp:` entries go to the runtime as they are. */
 const RESOLVED_SOURCES = new Set(["builtin", "custom"]);
@@ -147,6 +158,14 @@ function filterOf(
 
     const resolvedTexts = (entries: readonly FilterEntry[] | undefined) =>
         entries?.filter(isResolved).map((entry) => entry.text);
+    // Excluding a built-in that another measured runtime has and this one lacks (`write_bash` on
+    // 1.0.85, a member of the documented families and of BuiltInTools.Execute) excludes nothing
+    // here: a known name, neither warned about nor refused under strictToolFilters.
+    const offered = new Set([...inventory.builtIns, ...inventory.custom]);
+    const excludesKnownAbsent = (entry: FilterEntry) =>
+        (entry.kind === "tool" || entry.kind === "builtin") &&
+        !offered.has(entry.name) &&
+        MEASURED_BUILT_IN_NAMES.has(entry.name);
     // The entries were checked above, so the helper refuses nothing here (a ToolFilterError from
     // it would be a bug of these checks, and is left to surface as it is).
     const result: ToolFilterResult = resolveToolFilter(
@@ -159,7 +178,10 @@ function filterOf(
                 tools,
             })),
         },
-        { include: resolvedTexts(available), exclude: resolvedTexts(excluded) },
+        {
+            include: resolvedTexts(available),
+            exclude: resolvedTexts(excluded?.filter((entry) => !excludesKnownAbsent(entry))),
+        },
         {
             optionNames: { include: "availableTools", exclude: "excludedTools" },
             matchToolSetReferenceNames: false,
