@@ -23,7 +23,13 @@ import {
     recordedReleases,
     type PackageIdentity,
 } from "./patchFiles.js";
-import { checkSpec, declaredOwnSpecs, npmRegistryLookup, type RegistryLookup } from "./ownSpec.js";
+import {
+    checkSpec,
+    declaredOwnSpecs,
+    npmRegistryLookup,
+    ownInstallArgument,
+    type RegistryLookup,
+} from "./ownSpec.js";
 import { describeMarker, probeApp, probeLibrary, type PatchMarker, type Probe } from "./probe.js";
 import { carriesSelfContainedPatch, carriesThinPatch } from "./thinPatch.js";
 import { runsPatchPackage, runsPatchPackageStrictly } from "./wiring.js";
@@ -235,6 +241,22 @@ function checkOwnSpecs(
 }
 
 /**
+ * The failure of a library-form app that lists this package only in `devDependencies` or
+ * `optionalDependencies`, with a fix that installs it from the app's own spec (never the bare
+ * registry name: see {@link ownInstallArgument}).
+ *
+ * @param json - the app's package.json, which names this package outside `dependencies`
+ * @param manager - the app's package manager
+ */
+export function notInDependencies(json: Record<string, unknown>, manager: PackageManager): string {
+    const dev = section(json, "devDependencies")[OWN_PACKAGE];
+    const where = typeof dev === "string" ? "devDependencies" : "optionalDependencies";
+    const spec = section(json, where)[OWN_PACKAGE];
+    const install = manager === "npm" ? "npm install --save-prod" : "pnpm add --save-prod";
+    return `${OWN_PACKAGE} is not in dependencies (only in ${where}): an install with --omit=dev, or one that skips optional packages, leaves the app's import of it failing. Fix: \`${install} ${ownInstallArgument(String(spec))}\` (it moves the entry, '${String(spec)}', to dependencies).`;
+}
+
+/**
  * The patch form when any piece of it is in the app (an SDK patch in patches/, a pnpm
  * patchedDependencies entry for the SDK, a postinstall running patch-package), so that a half-made
  * patch form is diagnosed as one; else the library form when the app depends on this package.
@@ -290,9 +312,7 @@ function diagnoseLibrary(
     if (typeof declared === "string") {
         ok(`${OWN_PACKAGE} is in dependencies (${declared})`);
     } else {
-        fail(
-            `${OWN_PACKAGE} is not in dependencies (${typeof section(json, "devDependencies")[OWN_PACKAGE] === "string" ? "only in devDependencies" : "only in optionalDependencies"}): an install with --omit=dev, or one that skips optional packages, leaves the app's import of it failing. Fix: \`${manager === "npm" ? "npm install --save-prod" : "pnpm add --save-prod"} ${OWN_PACKAGE}\` (it moves the entry to dependencies).`
-        );
+        fail(notInDependencies(json, manager));
     }
     const uncheckedSpecs = checkOwnSpecs(app, json, "library", manager, options, findings);
     let probe: Probe;
