@@ -30,6 +30,7 @@ import {
     ownInstallArgument,
     type RegistryLookup,
 } from "./ownSpec.js";
+import { findStrayImports } from "./strayImports.js";
 import { describeMarker, probeApp, probeLibrary, type PatchMarker, type Probe } from "./probe.js";
 import { carriesSelfContainedPatch, carriesThinPatch } from "./thinPatch.js";
 import { runsPatchPackage, runsPatchPackageStrictly } from "./wiring.js";
@@ -257,6 +258,27 @@ export function notInDependencies(json: Record<string, unknown>, manager: Packag
 }
 
 /**
+ * Library form: each file that takes a client value from the SDK itself gets the SDK's own client,
+ * without the tool customization (the app's other files may be right: nothing at run time says
+ * so).
+ */
+function checkStrayImports(
+    app: string,
+    ok: (message: string) => void,
+    fail: (message: string) => void
+): void {
+    const strays = findStrayImports(app);
+    if (strays.length === 0) {
+        ok(`no file of the app imports CopilotClient or joinSession from ${SDK_PACKAGE} itself`);
+    }
+    for (const { file, line, module, name, instead } of strays) {
+        fail(
+            `${file}:${line} imports ${name} from "${module}": that ${name} runs without the tool customization (custom tools named like built-ins and toolset filters do not work as documented there). Fix: import it from "${instead}" (\`import { ${name} } from "${instead}"\`, which exports its type too), and add ${OWN_PACKAGE}/eslint to the app's ESLint config so the next one is caught (README, "Library form").`
+        );
+    }
+}
+
+/**
  * The patch form when any piece of it is in the app (an SDK patch in patches/, a pnpm
  * patchedDependencies entry for the SDK, a postinstall running patch-package), so that a half-made
  * patch form is diagnosed as one; else the library form when the app depends on this package.
@@ -315,6 +337,7 @@ function diagnoseLibrary(
         fail(notInDependencies(json, manager));
     }
     const uncheckedSpecs = checkOwnSpecs(app, json, "library", manager, options, findings);
+    checkStrayImports(app, ok, fail);
     let probe: Probe;
     try {
         probe = probeLibrary(app, options.startRuntime ?? true);
