@@ -19,19 +19,16 @@ export const UNWRAPPED_CLIENT_IMPORTS = [
 
 /** One entry of `no-restricted-imports`'s `paths` option. */
 interface RestrictedPath {
-    readonly name: string;
-    readonly importNames: readonly string[];
-    readonly message: string;
+    name: string;
+    importNames: string[];
+    message: string;
 }
 
-/** The flat-config object this module exports. */
+/** The flat-config object this module exports (mutable, as ESLint's `Config` type wants). */
 export interface SdkImportsConfig {
-    readonly name: string;
-    readonly rules: {
-        readonly "no-restricted-imports": readonly [
-            "error",
-            { readonly paths: readonly RestrictedPath[] },
-        ];
+    name: string;
+    rules: {
+        "no-restricted-imports": ["error", { paths: RestrictedPath[] }];
     };
 }
 
@@ -55,7 +52,7 @@ const sdkImports: SdkImportsConfig = {
             {
                 paths: UNWRAPPED_CLIENT_IMPORTS.map(({ module, names, instead }) => ({
                     name: module,
-                    importNames: names,
+                    importNames: [...names],
                     message: `${module}'s ${names.join(", ")} runs without the tool customization: import ${names.join(", ")} from "${instead}" instead (it exports the same names, types included).`,
                 })),
             },
