@@ -19,9 +19,10 @@ if (stages.length === 0 || stages.includes("--help") || stages.includes("-h")) {
 }
 const scratch = mkdtempSync(join(tmpdir(), "npm-test-stages-"));
 const retries = join(scratch, "runtime-start-retries.log");
+/** @type {{ command: string, status: number | string | undefined, seconds: number }[]} */
 const results = [];
 for (const [index, command] of stages.entries()) {
-    if (index > 0 && results[0].status !== 0) {
+    if (index > 0 && results[0]?.status !== 0) {
         results.push({ command, status: undefined, seconds: 0 });
         continue;
     }
