@@ -10,12 +10,21 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+// Like every script here (build/cli/cliArguments.js is not used: this script runs the build),
+// it checks its command line first. A stage is a command, so it never starts with '-'.
+const USAGE =
+    "Usage: node scripts/test/run-stages.mjs '<command>' ['<command>' ...]: runs each, reports each, exits 1 if any failed.";
 const stages = process.argv.slice(2);
-if (stages.length === 0 || stages.includes("--help") || stages.includes("-h")) {
+if (stages.includes("--help") || stages.includes("-h")) {
+    console.log(USAGE);
+    process.exit(0);
+}
+const option = stages.find((stage) => stage.startsWith("-"));
+if (option !== undefined || stages.length === 0) {
     console.error(
-        "Usage: node scripts/test/run-stages.mjs '<command>' ['<command>' ...]: runs each, reports each, exits 1 if any failed."
+        `${option === undefined ? "No stage to run" : `Unknown option '${option}'`}.\n\n${USAGE}`
     );
-    process.exit(stages.length === 0 ? 2 : 0);
+    process.exit(2);
 }
 const scratch = mkdtempSync(join(tmpdir(), "npm-test-stages-"));
 const retries = join(scratch, "runtime-start-retries.log");
