@@ -1,10 +1,11 @@
 // npm test's check of the package as a user installs it: packs it (the build npm test made, with
-// the manifest prepack makes), checks that the packed manifest has no install-time script, and
-// holds the tarball to publint and @arethetypeswrong/cli, every resolution mode (node10, node16
-// from CommonJS and from ESM, bundler).
+// the manifest prepack makes), checks that the packed manifest has no script and no
+// devDependencies but the pinned SDK release, and holds the tarball to publint and
+// @arethetypeswrong/cli, every resolution mode (node10, node16 from CommonJS and from ESM,
+// bundler).
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,12 +47,20 @@ try {
     const shipped = JSON.parse(
         execFileSync("tar", ["-xOzf", tarball, "package/package.json"], { encoding: "utf8" })
     );
-    const installScripts = ["preinstall", "install", "postinstall", "prepare"].filter(
-        (name) => shipped.scripts?.[name] !== undefined
-    );
-    if (installScripts.length > 0) {
+    // Nor any script or dev tool of the repository's; the pinned SDK release travels instead.
+    for (const field of ["scripts", "devDependencies"]) {
+        if (shipped[field] !== undefined) {
+            console.error(
+                `The packed package.json has "${field}" (${Object.keys(shipped[field]).join(", ")}): scripts/package/manifest.mjs strip removes them.`
+            );
+            process.exitCode = 1;
+        }
+    }
+    const own = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    const pinned = own.devDependencies["@github/copilot-sdk"];
+    if (shipped.toolCustomization?.pinnedSdkVersion !== pinned) {
         console.error(
-            `The packed package.json has install-time scripts: ${installScripts.join(", ")}.`
+            `The packed package.json's toolCustomization.pinnedSdkVersion is '${shipped.toolCustomization?.pinnedSdkVersion}', not the pinned '${pinned}'.`
         );
         process.exitCode = 1;
     }

@@ -26,6 +26,7 @@ import {
 import { cliCommand } from "./doctor.js";
 import {
     SDK_PACKAGE,
+    compareVersions,
     npmPatchName,
     patchVersionOf,
     pnpmPatchName,
@@ -83,8 +84,9 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
     const installed = installedSdkVersion(app);
     const version = options.version ?? currentVersion(app, manifest, manager, cli);
     if (!/^1\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) {
+        const newest = newestServedRelease(identity);
         throw new CliError(
-            `'${version}' is not a 1.x release of ${SDK_PACKAGE}: ${identity.name} ${identity.version} serves the 1.x releases only.`
+            `'${version}' is not a 1.x release of ${SDK_PACKAGE}: ${identity.name} ${identity.version} serves the 1.x releases only.${newest === undefined ? "" : ` Nothing was changed. Fix: \`${cli} upgrade ${newest}\` moves the app to ${SDK_PACKAGE} ${newest} and patches it, in one step.`}`
         );
     }
     const ownSpec = chooseOwnSpec(
@@ -272,4 +274,21 @@ function withPristineSdk<T>(
     } finally {
         rmSync(scratch, { recursive: true, force: true });
     }
+}
+
+/**
+ * The newest release (not a preview) this package's compatibility table lists, which `upgrade`
+ * can move an app to in one step.
+ */
+export function newestServedRelease(identity: PackageIdentity): string | undefined {
+    const manifest = JSON.parse(readFileSync(join(identity.root, "package.json"), "utf8")) as {
+        toolCustomization?: { sdkVersions?: unknown };
+    };
+    const versions = manifest.toolCustomization?.sdkVersions;
+    if (!Array.isArray(versions)) return undefined;
+    return versions
+        .filter((version): version is string => typeof version === "string")
+        .filter((version) => /^1\.\d+\.\d+$/.test(version))
+        .sort(compareVersions)
+        .at(-1);
 }

@@ -23,7 +23,14 @@ import {
     recordedReleases,
     type PackageIdentity,
 } from "./patchFiles.js";
-import { checkSpec, declaredOwnSpecs, npmRegistryLookup, type RegistryLookup } from "./ownSpec.js";
+import {
+    checkSpec,
+    declaredOwnSpecs,
+    npmRegistryLookup,
+    ownInstallArgument,
+    type RegistryLookup,
+} from "./ownSpec.js";
+import { findStrayImports } from "./strayImports.js";
 import { describeMarker, probeApp, probeLibrary, type PatchMarker, type Probe } from "./probe.js";
 import { carriesSelfContainedPatch, carriesThinPatch } from "./thinPatch.js";
 import { runsPatchPackage, runsPatchPackageStrictly } from "./wiring.js";
@@ -235,6 +242,43 @@ function checkOwnSpecs(
 }
 
 /**
+ * The failure of a library-form app that lists this package only in `devDependencies` or
+ * `optionalDependencies`, with a fix that installs it from the app's own spec (never the bare
+ * registry name: see {@link ownInstallArgument}).
+ *
+ * @param json - the app's package.json, which names this package outside `dependencies`
+ * @param manager - the app's package manager
+ */
+export function notInDependencies(json: Record<string, unknown>, manager: PackageManager): string {
+    const dev = section(json, "devDependencies")[OWN_PACKAGE];
+    const where = typeof dev === "string" ? "devDependencies" : "optionalDependencies";
+    const spec = section(json, where)[OWN_PACKAGE];
+    const install = manager === "npm" ? "npm install --save-prod" : "pnpm add --save-prod";
+    return `${OWN_PACKAGE} is not in dependencies (only in ${where}): an install with --omit=dev, or one that skips optional packages, leaves the app's import of it failing. Fix: \`${install} ${ownInstallArgument(String(spec))}\` (it moves the entry, '${String(spec)}', to dependencies).`;
+}
+
+/**
+ * Library form: each file that takes a client value from the SDK itself gets the SDK's own client,
+ * without the tool customization (the app's other files may be right: nothing at run time says
+ * so).
+ */
+function checkStrayImports(
+    app: string,
+    ok: (message: string) => void,
+    fail: (message: string) => void
+): void {
+    const strays = findStrayImports(app);
+    if (strays.length === 0) {
+        ok(`no file of the app imports CopilotClient or joinSession from ${SDK_PACKAGE} itself`);
+    }
+    for (const { file, line, module, name, instead } of strays) {
+        fail(
+            `${file}:${line} imports ${name} from "${module}": that ${name} runs without the tool customization (custom tools named like built-ins and toolset filters do not work as documented there). Fix: import it from "${instead}" (\`import { ${name} } from "${instead}"\`, which exports its type too), and add ${OWN_PACKAGE}/eslint to the app's ESLint config so the next one is caught (README, "Library form").`
+        );
+    }
+}
+
+/**
  * The patch form when any piece of it is in the app (an SDK patch in patches/, a pnpm
  * patchedDependencies entry for the SDK, a postinstall running patch-package), so that a half-made
  * patch form is diagnosed as one; else the library form when the app depends on this package.
@@ -290,11 +334,10 @@ function diagnoseLibrary(
     if (typeof declared === "string") {
         ok(`${OWN_PACKAGE} is in dependencies (${declared})`);
     } else {
-        fail(
-            `${OWN_PACKAGE} is not in dependencies (${typeof section(json, "devDependencies")[OWN_PACKAGE] === "string" ? "only in devDependencies" : "only in optionalDependencies"}): an install with --omit=dev, or one that skips optional packages, leaves the app's import of it failing. Fix: \`${manager === "npm" ? "npm install --save-prod" : "pnpm add --save-prod"} ${OWN_PACKAGE}\` (it moves the entry to dependencies).`
-        );
+        fail(notInDependencies(json, manager));
     }
     const uncheckedSpecs = checkOwnSpecs(app, json, "library", manager, options, findings);
+    checkStrayImports(app, ok, fail);
     let probe: Probe;
     try {
         probe = probeLibrary(app, options.startRuntime ?? true);

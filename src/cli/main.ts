@@ -35,11 +35,15 @@ Patch form, for apps that cannot change their imports (run in your app's folder,
   conformance --runtime <copilot CLI> [--sdk <version>] [--names-from <file>] [--out <file>]
                             what a runtime does with custom tools named like built-ins,
                             unpatched and patched (offline, mock model on 127.0.0.1)
-  conformance --compare <runtime A> <runtime B> [--tools <names> | --app <module>] [--json]
+  conformance --compare <runtime A> <runtime B> [--tools <names> | --app <module>]
+      [--accept <file>] [--json]
                             what upgrading from runtime A to B changes for the app's tools
-                            (npm specs such as @github/copilot@1.0.83, or CLI paths); exits 1
-                            when something the app relies on changed, 2 on a usage error,
+                            (npm specs such as @github/copilot@1.0.83, or CLI paths); --accept
+                            names a file of reviewed differences, which do not fail; exits 1
+                            when something else the app relies on changed, 2 on a usage error,
                             3 when a runtime could not be probed
+  version                   this package's version (also --version; through npx, \`npx --no
+                            copilot-sdk-tool-override version\`: npx reads --version itself)
 
 Options:
   --dir <path>              the app's folder (default: the current folder)
@@ -49,7 +53,13 @@ Options:
                             written (else this version, if the app's registry has it)`;
 
 /** The commands, each of which answers `--help`. */
-const COMMANDS: ReadonlySet<string> = new Set(["init", "upgrade", "doctor", "conformance"]);
+const COMMANDS: ReadonlySet<string> = new Set([
+    "init",
+    "upgrade",
+    "doctor",
+    "conformance",
+    "version",
+]);
 
 /** Reads `--name value` and drops both from `args`. */
 function takeOption(args: string[], name: string): string | undefined {
@@ -72,7 +82,7 @@ function run(argv: string[]): number {
         return command === undefined ? 1 : 0;
     }
     const identity = packageIdentity(PACKAGE_ROOT);
-    if (command === "--version") {
+    if (command === "--version" || command === "version") {
         log(identity.version);
         return 0;
     }

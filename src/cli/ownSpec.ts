@@ -233,3 +233,25 @@ export function chooseOwnSpec(
         `package.json does not list ${OWN_PACKAGE}, and ${answer.reason}: an exact '${version}' would make the next install fail, or install whatever another publisher registers under that name. Nothing was changed. Name what the app installs it from: \`--package <spec>\`, e.g. \`--package ./${OWN_PACKAGE}-${version}.tgz\` for a packed copy in the app's folder.`
     );
 }
+
+/**
+ * What an install command names to install this package from the app's own spec, so that a fix
+ * the CLI prints fetches exactly what the app already depends on: a path, git repository or URL
+ * as written (npm and pnpm read the package's name from what they fetch), a registry range or
+ * `npm:` alias after the package's name (the app chose that registry version), a workspace spec
+ * after the name. Never the bare name, which installs whatever holds it on the registry.
+ *
+ * @param spec - the app's spec for this package, as package.json has it
+ */
+export function ownInstallArgument(spec: string): string {
+    const kind = classifySpec(OWN_PACKAGE, spec);
+    switch (kind.kind) {
+        case "path":
+        case "git":
+        case "url":
+            return spec.trim();
+        case "registry":
+        case "workspace":
+            return `${OWN_PACKAGE}@${spec.trim()}`;
+    }
+}

@@ -535,7 +535,17 @@ describe("the library form, adopted from the packed package", () => {
         expect(dev.output).toContain(
             "FAIL copilot-sdk-tool-override is not in dependencies (only in devDependencies)"
         );
-        expect(dev.output).toContain("Fix: `npm install --save-prod copilot-sdk-tool-override`");
+        // The fix installs what the app already depends on, never the bare registry name; run as
+        // printed, it moves the entry and the doctor is green again.
+        const fix = /Fix: `(npm install --save-prod [^`]+)`/.exec(dev.output)?.[1];
+        expect(fix).toBe(
+            `npm install --save-prod ${manifest.devDependencies["copilot-sdk-tool-override"]}`
+        );
+        const install = run("sh", ["-c", `${fix} --no-audit --no-fund`], app);
+        expect(install.status, install.output).toBe(0);
+        const fixed = run(process.execPath, [cli, "doctor", "--no-start"], app);
+        expect(fixed.status, fixed.output).toBe(0);
+        expect(fixed.output).toContain("ok   copilot-sdk-tool-override is in dependencies");
     }, 400_000);
 
     it("pnpm: the README's pnpm line, as pasted, installs the package beside the SDK", () => {

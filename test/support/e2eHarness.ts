@@ -21,6 +21,10 @@ import {
     type MockModelScript,
     type RecordedTool,
 } from "./mockModel.js";
+import { retryStartOnTimeout } from "./runtimeStart.js";
+
+/** A client whose start can be retried. */
+type StartableClient = Parameters<typeof retryStartOnTimeout>[0];
 
 /** The model that gets `view`/`edit`/`create`/`grep` (Claude family). */
 export const CLAUDE_MODEL = "claude-sonnet-4.5";
@@ -122,6 +126,13 @@ export interface RuntimeClient {
  */
 export function stoppedAtEnd<C extends RuntimeClient>(defer: Defer, client: C): C {
     createdClients.push(client);
+    if (typeof (client as Partial<StartableClient>).start === "function") {
+        // Named by where the test made the client (the first frame outside this module).
+        const caller = new Error().stack
+            ?.split("\n")
+            .find((frame) => /\/test\/(e2e|integration|consumer)\//.test(frame));
+        retryStartOnTimeout(client as unknown as StartableClient, caller?.trim() ?? "a client");
+    }
     defer(() => client.stop());
     return client;
 }

@@ -18,6 +18,7 @@ import { appSessionConfig, type CompareProbeResult } from "./compareProbe.js";
 import {
     acceptDifferences,
     compareRuntimes,
+    unmatchedAcceptances,
     formatComparison,
     readAcceptedDifferences,
     type AcceptedDifference,
@@ -256,6 +257,12 @@ export async function runComparison(args: string[]): Promise<number> {
         compared.differences,
         acceptedEntries
     );
+    const unmatchedAccepted = unmatchedAcceptances(compared.differences, acceptedEntries);
+    for (const entry of unmatchedAccepted) {
+        console.error(
+            `--accept '${options.accept}': the entry ${JSON.stringify(entry)} accepts no difference found: remove it, or correct its code, tool or model.`
+        );
+    }
     const exitCode = differences.length > 0 ? 1 : 0;
     const report = {
         a: { spec: a, version: resultA.runtimeVersion },
@@ -263,6 +270,7 @@ export async function runComparison(args: string[]): Promise<number> {
         tools,
         differences,
         accepted,
+        unmatchedAccepted,
         added,
         prompt: {
             a: promptAgreementSummary(resultA.prompt ?? []),

@@ -130,6 +130,26 @@ export function acceptDifferences(
     };
 }
 
+/**
+ * The reviewed-differences entries that accept none of the differences found: stale after the
+ * difference went away, or mistyped (another code, tool or model). Reported, so that a review
+ * that accepts nothing is seen, not mistaken for one that holds.
+ */
+export function unmatchedAcceptances(
+    differences: readonly Difference[],
+    accepted: readonly AcceptedDifference[]
+): AcceptedDifference[] {
+    return accepted.filter(
+        (entry) =>
+            !differences.some(
+                (difference) =>
+                    entry.code === difference.kind &&
+                    entry.tool === difference.tool &&
+                    (entry.model === undefined || entry.model === difference.model)
+            )
+    );
+}
+
 /** Outcomes that show a built-in of the name: it conflicts, answers, or takes the tool's place. */
 const BUILT_IN_OUTCOMES = new Set(["fails-at-send", "built-in-answers", "dropped"]);
 

@@ -1,5 +1,7 @@
 // The SDK releases this package serves and tests against, as its package.json names them: the
-// pinned release (devDependencies) and the compatibility table ("toolCustomization.sdkVersions").
+// pinned release (devDependencies in the repository; "toolCustomization.pinnedSdkVersion" in the
+// packed manifest, which has no devDependencies) and the compatibility table
+// ("toolCustomization.sdkVersions").
 // Read by the conformance suite and by the repository's patch and release scripts.
 
 import { readFileSync } from "node:fs";
@@ -14,7 +16,7 @@ export const PACKAGE_NAME = "@github/copilot-sdk";
 
 interface Manifest {
     devDependencies?: Record<string, string>;
-    toolCustomization?: { sdkVersions?: string[] };
+    toolCustomization?: { sdkVersions?: string[]; pinnedSdkVersion?: string };
 }
 
 function manifest(): Manifest {
@@ -23,7 +25,8 @@ function manifest(): Manifest {
 
 /** The exact SDK version this project pins (and tests against). */
 export function pinnedVersion(): string {
-    const version = manifest().devDependencies?.[PACKAGE_NAME];
+    const { toolCustomization, devDependencies } = manifest();
+    const version = toolCustomization?.pinnedSdkVersion ?? devDependencies?.[PACKAGE_NAME];
     if (version === undefined || !/^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/.test(version)) {
         throw new Error(
             `package.json must pin ${PACKAGE_NAME} to an exact version, found '${version}'.`
