@@ -258,11 +258,6 @@ export default tseslint.config(
         rules: { "no-restricted-syntax": ["error", ...SHORT_PARTS] },
     },
     {
-        // src/cli/'s texts are not split into short parts yet: the rule holds the product's modules.
-        files: ["src/cli/**/*.ts"],
-        rules: { "no-restricted-syntax": ["error", SDK_INTERNAL_ACCESS] },
-    },
-    {
         files: ["src/patch.ts"],
         rules: { "boundaries/no-sdk-import-through": "error" },
     },

@@ -354,7 +354,8 @@ function ambiguousIdentifier(
         option,
         identifiers: Object.freeze([identifier]),
         message:
-            `${option} entry ${quoteValue(identifier)} names the toolset ${quoteValue(toolSet.referenceName)}${toolSetName} and the tool ${toolIds}: ` +
+            `${option} entry ${quoteValue(identifier)} names the toolset ` +
+            `${quoteValue(toolSet.referenceName)}${toolSetName} and the tool ${toolIds}: ` +
             `it is read as the toolset only, while VS Code's chat.open (measured on 1.109 to 1.138) applies it to both. ${advice}`,
     };
 }

@@ -78,7 +78,13 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
     const runner = findRunner(manager, app);
     if (runner === undefined) {
         throw new CliError(
-            `This app uses ${manager} (${reason}), but no ${manager} answers here: not on PATH${manager === "pnpm" ? ", not through corepack" : ""}, and this command was not started by it. Nothing was changed. Run it through ${manager} (\`${manager === "pnpm" ? "pnpm dlx" : "npx --yes"} --package <the absolute path of the .tgz, or the spec you install ${identity.name} from> ${identity.name} init\`)${manager === "pnpm" ? ", or install pnpm (`npm install -g pnpm`, or `corepack enable`)" : ""}, then run it again.`
+            `This app uses ${manager} (${reason}), but no ${manager} answers here: ` +
+                `not on PATH${manager === "pnpm" ? ", not through corepack" : ""}, ` +
+                `and this command was not started by it. Nothing was changed. ` +
+                `Run it through ${manager} (\`${manager === "pnpm" ? "pnpm dlx" : "npx --yes"} --package <the ` +
+                `absolute path of the .tgz, or the spec you install ${identity.name} from> ${identity.name} ` +
+                `init\`)${manager === "pnpm" ? ", or install pnpm (`npm install -g pnpm`, or `corepack enable`)" : ""}, ` +
+                `then run it again.`
         );
     }
     const installed = installedSdkVersion(app);
@@ -86,7 +92,9 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
     if (!/^1\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) {
         const newest = newestServedRelease(identity);
         throw new CliError(
-            `'${version}' is not a 1.x release of ${SDK_PACKAGE}: ${identity.name} ${identity.version} serves the 1.x releases only.${newest === undefined ? "" : ` Nothing was changed. Fix: \`${cli} upgrade ${newest}\` moves the app to ${SDK_PACKAGE} ${newest} and patches it, in one step.`}`
+            `'${version}' is not a 1.x release of ${SDK_PACKAGE}: ` +
+                `${identity.name} ${identity.version} serves the 1.x releases ` +
+                `only.${newest === undefined ? "" : ` Nothing was changed. Fix: \`${cli} upgrade ${newest}\` moves the app to ${SDK_PACKAGE} ${newest} and patches it, in one step.`}`
         );
     }
     const ownSpec = chooseOwnSpec(
@@ -117,7 +125,11 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
         hasUncommittedChanges("package.json", app)
     ) {
         throw new CliError(
-            `package.json has uncommitted changes, and this command would rewrite it (${[...wiring.changes, ...(patchChanges ? [`patches/${patchName}`] : [])].join("; ")}). Nothing was changed. Commit or stash your changes first, so that what it changes can be reviewed and undone, then run it again.`
+            `package.json has uncommitted changes, ` +
+                `and this command would rewrite it ` +
+                `(${[...wiring.changes, ...(patchChanges ? [`patches/${patchName}`] : [])].join("; ")}). ` +
+                `Nothing was changed. Commit or stash your changes first, ` +
+                `so that what it changes can be reviewed and undone, then run it again.`
         );
     }
 
@@ -171,20 +183,26 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
             view.refusal !== undefined
         ) {
             throw new CliError(
-                `After \`${manager} install\`, the app's ${format} code gets ${SDK_PACKAGE} ${view.error !== undefined ? `failing to load (${view.error})` : marker === undefined ? "without the tool customization" : `with ${describeMarker(marker)}`}${view.refusal === undefined ? "" : ` (${view.refusal})`}. Run \`${cli} doctor\` for the details and the fix.`
+                `After \`${manager} install\`, ` +
+                    `the app's ${format} code gets ${SDK_PACKAGE} ` +
+                    `${view.error !== undefined ? `failing to load (${view.error})` : marker === undefined ? "without the tool customization" : `with ${describeMarker(marker)}`}${view.refusal === undefined ? "" : ` (${view.refusal})`}. ` +
+                    `Run \`${cli} doctor\` for the details and the fix.`
             );
         }
     }
     log(`  verified (ESM and CommonJS): ${describeMarker(probe.esm.marker!)}`);
     log("");
     log(
-        "Paste this start-up check into the module your app loads first; it throws, with the fix, whenever the SDK runs without the patch:"
+        "Paste this start-up check into the module your app loads first; it throws, with the fix, " +
+            "whenever the SDK runs without the patch:"
     );
     log("");
     log(manifest.json.type === "module" ? ESM_START_UP_CHECK : CJS_START_UP_CHECK);
     log("");
     log(
-        `In a container image, copy patches/ before the install (${manager === "npm" ? "COPY package.json package-lock.json ./ then COPY patches ./patches then RUN npm ci" : "COPY package.json pnpm-lock.yaml ./ then COPY patches ./patches then RUN pnpm install --frozen-lockfile"}); \`${cli} doctor\` checks a Dockerfile.`
+        `In a container image, copy patches/ before the install ` +
+            `(${manager === "npm" ? "COPY package.json package-lock.json ./ then COPY patches ./patches then RUN npm ci" : "COPY package.json pnpm-lock.yaml ./ then COPY patches ./patches then RUN pnpm install --frozen-lockfile"}); ` +
+            `\`${cli} doctor\` checks a Dockerfile.`
     );
 }
 
@@ -218,7 +236,10 @@ function currentVersion(
     const declared = declaredSdk(manifest);
     if (declared !== undefined && isExactVersion(declared.range)) return declared.range;
     throw new CliError(
-        `${SDK_PACKAGE} is not installed in ${app}${declared === undefined ? "" : ` (package.json asks for '${declared.range}')`}. Install it first (\`${manager === "npm" ? "npm install" : "pnpm add"} ${SDK_PACKAGE}@<version>\`), or name the version: \`${cli} upgrade <version>\`.`
+        `${SDK_PACKAGE} is not installed in ` +
+            `${app}${declared === undefined ? "" : ` (package.json asks for '${declared.range}')`}. ` +
+            `Install it first (\`${manager === "npm" ? "npm install" : "pnpm add"} ${SDK_PACKAGE}@<version>\`), ` +
+            `or name the version: \`${cli} upgrade <version>\`.`
     );
 }
 
@@ -266,7 +287,10 @@ function withPristineSdk<T>(
                 .at(-1)!;
         } catch (error) {
             throw new CliError(
-                `Could not fetch ${SDK_PACKAGE} ${version} as published (\`npm pack ${SDK_PACKAGE}@${version}\`: ${((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split("\n")[0]}), which the patch is rendered from. Nothing was changed. Check the version and the registry, then run this command again.`
+                `Could not fetch ${SDK_PACKAGE} ${version} as published (\`npm pack ${SDK_PACKAGE}@${version}\`: ` +
+                    `${((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split("\n")[0]}), ` +
+                    `which the patch is rendered from. Nothing was changed. Check the version and the registry, ` +
+                    `then run this command again.`
             );
         }
         execFileSync("tar", ["xzf", tarball], { cwd: scratch });

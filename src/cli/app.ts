@@ -101,7 +101,13 @@ export function detectPackageManager(
     }
     if (manager === "yarn") {
         throw new CliError(
-            `This app uses yarn (${reason}), which this package does not serve: its patches are applied by patch-package (npm) and by pnpm's patchedDependencies, and yarn's patch: protocol has not been tested with them. Use npm or pnpm for this app, or the library form, which needs no patch (import from "copilot-sdk-tool-override" instead of "@github/copilot-sdk"). To try yarn's patch: protocol yourself (untested), render the pnpm-form patch of your release in a clone of the repository: \`npm run patch:build -- <version> --pnpm --out <file>\` (docs/adopting.md, "By hand").`
+            `This app uses yarn (${reason}), which this package does not serve: ` +
+                `its patches are applied by patch-package (npm) and by pnpm's patchedDependencies, and yarn's patch: ` +
+                `protocol has not been tested with them. Use npm or pnpm for this app, or the library form, ` +
+                `which needs no patch (import from "copilot-sdk-tool-override" instead of "@github/copilot-sdk"). ` +
+                `To try yarn's patch: protocol yourself (untested), ` +
+                `render the pnpm-form patch of your release in a clone of the repository: ` +
+                `\`npm run patch:build -- <version> --pnpm --out <file>\` (docs/adopting.md, "By hand").`
         );
     }
     if (manager !== "npm" && manager !== "pnpm") {

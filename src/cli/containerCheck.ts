@@ -87,7 +87,10 @@ export function checkDockerfile(
                   }
                 : {
                       ok: false,
-                      message: `${name} line ${instruction.line} runs \`${install}\` before patches/ is copied into the image, so the SDK there is installed unpatched (patch-package finds no patch and exits 0). Fix: add \`COPY patches ./patches\` before line ${instruction.line}.`,
+                      message:
+                          `${name} line ${instruction.line} runs \`${install}\` before patches/ is copied into the image, ` +
+                          `so the SDK there is installed unpatched (patch-package finds no patch and exits 0). Fix: ` +
+                          `add \`COPY patches ./patches\` before line ${instruction.line}.`,
                   }
         );
     }
@@ -115,7 +118,9 @@ export function checkDockerignore(dockerignore: string, patchFile: string): Cont
         ? { ok: true, message: `.dockerignore keeps ${path} in the build context` }
         : {
               ok: false,
-              message: `.dockerignore excludes ${path} (rule '${excludedBy}'), so no image gets the patch. Fix: remove that rule or add '!patches' after it.`,
+              message:
+                  `.dockerignore excludes ${path} (rule '${excludedBy}'), so no image gets the patch. Fix: ` +
+                  `remove that rule or add '!patches' after it.`,
           };
 }
 

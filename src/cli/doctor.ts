@@ -105,7 +105,10 @@ export function diagnose(
     const runner = findRunner(manager, app);
     if (runner === undefined) {
         fail(
-            `package manager: ${manager} (${reason}), but no ${manager} answers here (not on PATH${manager === "pnpm" ? ", not through corepack" : ""}): installs cannot apply the patch. Fix: ${manager === "pnpm" ? "`npm install -g pnpm` or `corepack enable`" : "install Node.js with npm"}.`
+            `package manager: ${manager} (${reason}), ` +
+                `but no ${manager} answers here (not on PATH${manager === "pnpm" ? ", not through corepack" : ""}): ` +
+                `installs cannot apply the patch. Fix: ` +
+                `${manager === "pnpm" ? "`npm install -g pnpm` or `corepack enable`" : "install Node.js with npm"}.`
         );
     } else {
         findings.push({
@@ -118,7 +121,8 @@ export function diagnose(
     const declared = declaredSdk(manifest);
     if (installed === undefined) {
         fail(
-            `${SDK_PACKAGE} is not installed in ${app}. Fix: ${declared === undefined ? `\`${manager === "npm" ? "npm install" : "pnpm add"} ${SDK_PACKAGE}@<version>\`, then \`${cli} init\`` : `\`${manager} install\``}.`
+            `${SDK_PACKAGE} is not installed in ${app}. Fix: ` +
+                `${declared === undefined ? `\`${manager === "npm" ? "npm install" : "pnpm add"} ${SDK_PACKAGE}@<version>\`, then \`${cli} init\`` : `\`${manager} install\``}.`
         );
         return {
             form: "patch",
@@ -141,7 +145,9 @@ export function diagnose(
     });
     if (declared !== undefined && !isExactVersion(declared.range)) {
         warn(
-            `package.json asks for ${SDK_PACKAGE} '${declared.range}', a range: an install may pick another release, whose patch this app does not have (the install then fails). Fix: \`${cli} init\` pins it exactly.`
+            `package.json asks for ${SDK_PACKAGE} '${declared.range}', a range: ` +
+                `an install may pick another release, whose patch this app does not have (the install then fails). ` +
+                `Fix: \`${cli} init\` pins it exactly.`
         );
     }
 
@@ -161,27 +167,33 @@ export function diagnose(
     ] as const) {
         if (view.error !== undefined) {
             fail(
-                `the app's ${format} code cannot load ${SDK_PACKAGE}: ${view.error}. Fix: ${/copilot-sdk-tool-override/.test(view.error) ? `the SDK cannot resolve ${OWN_PACKAGE}: \`${cli} init\` (it adds ${OWN_PACKAGE} to dependencies${manager === "pnpm" ? " and to the SDK's through pnpm.packageExtensions" : ""})` : `\`${manager} install\``}.`
+                `the app's ${format} code cannot load ${SDK_PACKAGE}: ${view.error}. Fix: ` +
+                    `${/copilot-sdk-tool-override/.test(view.error) ? `the SDK cannot resolve ${OWN_PACKAGE}: \`${cli} init\` (it adds ${OWN_PACKAGE} to dependencies${manager === "pnpm" ? " and to the SDK's through pnpm.packageExtensions" : ""})` : `\`${manager} install\``}.`
             );
         } else if (view.marker === undefined) {
             fail(
-                `the app's ${format} code gets ${SDK_PACKAGE} ${installed} WITHOUT the tool customization: custom tools named like built-ins and toolset filters do not work as documented. Fix: \`${cli} init\`${manager === "npm" ? " (if it is wired already: a bare `npm install`; `npm install <package>` does not run the postinstall)" : ""}.`
+                `the app's ${format} code gets ${SDK_PACKAGE} ${installed} WITHOUT the tool customization: ` +
+                    `custom tools named like built-ins and toolset filters do not work as documented. Fix: ` +
+                    `\`${cli} init\`${manager === "npm" ? " (if it is wired already: a bare `npm install`; `npm install <package>` does not run the postinstall)" : ""}.`
             );
         } else if (view.unsupported !== undefined) {
             fail(`the app's ${format} code gets a CopilotClient that refuses: ${view.unsupported}`);
         } else if (view.marker.form === "self-contained" || view.marker.form === undefined) {
             fail(
-                `the app's ${format} code gets ${describeMarker(view.marker)}, the old self-contained patch. Fix: \`${cli} upgrade\` replaces it with the thin patch.`
+                `the app's ${format} code gets ${describeMarker(view.marker)}, the old self-contained patch. Fix: ` +
+                    `\`${cli} upgrade\` replaces it with the thin patch.`
             );
         } else if (view.refusal !== undefined) {
             fail(`${format}: ${view.refusal}`);
         } else if (view.marker.sdkVersion !== installed) {
             fail(
-                `the app's ${format} code gets the tool customization on ${SDK_PACKAGE} ${view.marker.sdkVersion}, but ${installed} is installed. Fix: \`${manager} install\`.`
+                `the app's ${format} code gets the tool customization on ${SDK_PACKAGE} ${view.marker.sdkVersion}, ` +
+                    `but ${installed} is installed. Fix: \`${manager} install\`.`
             );
         } else if (view.sessionToolError !== true) {
             fail(
-                `the app's ${format} code cannot import SessionToolError from ${SDK_PACKAGE}: the SDK's root module lacks the patch's re-export. Fix: \`${cli} init\`.`
+                `the app's ${format} code cannot import SessionToolError from ${SDK_PACKAGE}: ` +
+                    `the SDK's root module lacks the patch's re-export. Fix: \`${cli} init\`.`
             );
         } else {
             marker ??= view.marker;
@@ -218,8 +230,11 @@ function checkOwnSpecs(
     const unchecked: string[] = [];
     const fix =
         form === "patch"
-            ? `\`${cliCommand(manager)} init --package <spec>\` with what the app installs ${OWN_PACKAGE} from (e.g. \`--package ./${OWN_PACKAGE}-<version>.tgz\` for a packed copy in the app's folder); it writes that spec everywhere package.json names one`
-            : `\`${manager === "npm" ? "npm install --save-exact" : "pnpm add --save-exact"} <spec>\` with what the app installs ${OWN_PACKAGE} from (e.g. a packed \`./${OWN_PACKAGE}-<version>.tgz\`)`;
+            ? `\`${cliCommand(manager)} init --package <spec>\` with what the app installs ${OWN_PACKAGE} from ` +
+              `(e.g. \`--package ./${OWN_PACKAGE}-<version>.tgz\` for a packed copy in the app's folder); ` +
+              `it writes that spec everywhere package.json names one`
+            : `\`${manager === "npm" ? "npm install --save-exact" : "pnpm add --save-exact"} <spec>\` with what ` +
+              `the app installs ${OWN_PACKAGE} from (e.g. a packed \`./${OWN_PACKAGE}-<version>.tgz\`)`;
     for (const { where, spec } of declaredOwnSpecs(json)) {
         const check = checkSpec(app, OWN_PACKAGE, spec, options.lookup ?? npmRegistryLookup);
         const named = `${where}: ${OWN_PACKAGE} '${spec}'`;
@@ -228,7 +243,10 @@ function checkOwnSpecs(
         } else if (check.status === "missing") {
             findings.push({
                 status: "fail",
-                message: `${named} cannot be installed: ${check.detail}. The next clean install${form === "patch" ? " (and every container build)" : ""} fails${/registry/.test(check.detail) ? ", or installs whatever another publisher registers under that name" : ""}. Fix: ${fix}.`,
+                message:
+                    `${named} cannot be installed: ${check.detail}. ` +
+                    `The next clean install${form === "patch" ? " (and every container build)" : ""} ` +
+                    `fails${/registry/.test(check.detail) ? ", or installs whatever another publisher registers under that name" : ""}. Fix: ${fix}.`,
             });
         } else {
             unchecked.push(spec);
@@ -254,7 +272,11 @@ export function notInDependencies(json: Record<string, unknown>, manager: Packag
     const where = typeof dev === "string" ? "devDependencies" : "optionalDependencies";
     const spec = section(json, where)[OWN_PACKAGE];
     const install = manager === "npm" ? "npm install --save-prod" : "pnpm add --save-prod";
-    return `${OWN_PACKAGE} is not in dependencies (only in ${where}): an install with --omit=dev, or one that skips optional packages, leaves the app's import of it failing. Fix: \`${install} ${ownInstallArgument(String(spec))}\` (it moves the entry, '${String(spec)}', to dependencies).`;
+    return (
+        `${OWN_PACKAGE} is not in dependencies (only in ${where}): an install with --omit=dev, ` +
+        `or one that skips optional packages, leaves the app's import of it failing. Fix: ` +
+        `\`${install} ${ownInstallArgument(String(spec))}\` (it moves the entry, '${String(spec)}', to dependencies).`
+    );
 }
 
 /**
@@ -273,7 +295,11 @@ function checkStrayImports(
     }
     for (const { file, line, module, name, instead } of strays) {
         fail(
-            `${file}:${line} imports ${name} from "${module}": that ${name} runs without the tool customization (custom tools named like built-ins and toolset filters do not work as documented there). Fix: import it from "${instead}" (\`import { ${name} } from "${instead}"\`, which exports its type too), and add ${OWN_PACKAGE}/eslint to the app's ESLint config so the next one is caught (README, "Library form").`
+            `${file}:${line} imports ${name} from "${module}": ` +
+                `that ${name} runs without the tool customization (custom tools named like built-ins and toolset ` +
+                `filters do not work as documented there). Fix: ` +
+                `import it from "${instead}" (\`import { ${name} } from "${instead}"\`, which exports its type too), ` +
+                `and add ${OWN_PACKAGE}/eslint to the app's ESLint config so the next one is caught (README, "Library form").`
         );
     }
 }
@@ -366,17 +392,23 @@ function diagnoseLibrary(
             fail(`the app's ${format} code gets a CopilotClient that refuses: ${view.unsupported}`);
         } else if (view.marker === undefined || view.marker.form === "none") {
             fail(
-                `the app's ${format} code gets ${OWN_PACKAGE} without the tool customization${view.refusal === undefined ? "" : ` (${view.refusal})`}. Fix: \`${manager} install\`, or a ${SDK_PACKAGE} release it serves (the compatibility table in its README).`
+                `the app's ${format} code gets ${OWN_PACKAGE} without the tool ` +
+                    `customization${view.refusal === undefined ? "" : ` (${view.refusal})`}. Fix: ` +
+                    `\`${manager} install\`, or a ${SDK_PACKAGE} release it serves (the compatibility table in its README).`
             );
         } else if (view.marker.form === "self-contained") {
             fail(
-                `the app's ${format} code gets ${describeMarker(view.marker)}: the installed SDK still carries the old self-contained patch. Fix: \`${manager} install\` after deleting its patch from patches/, or \`${cliCommand(manager)} upgrade\`.`
+                `the app's ${format} code gets ${describeMarker(view.marker)}: ` +
+                    `the installed SDK still carries the old self-contained patch. Fix: ` +
+                    `\`${manager} install\` after deleting its patch from patches/, or \`${cliCommand(manager)} upgrade\`.`
             );
         } else if (view.refusal !== undefined) {
             fail(`${format}: ${view.refusal}`);
         } else if (view.marker.sdkVersion !== installed) {
             fail(
-                `the app's ${format} code gets the tool customization on ${SDK_PACKAGE} ${view.marker.sdkVersion}, but the app has ${installed}: ${OWN_PACKAGE} resolves another copy of the SDK. Fix: \`${manager} install\` (one copy), or \`${add} ${SDK_PACKAGE}@${view.marker.sdkVersion}\`.`
+                `the app's ${format} code gets the tool customization on ${SDK_PACKAGE} ${view.marker.sdkVersion}, ` +
+                    `but the app has ${installed}: ${OWN_PACKAGE} resolves another copy of the SDK. Fix: ` +
+                    `\`${manager} install\` (one copy), or \`${add} ${SDK_PACKAGE}@${view.marker.sdkVersion}\`.`
             );
         } else {
             marker ??= view.marker;
@@ -386,7 +418,8 @@ function diagnoseLibrary(
         ok(`ESM and CommonJS: ${describeMarker(marker)}`);
         if (marker.patchVersion !== undefined && marker.patchVersion !== identity.version) {
             warn(
-                `the app loads ${OWN_PACKAGE} ${marker.patchVersion}, but this command is ${identity.version}: the versions disagree. Fix: run the app's own copy (\`${cliCommand(manager)} doctor\`).`
+                `the app loads ${OWN_PACKAGE} ${marker.patchVersion}, but this command is ${identity.version}: ` +
+                    `the versions disagree. Fix: run the app's own copy (\`${cliCommand(manager)} doctor\`).`
             );
         }
     }
@@ -435,12 +468,14 @@ function runtimeFailure(installed: string, detail: string, identity: PackageIden
     const fixes: string[] = [];
     if (release?.node !== undefined && nodeMajor < release.node) {
         fixes.push(
-            `run the app on Node ${release.node} or later (${SDK_PACKAGE} ${installed}'s runtime fails on Node ${nodeMajor}${release.node20Failure === undefined ? "" : `: ${release.node20Failure}`})`
+            `run the app on Node ${release.node} or later (${SDK_PACKAGE} ${installed}'s runtime fails on Node ` +
+                `${nodeMajor}${release.node20Failure === undefined ? "" : `: ${release.node20Failure}`})`
         );
     }
     if (release?.runtime === "dependency" && release.runtimeVersion !== undefined) {
         fixes.push(
-            `pin its runtime, \`npm install --save-exact @github/copilot@${release.runtimeVersion}\` (a fresh install resolves the newest @github/copilot, which this release may not find a platform package of)`
+            `pin its runtime, \`npm install --save-exact @github/copilot@${release.runtimeVersion}\` (a fresh ` +
+                `install resolves the newest @github/copilot, which this release may not find a platform package of)`
         );
     }
     if (fixes.length === 0)
@@ -463,7 +498,8 @@ function checkOwnPackage(
         ok(`${OWN_PACKAGE} is in dependencies (${declared})`);
     } else {
         fail(
-            `${OWN_PACKAGE} is not in dependencies${typeof section(json, "devDependencies")[OWN_PACKAGE] === "string" ? " (only in devDependencies: an install with --omit=dev leaves the patched SDK unable to load it)" : ""}. Fix: \`${cli} init\`.`
+            `${OWN_PACKAGE} is not in dependencies${typeof section(json, "devDependencies")[OWN_PACKAGE] === "string" ? " (only in devDependencies: an install with --omit=dev leaves the patched SDK unable to load it)" : ""}. ` +
+                `Fix: \`${cli} init\`.`
         );
     }
     const sdkManifest = join(app, "node_modules", ...SDK_PACKAGE.split("/"), "package.json");
@@ -484,7 +520,9 @@ function checkOwnPackage(
         ok(`${SDK_PACKAGE} resolves ${OWN_PACKAGE} ${version}, this command's version`);
     } else {
         warn(
-            `${SDK_PACKAGE} resolves ${OWN_PACKAGE} ${version ?? "(unknown)"}, but this command is ${identity.version}: the versions disagree. Fix: run the app's own copy (\`${cli} doctor\`), or \`${cli} init\` with the version you want.`
+            `${SDK_PACKAGE} resolves ${OWN_PACKAGE} ${version ?? "(unknown)"}, ` +
+                `but this command is ${identity.version}: the versions disagree. Fix: ` +
+                `run the app's own copy (\`${cli} doctor\`), or \`${cli} init\` with the version you want.`
         );
     }
 }
@@ -510,7 +548,9 @@ function checkNpmWiring(
     const present = existsSync(patches) ? readdirSync(patches) : [];
     if (!present.includes(patchFile)) {
         fail(
-            `patches/${patchFile} is missing: the next \`npm install\` here, and every container build, leaves the SDK unpatched (patch-package prints "No patch files found" and exits 0). Fix: \`${cli} init\`, and copy patches/ into the image before \`npm ci\`.`
+            `patches/${patchFile} is missing: the next \`npm install\` here, and every container build, ` +
+                `leaves the SDK unpatched (patch-package prints "No patch files found" and exits 0). Fix: ` +
+                `\`${cli} init\`, and copy patches/ into the image before \`npm ci\`.`
         );
     } else if (describePatchFile(join(patches, patchFile)) !== "thin") {
         fail(
@@ -524,7 +564,8 @@ function checkNpmWiring(
     );
     if (others.length > 0) {
         fail(
-            `patches/ also holds ${others.join(", ")}: patch-package applies every patch of the SDK it finds, and one of them cannot fit ${installed}. Fix: delete ${others.map((file) => `patches/${file}`).join(", ")}.`
+            `patches/ also holds ${others.join(", ")}: patch-package applies every patch of the SDK it finds, ` +
+                `and one of them cannot fit ${installed}. Fix: delete ${others.map((file) => `patches/${file}`).join(", ")}.`
         );
     }
     const postinstall = section(json, "scripts").postinstall;
@@ -532,14 +573,16 @@ function checkNpmWiring(
         ok(`postinstall runs ${POSTINSTALL}`);
     } else {
         fail(
-            `package.json's postinstall ${typeof postinstall === "string" ? `'${postinstall}' does not run patch-package --error-on-fail --error-on-warn` : "is missing"}, so installs do not apply the patch (or do not fail when it cannot be applied). Fix: \`${cli} init\`.`
+            `package.json's postinstall ${typeof postinstall === "string" ? `'${postinstall}' does not run patch-package --error-on-fail --error-on-warn` : "is missing"}, ` +
+                `so installs do not apply the patch (or do not fail when it cannot be applied). Fix: \`${cli} init\`.`
         );
     }
     if (typeof section(json, "dependencies")["patch-package"] === "string") {
         ok("patch-package is in dependencies (an install with --omit=dev applies the patch too)");
     } else {
         fail(
-            `patch-package is not in dependencies${typeof section(json, "devDependencies")["patch-package"] === "string" ? " (only in devDependencies: `npm ci --omit=dev` in a production image cannot run the postinstall)" : ""}. Fix: \`${cli} init\`.`
+            `patch-package is not in dependencies${typeof section(json, "devDependencies")["patch-package"] === "string" ? " (only in devDependencies: `npm ci --omit=dev` in a production image cannot run the postinstall)" : ""}. ` +
+                `Fix: \`${cli} init\`.`
         );
     }
     return patchFile;
@@ -562,16 +605,21 @@ function checkPnpmWiring(
     let patchFile: string | undefined;
     if (typeof patched[SDK_PACKAGE] === "string") {
         fail(
-            `pnpm.patchedDependencies names ${SDK_PACKAGE} without a version: pnpm then installs other releases unpatched with only a warning. Fix: \`${cli} init\` (it writes ${pnpmPatchKey(installed)}).`
+            `pnpm.patchedDependencies names ${SDK_PACKAGE} without a version: ` +
+                `pnpm then installs other releases unpatched with only a warning. Fix: ` +
+                `\`${cli} init\` (it writes ${pnpmPatchKey(installed)}).`
         );
     }
     if (typeof named !== "string") {
         fail(
-            `pnpm.patchedDependencies has no entry for ${pnpmPatchKey(installed)}, so pnpm installs the SDK unpatched. Fix: \`${cli} init\`.`
+            `pnpm.patchedDependencies has no entry for ${pnpmPatchKey(installed)}, ` +
+                `so pnpm installs the SDK unpatched. Fix: \`${cli} init\`.`
         );
     } else if (!existsSync(join(app, named))) {
         fail(
-            `pnpm.patchedDependencies names ${named}, which does not exist: \`pnpm install\` fails here and in every container build. Fix: \`${cli} init\`, and copy patches/ into the image before \`pnpm install\`.`
+            `pnpm.patchedDependencies names ${named}, which does not exist: ` +
+                `\`pnpm install\` fails here and in every container build. Fix: \`${cli} init\`, ` +
+                `and copy patches/ into the image before \`pnpm install\`.`
         );
     } else if (describePatchFile(join(app, named)) !== "thin") {
         fail(
@@ -589,19 +637,24 @@ function checkPnpmWiring(
         ok(`pnpm.packageExtensions: ${SDK_PACKAGE} depends on ${OWN_PACKAGE} ${extension}`);
     } else {
         fail(
-            `pnpm.packageExtensions does not add ${OWN_PACKAGE} to ${SDK_PACKAGE}'s dependencies: with hoistPattern [] or the global virtual store the patched SDK cannot resolve it (ERR_MODULE_NOT_FOUND). Fix: \`${cli} init\`.`
+            `pnpm.packageExtensions does not add ${OWN_PACKAGE} to ${SDK_PACKAGE}'s dependencies: ` +
+                `with hoistPattern [] or the global virtual store the patched SDK cannot resolve it ` +
+                `(ERR_MODULE_NOT_FOUND). Fix: \`${cli} init\`.`
         );
     }
     const built = pnpm.onlyBuiltDependencies;
     if (!Array.isArray(built) || !built.includes(PNPM_BUILT_DEPENDENCY)) {
         warn(
-            `pnpm.onlyBuiltDependencies does not list ${PNPM_BUILT_DEPENDENCY}, the SDK's native dependency, whose build script pnpm then skips. Fix: \`${cli} init\`.`
+            `pnpm.onlyBuiltDependencies does not list ${PNPM_BUILT_DEPENDENCY}, the SDK's native dependency, ` +
+                `whose build script pnpm then skips. Fix: \`${cli} init\`.`
         );
     }
     const postinstall = section(json, "scripts").postinstall;
     if (typeof postinstall === "string" && runsPatchPackage(postinstall)) {
         fail(
-            `package.json's postinstall runs patch-package ('${postinstall}') in a pnpm app: it edits files pnpm shares with other projects through its store. Fix: remove it; pnpm.patchedDependencies applies the patch.`
+            `package.json's postinstall runs patch-package ('${postinstall}') in a pnpm app: ` +
+                `it edits files pnpm shares with other projects through its store. Fix: remove it; ` +
+                `pnpm.patchedDependencies applies the patch.`
         );
     }
     return patchFile;
@@ -634,7 +687,9 @@ function checkContainer(
     if (files.length === 0) {
         findings.push({
             status: "info",
-            message: `no Dockerfile here: in a container build, copy patches/ into the image before \`${manager === "npm" ? "npm ci" : "pnpm install --frozen-lockfile"}\``,
+            message:
+                `no Dockerfile here: in a container build, ` +
+                `copy patches/ into the image before \`${manager === "npm" ? "npm ci" : "pnpm install --frozen-lockfile"}\``,
         });
     }
 }

@@ -53,7 +53,9 @@ const sdkImports: SdkImportsConfig = {
                 paths: UNWRAPPED_CLIENT_IMPORTS.map(({ module, names, instead }) => ({
                     name: module,
                     importNames: [...names],
-                    message: `${module}'s ${names.join(", ")} runs without the tool customization: import ${names.join(", ")} from "${instead}" instead (it exports the same names, types included).`,
+                    message:
+                        `${module}'s ${names.join(", ")} runs without the tool customization: ` +
+                        `import ${names.join(", ")} from "${instead}" instead (it exports the same names, types included).`,
                 })),
             },
         ],

@@ -122,7 +122,8 @@ function run(argv: string[]): number {
             !diagnosis.healthy
                 ? "The app is not ready: apply the fixes above (lines marked FAIL)."
                 : diagnosis.form === "library"
-                  ? `The app's imports from "${identity.name}" run the tool customization (imports from "@github/copilot-sdk" do not).${unchecked === "" ? "" : ` Whether the next install can fetch ${unchecked} was not checked.`}`
+                  ? `The app's imports from "${identity.name}" run the tool customization (imports from ` +
+                    `"@github/copilot-sdk" do not).${unchecked === "" ? "" : ` Whether the next install can fetch ${unchecked} was not checked.`}`
                   : unchecked === ""
                     ? "The app's SDK runs the tool customization and stays patched on the next install."
                     : `The app's SDK runs the tool customization; whether the next install can fetch ${unchecked} was not checked.`
@@ -161,7 +162,10 @@ function conformance(args: string[]): number {
     }
     if (!args.includes("--runtime")) {
         throw new CliError(
-            "conformance needs the runtime to probe: --runtime <copilot CLI> (or --compare <runtime A> <runtime B>), e.g. node_modules/.bin/copilot after `npm install @github/copilot@<version>`. (The report for the SDK's bundled runtimes is CONFORMANCE.md of the repository.)"
+            "conformance needs the runtime to probe: " +
+                "--runtime <copilot CLI> (or --compare <runtime A> <runtime B>), e.g. " +
+                "node_modules/.bin/copilot after `npm install @github/copilot@<version>`. " +
+                "(The report for the SDK's bundled runtimes is CONFORMANCE.md of the repository.)"
         );
     }
     if (!args.includes("--out")) args.push("--out", "copilot-conformance.md");

@@ -198,7 +198,9 @@ export function checkSpec(
         case "workspace":
             return {
                 status: "unchecked",
-                detail: `a ${kind.kind === "url" ? "tarball URL" : kind.kind === "git" ? "git repository" : "workspace package"}, not fetched to check`,
+                detail:
+                    `a ${kind.kind === "url" ? "tarball URL" : kind.kind === "git" ? "git repository" : "workspace package"}, ` +
+                    `not fetched to check`,
             };
     }
 }
@@ -230,7 +232,11 @@ export function chooseOwnSpec(
     const answer = lookup(OWN_PACKAGE, version, app);
     if (answer.found === true) return version;
     throw new CliError(
-        `package.json does not list ${OWN_PACKAGE}, and ${answer.reason}: an exact '${version}' would make the next install fail, or install whatever another publisher registers under that name. Nothing was changed. Name what the app installs it from: \`--package <spec>\`, e.g. \`--package ./${OWN_PACKAGE}-${version}.tgz\` for a packed copy in the app's folder.`
+        `package.json does not list ${OWN_PACKAGE}, and ${answer.reason}: ` +
+            `an exact '${version}' would make the next install fail, ` +
+            `or install whatever another publisher registers under that name. Nothing was changed. ` +
+            `Name what the app installs it from: \`--package <spec>\`, e.g. ` +
+            `\`--package ./${OWN_PACKAGE}-${version}.tgz\` for a packed copy in the app's folder.`
     );
 }
 

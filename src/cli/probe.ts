@@ -125,7 +125,8 @@ function resolveFromApp(app: string, specifier: string): string {
         return createRequire(join(app, "package.json")).resolve(specifier);
     } catch (error) {
         throw new CliError(
-            `${specifier} cannot be loaded from ${app} (${(error as Error).message.split("\n")[0]}): install the app's dependencies first.`
+            `${specifier} cannot be loaded from ${app} (${(error as Error).message.split("\n")[0]}): ` +
+                `install the app's dependencies first.`
         );
     }
 }
@@ -172,7 +173,13 @@ function probeEntries(
 /** One line describing a marker: this package's version, the form, the SDK version. */
 export function describeMarker(marker: PatchMarker): string {
     if (marker.form === "self-contained" || marker.form === undefined) {
-        return `the self-contained patch ${marker.patchVersion ?? "(from before 0.3.0)"}${marker.buildHash === undefined ? "" : ` (build ${marker.buildHash})`} for ${SDK_PACKAGE} ${marker.sdkVersion}`;
+        return (
+            `the self-contained patch ${marker.patchVersion ?? "(from before 0.3.0)"}${marker.buildHash === undefined ? "" : ` (build ${marker.buildHash})`} ` +
+            `for ${SDK_PACKAGE} ${marker.sdkVersion}`
+        );
     }
-    return `copilot-sdk-tool-override ${marker.patchVersion ?? "(unknown)"} (${marker.form} form) on ${SDK_PACKAGE} ${marker.sdkVersion}`;
+    return (
+        `copilot-sdk-tool-override ${marker.patchVersion ?? "(unknown)"} (${marker.form} form) ` +
+        `on ${SDK_PACKAGE} ${marker.sdkVersion}`
+    );
 }

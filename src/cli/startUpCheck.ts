@@ -10,7 +10,8 @@ export const ESM_START_UP_CHECK: string = [
     "",
     'if (typeof copilotSdk.assertToolCustomizationPatch !== "function") {',
     "    throw new Error(",
-    '        "@github/copilot-sdk runs without its tool-customization patch: run `npx --no copilot-sdk-tool-override init` (pnpm: `pnpm exec copilot-sdk-tool-override init`)."',
+    '        "@github/copilot-sdk runs without its tool-customization patch: ' +
+        'run `npx --no copilot-sdk-tool-override init` (pnpm: `pnpm exec copilot-sdk-tool-override init`)."',
     "    );",
     "}",
     "copilotSdk.assertToolCustomizationPatch(); // throws, with the fix, if the patch cannot serve the installed release",
@@ -23,7 +24,8 @@ export const CJS_START_UP_CHECK: string = [
     "",
     'if (typeof copilotSdk.assertToolCustomizationPatch !== "function") {',
     "    throw new Error(",
-    '        "@github/copilot-sdk runs without its tool-customization patch: run `npx --no copilot-sdk-tool-override init` (pnpm: `pnpm exec copilot-sdk-tool-override init`)."',
+    '        "@github/copilot-sdk runs without its tool-customization patch: ' +
+        'run `npx --no copilot-sdk-tool-override init` (pnpm: `pnpm exec copilot-sdk-tool-override init`)."',
     "    );",
     "}",
     "copilotSdk.assertToolCustomizationPatch(); // throws, with the fix, if the patch cannot serve the installed release",

@@ -12,7 +12,9 @@ export const THIN_PATCH_APPENDS: ReadonlyMap<string, readonly string[]> = new Ma
     [
         "dist/client.js",
         [
-            `import { toolCustomizationHook } from "${PATCH_SUBPATH}"; import * as toolSetForToolCustomization from "./toolSet.js"; CopilotClient = toolCustomizationHook(CopilotClient, toolSetForToolCustomization, import.meta.url);`,
+            `import { toolCustomizationHook } from "${PATCH_SUBPATH}"; ` +
+                `import * as toolSetForToolCustomization from "./toolSet.js"; ` +
+                `CopilotClient = toolCustomizationHook(CopilotClient, toolSetForToolCustomization, import.meta.url);`,
         ],
     ],
     [
@@ -81,13 +83,16 @@ export function renderThinPatch(
                 .length;
             if (count !== 1) {
                 throw new Error(
-                    `@github/copilot-sdk ${version}: ${file} has ${count === 0 ? "no" : count} match of ${String(required)}, which the thin patch relies on. The release changed there: adapt THIN_PATCH_APPENDS in src/cli/thinPatch.ts.`
+                    `@github/copilot-sdk ${version}: ` +
+                        `${file} has ${count === 0 ? "no" : count} match of ${String(required)}, ` +
+                        `which the thin patch relies on. The release changed there: adapt THIN_PATCH_APPENDS in src/cli/thinPatch.ts.`
                 );
             }
         }
         if (lines.some((line) => text.includes(line))) {
             throw new Error(
-                `@github/copilot-sdk ${version}: ${file} already holds the thin patch's lines: render the patch from an unpatched copy of the release.`
+                `@github/copilot-sdk ${version}: ${file} already holds the thin patch's lines: ` +
+                    `render the patch from an unpatched copy of the release.`
             );
         }
         const fileLines = text.split("\n");
@@ -102,12 +107,15 @@ export function renderThinPatch(
         }
         if (/\/\/|\/\*/.test(last)) {
             throw new Error(
-                `@github/copilot-sdk ${version}: ${file} ends with a comment (${quote(last)}), which would swallow the appends: adapt renderThinPatch in src/cli/thinPatch.ts.`
+                `@github/copilot-sdk ${version}: ${file} ends with a comment (${quote(last)}), ` +
+                    `which would swallow the appends: adapt renderThinPatch in src/cli/thinPatch.ts.`
             );
         }
         if (fileLines.slice(Math.max(0, count - 1 - FUZZ_LINES), count - 1).includes(last)) {
             throw new Error(
-                `@github/copilot-sdk ${version}: ${file}'s last line ${quote(last)} stands again within ${FUZZ_LINES} lines above it, where patch-package would apply the patch a second time: adapt renderThinPatch in src/cli/thinPatch.ts.`
+                `@github/copilot-sdk ${version}: ` +
+                    `${file}'s last line ${quote(last)} stands again within ${FUZZ_LINES} lines above it, ` +
+                    `where patch-package would apply the patch a second time: adapt renderThinPatch in src/cli/thinPatch.ts.`
             );
         }
         out.push(`diff --git a/${prefix}${file} b/${prefix}${file}`);

@@ -100,7 +100,9 @@ export function wirePatch(
         if (typeof postinstall === "string" && !runsPatchPackageStrictly(postinstall)) {
             if (!/^\s*patch-package(\s+--[a-z-]+)*\s*$/.test(postinstall)) {
                 throw new CliError(
-                    `package.json has a postinstall of its own, '${postinstall}', which this command would overwrite. Add the patch step to it yourself, e.g. "postinstall": "${POSTINSTALL} && ${postinstall}", then run this command again.`
+                    `package.json has a postinstall of its own, '${postinstall}', which this command would overwrite. ` +
+                        `Add the patch step to it yourself, e.g. "postinstall": "${POSTINSTALL} && ${postinstall}", ` +
+                        `then run this command again.`
                 );
             }
         }
@@ -112,7 +114,10 @@ export function wirePatch(
 
     if (typeof postinstall === "string" && runsPatchPackage(postinstall)) {
         throw new CliError(
-            `package.json runs patch-package in its postinstall ('${postinstall}'), but this app uses pnpm: patch-package would edit the files pnpm shares between projects from its store. Remove patch-package from the postinstall (pnpm applies the patch itself, through pnpm.patchedDependencies), then run this command again.`
+            `package.json runs patch-package in its postinstall ('${postinstall}'), but this app uses pnpm: ` +
+                `patch-package would edit the files pnpm shares between projects from its store. ` +
+                `Remove patch-package from the postinstall (pnpm applies the patch itself, ` +
+                `through pnpm.patchedDependencies), then run this command again.`
         );
     }
     const pnpm = { ...section(result, "pnpm") };
@@ -122,7 +127,8 @@ export function wirePatch(
             // A bare key beside the versioned one: pnpm stops with ERR_PNPM_UNUSED_PATCH.
             delete patched[key];
             changes.push(
-                `pnpm.patchedDependencies: ${key} (no version: pnpm would install other releases unpatched) replaced by ${pnpmPatchKey(version)}`
+                `pnpm.patchedDependencies: ${key} (no version: pnpm would install other releases unpatched) ` +
+                    `replaced by ${pnpmPatchKey(version)}`
             );
         } else if (key.startsWith(`${SDK_PACKAGE}@`) && key !== pnpmPatchKey(version)) {
             delete patched[key];
@@ -144,7 +150,8 @@ export function wirePatch(
         extensions[SDK_PACKAGE] = extension;
         pnpm.packageExtensions = extensions;
         changes.push(
-            `pnpm.packageExtensions: ${SDK_PACKAGE} depends on ${OWN_PACKAGE} ${ownSpec} (so that the patched SDK resolves it in every pnpm layout)`
+            `pnpm.packageExtensions: ${SDK_PACKAGE} depends on ${OWN_PACKAGE} ${ownSpec} (so that the patched ` +
+                `SDK resolves it in every pnpm layout)`
         );
     }
     const built = Array.isArray(pnpm.onlyBuiltDependencies)

@@ -161,6 +161,12 @@ function unsupportedReason(version: string, capabilities: SdkCapabilities): stri
             `whose tool handling it has not been built against`
         );
     }
+    if (/^1\.0\.0-/.test(version)) {
+        return (
+            `${version} is a pre-release of 1.0.0, older than the first release this package ` +
+            "serves (1.0.0)"
+        );
+    }
     if (!capabilities.builtInOverride) {
         return (
             "its createSession / resumeSession were not found sending a custom tool's " +

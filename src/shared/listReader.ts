@@ -48,7 +48,8 @@ export function readListByIndex<T>(value: unknown, reading: ListReading<T>): rea
     const maxLength = reading.maxLength ?? Number.POSITIVE_INFINITY;
     if (length > maxLength) {
         throw fail(
-            `Invalid ${what}: it has ${length.toLocaleString("en-US")} entries, more than the ${maxLength.toLocaleString("en-US")} accepted; pass ${expected}.`
+            `Invalid ${what}: it has ${length.toLocaleString("en-US")} entries, ` +
+                `more than the ${maxLength.toLocaleString("en-US")} accepted; pass ${expected}.`
         );
     }
     const items: T[] = [];

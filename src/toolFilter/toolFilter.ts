@@ -258,7 +258,8 @@ export function resolveToolFilter(
     if (include?.length === 0 && (settings.emptyInclude ?? "error") === "error") {
         throw new ToolFilterError(
             "EMPTY_INCLUDE",
-            `${names.include} is empty, so no tool would be enabled. Name at least one tool or toolset, or leave ${names.include} out to keep every tool.`,
+            `${names.include} is empty, so no tool would be enabled. Name at least one tool or toolset, ` +
+                `or leave ${names.include} out to keep every tool.`,
             names.include
         );
     }
@@ -328,7 +329,9 @@ export function resolveToolFilter(
         if (ofOption.length > 0) warn(unknownIdentifiersWarning(option, ofOption, index));
     }
     if (mode !== "default" && enabledTools.length === 0 && include?.length !== 0) {
-        const message = `${describeFilter(mode, names)} leaves no tool enabled. Check the names against the available tools and toolsets, or widen the filter.`;
+        const message =
+            `${describeFilter(mode, names)} leaves no tool enabled. ` +
+            `Check the names against the available tools and toolsets, or widen the filter.`;
         const handling = settings.noToolsEnabled ?? "error";
         if (handling === "error") throw new ToolFilterError("NO_TOOLS_ENABLED", message);
         if (handling === "warn") warn({ code: "NO_TOOLS_ENABLED", message });
@@ -444,7 +447,8 @@ function readIdentifiers(
         readItem: (entry, position, present) => {
             if (typeof entry !== "string" || entry.length === 0) {
                 throw fail(
-                    `Invalid ${option}[${position}] ${present ? quoteValue(entry) : "(empty slot)"}: every entry must be a non-empty tool or toolset name.`
+                    `Invalid ${option}[${position}] ${present ? quoteValue(entry) : "(empty slot)"}: ` +
+                        `every entry must be a non-empty tool or toolset name.`
                 );
             }
             return entry;
@@ -567,14 +571,16 @@ class CatalogIndex {
             this.#toolSetByReferenceName.has(toolSet.referenceName)
         ) {
             throw invalidCatalog(
-                `Two toolsets are called ${quoteValue(toolSet.referenceName)} (id ${quoteValue(toolSet.id)}): toolset ids and names must be unique.`
+                `Two toolsets are called ${quoteValue(toolSet.referenceName)} (id ${quoteValue(toolSet.id)}): ` +
+                    `toolset ids and names must be unique.`
             );
         }
         const members = new Set<number>();
         for (const member of iterate(toolSet.tools, `toolset '${toolSet.referenceName}' tools`)) {
             if (!isName(member)) {
                 throw invalidCatalog(
-                    `Invalid member ${quoteValue(member)} of toolset ${quoteValue(toolSet.referenceName)}: members are tool ids or reference names.`
+                    `Invalid member ${quoteValue(member)} of toolset ${quoteValue(toolSet.referenceName)}: ` +
+                        `members are tool ids or reference names.`
                 );
             }
             const position = this.#byId.get(member);

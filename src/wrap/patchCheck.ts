@@ -29,7 +29,8 @@ export function assertToolCustomizationPatch(): ToolCustomizationPatch {
     const marker = TOOL_CUSTOMIZATION_PATCH;
     if (marker.form === "none") {
         throw new Error(
-            `copilot-sdk-tool-override ${marker.patchVersion} is loaded, but it has not wrapped @github/copilot-sdk: its patch is missing from the SDK's dist/client.js. ` +
+            `copilot-sdk-tool-override ${marker.patchVersion} is loaded, ` +
+                `but it has not wrapped @github/copilot-sdk: its patch is missing from the SDK's dist/client.js. ` +
                 ("Run `npx --no copilot-sdk-tool-override init` (pnpm: `pnpm exec copilot-sdk-tool-override init`), " +
                     "or import CopilotClient from 'copilot-sdk-tool-override' instead of '@github/copilot-sdk'.")
         );

@@ -56,19 +56,12 @@ function ownVersion(): string {
 }
 
 const PATCH_VERSION = ownVersion();
-const MEASURED_RUNTIMES = Object.freeze(
-    MEASURED_BUILT_IN_TOOLS.map((entry) => entry.runtimeVersion)
-);
+const MEASURED_RUNTIMES = Object.freeze([
+    // One runtime may be measured through two SDK releases (1.0.66-2): listed once.
+    ...new Set(MEASURED_BUILT_IN_TOOLS.map((entry) => entry.runtimeVersion)),
+]);
 
-/**
- * Which SDK release the tool customization wraps, which version of this package wraps it, how
- * (library or patch form), what the release can do, and which runtime versions the measurements
- * cover. Exported from `copilot-sdk-tool-override` and, in the patch form, from
- * `@github/copilot-sdk` too; `assertToolCustomizationPatch()` checks it at start-up.
- *
- * @beta
- */
-export const TOOL_CUSTOMIZATION_PATCH: ToolCustomizationPatch = Object.freeze({
+const marker: ToolCustomizationPatch = {
     get sdkVersion() {
         return detectedRelease()?.sdkVersion ?? "0.0.0-unwrapped";
     },
@@ -80,7 +73,27 @@ export const TOOL_CUSTOMIZATION_PATCH: ToolCustomizationPatch = Object.freeze({
         return detectedRelease()?.capabilities ?? UNDETECTED;
     },
     measuredRuntimes: MEASURED_RUNTIMES,
+};
+// `console.log(TOOL_CUSTOMIZATION_PATCH)` shows the values the getters give, not `[Getter]`.
+Object.defineProperty(marker, Symbol.for("nodejs.util.inspect.custom"), {
+    value: (): ToolCustomizationPatch => ({
+        sdkVersion: marker.sdkVersion,
+        patchVersion: marker.patchVersion,
+        form: marker.form,
+        measuredRuntimes: marker.measuredRuntimes,
+        capabilities: marker.capabilities,
+    }),
 });
+
+/**
+ * Which SDK release the tool customization wraps, which version of this package wraps it, how
+ * (library or patch form), what the release can do, and which runtime versions the measurements
+ * cover. Exported from `copilot-sdk-tool-override` and, in the patch form, from
+ * `@github/copilot-sdk` too; `assertToolCustomizationPatch()` checks it at start-up.
+ *
+ * @beta
+ */
+export const TOOL_CUSTOMIZATION_PATCH: ToolCustomizationPatch = Object.freeze(marker);
 
 /**
  * One line for logs and messages: the SDK version, the form and the measured runtimes.

@@ -22,7 +22,7 @@ import {
     validateSessionTools,
 } from "../toolCustomization/input/customToolChecks.js";
 import { SessionToolError } from "../toolCustomization/api/sessionToolError.js";
-import { readSessionInput } from "../toolCustomization/input/sessionInput.js";
+import { readSessionBody, readSessionHead } from "../toolCustomization/input/sessionInput.js";
 import { toolSetEntry } from "../toolCustomization/catalog/defaultToolSets.js";
 import {
     prepareSession,
@@ -90,17 +90,18 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
         release,
         async (client, given, { resumedSessionId, construct, discard }) => {
             // One read of the caller's config, before anything looks at it.
-            const input = readSessionInput(given);
-            const { config } = input;
+            const head = readSessionHead(given);
             // The SDK's own first check refuses such a config before anything else: it answers.
-            if (input.refusedBySdkFirst) return construct(config as never);
+            if (head.refusedBySdkFirst) return construct(head.config as never);
             refuseMissingCapabilities(
-                input.validateTools,
+                head.validateTools,
                 sessionToolStateOf(client as CopilotClient & SessionToolHost).release
             );
-            refuseUnusableSessionId(resumedSessionId ?? input.sessionId);
+            refuseUnusableSessionId(resumedSessionId ?? head.sessionId);
             // As the SDK's own method does: start only a client that has no connection yet.
             if (!hasConnection(client)) await client.start();
+            // The rest of the input, read from the head's copy.
+            const input = readSessionBody(head);
             const prepared = await prepareSession(
                 client as CopilotClient & SessionToolHost,
                 input,
@@ -405,9 +406,11 @@ export function adoptSdk(sdk: SdkRoot, location: string | URL): ClientClass {
     const release = detectRelease(location);
     if (sdk.TOOL_CUSTOMIZATION_PATCH !== undefined) {
         process.emitWarning(
-            `${SDK_PACKAGE} ${release.version} carries the self-contained tool-customization patch of copilot-sdk-tool-override 0.3.0 or earlier, ` +
+            `${SDK_PACKAGE} ${release.version} carries the self-contained tool-customization patch of ` +
+                `copilot-sdk-tool-override 0.3.0 or earlier, ` +
                 `which already wraps its CopilotClient: copilot-sdk-tool-override does not wrap it twice, ` +
-                `but its SessionToolError is not that patch's. Run \`npx copilot-sdk-tool-override upgrade\` to replace the old patch.`,
+                (`but its SessionToolError is not that patch's. ` +
+                    `Run \`npx --no copilot-sdk-tool-override upgrade\` to replace the old patch.`),
             { code: "COPILOT_SDK_TOOL_OVERRIDE_OLD_PATCH" }
         );
         return sdk.CopilotClient;

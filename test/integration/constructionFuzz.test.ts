@@ -337,7 +337,9 @@ describe("session construction: random configs", () => {
             { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? 20261123) }
         );
         // Both outcomes occur, so neither branch of the property is vacuous.
-        expect(sent).toBeGreaterThan(RUNS / 10);
+        // (A toolset entry that names no toolset is refused: three of FILTER_ENTRIES are, so
+        // about one config in ten is sent.)
+        expect(sent).toBeGreaterThan(RUNS / 20);
         expect(refused).toBeGreaterThan(RUNS / 10);
         expect(hostileRefused).toBeGreaterThan(RUNS / 20);
     }, 60_000);

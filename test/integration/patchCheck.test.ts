@@ -12,6 +12,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { inspect } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 
@@ -22,12 +23,18 @@ const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as
     devDependencies: Record<string, string>;
     toolCustomization: { sdkVersions: string[] };
 };
+/** The items in first-seen order, each once (one runtime may come with two SDK releases). */
+function uniqueOf(items: string[]): string[] {
+    return [...new Set(items)];
+}
 /** The version this project pins (its own install carries the thin patch for it). */
 const PINNED = manifest.devDependencies["@github/copilot-sdk"]!;
 const INSTALLED = join(ROOT, "node_modules", "@github", "copilot-sdk");
 /** The runtime versions the discovery measured, in the order of the releases in package.json. */
-const MEASURED_RUNTIMES: string[] = manifest.toolCustomization.sdkVersions.flatMap((sdk) =>
-    RAW_MEASUREMENTS.filter((m) => m.sdkVersion === sdk).map((m) => m.runtimeVersion)
+const MEASURED_RUNTIMES: string[] = uniqueOf(
+    manifest.toolCustomization.sdkVersions.flatMap((sdk) =>
+        RAW_MEASUREMENTS.filter((m) => m.sdkVersion === sdk).map((m) => m.runtimeVersion)
+    )
 );
 
 interface Marker {
@@ -118,6 +125,10 @@ describe("assertToolCustomizationPatch and the run-time detection", () => {
             });
             expect(marker).toBe(sdk.TOOL_CUSTOMIZATION_PATCH);
             expect(Object.isFrozen(marker)).toBe(true);
+            // Logged, it shows its values (not `[Getter]`), each measured runtime once.
+            expect(inspect(marker)).not.toContain("[Getter]");
+            expect(inspect(marker)).toContain(`sdkVersion: '${PINNED}'`);
+            expect(new Set(marker!.measuredRuntimes).size).toBe(marker!.measuredRuntimes.length);
         }
     });
 
@@ -145,6 +156,21 @@ describe("assertToolCustomizationPatch and the run-time detection", () => {
         expect(checkInOwnProcess(dir).refusal).toMatch(
             /^@github\/copilot-sdk 2\.0\.0 cannot be served/
         );
+    });
+
+    it("refuses a pre-release of 1.0.0 at construction, naming the release", async () => {
+        const dir = patchedCopy("1.0.0-beta.9", (copy) => claimVersion(copy, "1.0.0-beta.9"));
+        const { esm, cjs } = await loadBoth(dir);
+        for (const sdk of [esm, cjs]) {
+            expect(() => construct(sdk)).toThrow(
+                expect.objectContaining({
+                    code: "UNSUPPORTED_BY_RELEASE",
+                    message: expect.stringContaining(
+                        "cannot serve @github/copilot-sdk 1.0.0-beta.9: 1.0.0-beta.9 is a pre-release of 1.0.0"
+                    ),
+                })
+            );
+        }
     });
 
     it("refuses at construction a release whose client does not send overridesBuiltInTool, naming the capability", async () => {

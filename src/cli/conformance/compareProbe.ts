@@ -95,7 +95,8 @@ export async function appSessionConfig(modulePath: string): Promise<Record<strin
     const config = module.sessionConfig ?? module.default;
     if (config === null || typeof config !== "object") {
         throw new Error(
-            `--app '${modulePath}' exports no session config: export it as \`sessionConfig\` or as the default export (an object such as { tools, availableTools }).`
+            `--app '${modulePath}' exports no session config: ` +
+                `export it as \`sessionConfig\` or as the default export (an object such as { tools, availableTools }).`
         );
     }
     return config;

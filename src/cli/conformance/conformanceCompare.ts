@@ -27,7 +27,8 @@ import { CACHE, freshPrefix, installSdkVersion, npmInstall } from "./sdkVersions
 import { promptAgreementSummary } from "./promptReport.js";
 
 const USAGE =
-    "Usage: conformance --compare <runtime A> <runtime B> [--tools <name,name,...> | --app <module>] [--accept <file>] [--json]\n" +
+    "Usage: conformance --compare <runtime A> <runtime B> [--tools <name,name,...> | --app <module>] " +
+    "[--accept <file>] [--json]\n" +
     "  <runtime>: an npm spec (@github/copilot@1.0.83) or the path of a copilot CLI (or of a folder\n" +
     "  whose node_modules/.bin/copilot is one). --accept: a reviewed-differences file,\n" +
     '  { "accepted": [{ "code": "NEW_BUILT_IN", "tool": "apply_patch", "model"?: "gpt-4o", "reason"?: "..." }] }.\n' +
@@ -97,7 +98,8 @@ export function readCompareArguments(args: string[]): {
         const bad = tools.find((name) => !TOOL_NAME.test(name));
         if (bad !== undefined) {
             throw new UsageError(
-                `Invalid --tools entry '${bad}': list tool names separated by commas, e.g. --tools view,bash,apply_patch (letters, digits, '_' and '-').`
+                `Invalid --tools entry '${bad}': list tool names separated by commas, e.g. ` +
+                    `--tools view,bash,apply_patch (letters, digits, '_' and '-').`
             );
         }
     }
@@ -109,7 +111,8 @@ export function readCompareArguments(args: string[]): {
     for (const runtime of [a, b]) {
         if (!existsSync(runtime) && !NPM_SPEC.test(runtime)) {
             throw new UsageError(
-                `Runtime '${runtime}' is neither an existing path nor an npm spec: use e.g. @github/copilot@1.0.102, or the path of a copilot CLI.`
+                `Runtime '${runtime}' is neither an existing path nor an npm spec: use e.g. ` +
+                    `@github/copilot@1.0.102, or the path of a copilot CLI.`
             );
         }
     }
@@ -244,7 +247,8 @@ export async function runComparison(args: string[]): Promise<number> {
         } catch (error) {
             // Not a difference: nothing is known about what changed.
             console.error(
-                `Runtime ${label} '${spec}' could not be probed (${error instanceof Error ? error.message.split("\n")[0] : error}): see the probe's error above.`
+                `Runtime ${label} '${spec}' could not be probed ` +
+                    `(${error instanceof Error ? error.message.split("\n")[0] : error}): see the probe's error above.`
             );
             return 3;
         }
@@ -260,7 +264,8 @@ export async function runComparison(args: string[]): Promise<number> {
     const unmatchedAccepted = unmatchedAcceptances(compared.differences, acceptedEntries);
     for (const entry of unmatchedAccepted) {
         console.error(
-            `--accept '${options.accept}': the entry ${JSON.stringify(entry)} accepts no difference found: remove it, or correct its code, tool or model.`
+            `--accept '${options.accept}': the entry ${JSON.stringify(entry)} accepts no difference found: ` +
+                `remove it, or correct its code, tool or model.`
         );
     }
     const exitCode = differences.length > 0 ? 1 : 0;

@@ -33,7 +33,8 @@ export function runtimeOption(args: string[]): string | undefined {
     const path = resolve(value);
     if (!existsSync(path)) {
         throw new Error(
-            `--runtime '${value}' does not exist: name a copilot CLI, for example node_modules/.bin/copilot after 'npm install @github/copilot@<version>'.`
+            `--runtime '${value}' does not exist: name a copilot CLI, ` +
+                `for example node_modules/.bin/copilot after 'npm install @github/copilot@<version>'.`
         );
     }
     return path;
@@ -94,7 +95,8 @@ export function externalRuntimeFiles(cliPath: string): { binary: string; package
         binary = realpathSync(createRequire(real).resolve(platformPackage));
     } catch {
         throw new Error(
-            `${cliPath} is a script, and ${platformPackage} (the native binary it runs) cannot be found from it: pass the binary itself to --runtime.`
+            `${cliPath} is a script, and ${platformPackage} (the native binary it runs) ` +
+                `cannot be found from it: pass the binary itself to --runtime.`
         );
     }
     return {

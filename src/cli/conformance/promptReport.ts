@@ -115,7 +115,11 @@ export function promptAgreementLines(
         "| --- | --- | --- | --- | --- |",
     ];
     return [
-        `Prompt agreement (patched, \`promptAgreement: 'rewrite'\`): ${summary.holds ? "holds" : "does not hold"}; ${summary.before} mentions of tools the session lacks or replaces in the runtime's sections as the transforms received them, ${summary.after} in what the package returned (its note aside)${summary.notBuilt > 0 ? `; ${summary.notBuilt} cases not rewritten` : ""}${summary.refused > 0 ? `; ${summary.refused} cases refused` : ""}.`,
+        `Prompt agreement (patched, \`promptAgreement: 'rewrite'\`): ` +
+            `${summary.holds ? "holds" : "does not hold"}; ` +
+            `${summary.before} mentions of tools the session lacks or replaces in the runtime's sections as the ` +
+            `transforms received them, ${summary.after} in what the package returned (its note ` +
+            `aside)${summary.notBuilt > 0 ? `; ${summary.notBuilt} cases not rewritten` : ""}${summary.refused > 0 ? `; ${summary.refused} cases refused` : ""}.`,
         "",
         "| case | model | mentions before | mentions after |",
         "| --- | --- | --- | --- |",

@@ -73,14 +73,16 @@ export function readAcceptedDifferences(text: string, file: string): AcceptedDif
         parsed = JSON.parse(text);
     } catch (error) {
         throw new Error(
-            `--accept '${file}' is not JSON (${error instanceof Error ? error.message : String(error)}): write { "accepted": [{ "code": "NEW_BUILT_IN", "tool": "apply_patch", "reason": "..." }] }.`,
+            `--accept '${file}' is not JSON (${error instanceof Error ? error.message : String(error)}): ` +
+                `write { "accepted": [{ "code": "NEW_BUILT_IN", "tool": "apply_patch", "reason": "..." }] }.`,
             { cause: error }
         );
     }
     const accepted = (parsed as { accepted?: unknown } | null)?.accepted;
     if (!Array.isArray(accepted)) {
         throw new Error(
-            `--accept '${file}' has no "accepted" list: write { "accepted": [{ "code": "NEW_BUILT_IN", "tool": "apply_patch", "reason": "..." }] }.`
+            `--accept '${file}' has no "accepted" list: write { "accepted": [{ "code": "NEW_BUILT_IN", "tool": ` +
+                `"apply_patch", "reason": "..." }] }.`
         );
     }
     return accepted.map((entry: unknown, index) => {
@@ -370,10 +372,12 @@ export function formatComparison(report: {
     }
     if (report.prompt !== undefined) {
         const side = (summary: PromptAgreementSummary) =>
-            `${summary.before} before, ${summary.after} after${summary.notBuilt > 0 ? `, ${summary.notBuilt} cases not rewritten` : ""}${summary.refused > 0 ? `, ${summary.refused} refused` : ""}`;
+            `${summary.before} before, ${summary.after} ` +
+            `after${summary.notBuilt > 0 ? `, ${summary.notBuilt} cases not rewritten` : ""}${summary.refused > 0 ? `, ${summary.refused} refused` : ""}`;
         lines.push(
             "",
-            `Prompt agreement (mentions of tools a session lacks or replaces, before / after the package's rewrite): A ${side(report.prompt.a)}; B ${side(report.prompt.b)}.`
+            `Prompt agreement (mentions of tools a session lacks or replaces, ` +
+                `before / after the package's rewrite): A ${side(report.prompt.a)}; B ${side(report.prompt.b)}.`
         );
     }
     const mentionsAdded = report.promptMentionsAdded ?? [];

@@ -277,7 +277,9 @@ export async function installSdkVersion(version: string): Promise<string> {
     npmInstall(prefix, what);
     if (!isComplete(prefix, release)) {
         throw new Error(
-            `Installing ${what} into ${prefix} gave no complete ${PLATFORM} runtime: ${runtimeDirOf(sdkDir)} lacks its ${release.runtime === "dependency" ? "index.js" : `prebuilds/${PLATFORM}/runtime.node`} or has another version.`
+            `Installing ${what} into ${prefix} gave no complete ${PLATFORM} runtime: ` +
+                `${runtimeDirOf(sdkDir)} lacks its ` +
+                `${release.runtime === "dependency" ? "index.js" : `prebuilds/${PLATFORM}/runtime.node`} or has another version.`
         );
     }
     return sdkDir;
@@ -437,7 +439,9 @@ export function startRuntime(
         if (line === undefined) {
             return {
                 started: false,
-                cause: `the probe under ${node} ended without an answer (${run.error?.message ?? `exit ${run.status}`}): ${run.stderr?.trim().split("\n").slice(-3).join(" ")}`,
+                cause:
+                    `the probe under ${node} ended without an answer (${run.error?.message ?? `exit ${run.status}`}): ` +
+                    `${run.stderr?.trim().split("\n").slice(-3).join(" ")}`,
             };
         }
         const result = JSON.parse(line.slice("START-PROBE ".length));

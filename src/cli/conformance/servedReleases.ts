@@ -62,7 +62,8 @@ export function requestedVersions(args: readonly string[]): string[] {
     }
     if (!supportedVersions().includes(version)) {
         throw new Error(
-            `--sdk '${version}' is not in package.json "toolCustomization.sdkVersions" (${supportedVersions().join(", ")}): add it there first.`
+            `--sdk '${version}' is not in package.json "toolCustomization.sdkVersions" ` +
+                `(${supportedVersions().join(", ")}): add it there first.`
         );
     }
     return [version];

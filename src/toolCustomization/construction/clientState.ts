@@ -93,7 +93,8 @@ export function createSessionToolState(
     if (onToolWarning !== undefined && typeof onToolWarning !== "function") {
         throw new SessionToolError(
             "INVALID_CLIENT_OPTION",
-            `Invalid onToolWarning ${quoteValue(onToolWarning)}: pass a function that receives each warning, or leave it out to log with console.warn.`
+            `Invalid onToolWarning ${quoteValue(onToolWarning)}: pass a function that receives each warning, ` +
+                `or leave it out to log with console.warn.`
         );
     }
     if (strictToolFilters !== undefined && typeof strictToolFilters !== "boolean") {

@@ -328,14 +328,16 @@ function checkEntryPrefixes(
                 if (entry.name.length > 0) continue;
                 throw new SessionToolError(
                     "INVALID_TOOL_FILTER",
-                    `Invalid ${option} entry ${quoteValue(entry.text)}: a tool name or '*' must follow '${entry.kind}:', e.g. '${entry.kind}:*'.`,
+                    `Invalid ${option} entry ${quoteValue(entry.text)}: ` +
+                        `a tool name or '*' must follow '${entry.kind}:', e.g. '${entry.kind}:*'.`,
                     [entry.text]
                 );
             case "otherPrefix": {
                 const suggestion = closestName(entry.prefix, KNOWN_PREFIXES);
                 throw new SessionToolError(
                     "INVALID_TOOL_FILTER",
-                    `Invalid ${option} entry ${quoteValue(entry.text)}: ${quoteValue(entry.prefix)} is not a tool source, so the entry would match no tool.` +
+                    `Invalid ${option} entry ${quoteValue(entry.text)}: ` +
+                        `${quoteValue(entry.prefix)} is not a tool source, so the entry would match no tool.` +
                         (suggestion === undefined
                             ? ""
                             : ` Did you mean ${quoteValue(`${suggestion}:${entry.name}`)}?`) +
@@ -370,7 +372,9 @@ function checkCustomToolSetMembers(
                 code: "EMPTY_TOOL_SET",
                 option,
                 identifiers: Object.freeze([`${TOOL_SET_PREFIX}${name}`]),
-                message: `${option} has no members, so ${quoteValue(`${TOOL_SET_PREFIX}${name}`)} names no tool. List its tools, e.g. ${name}: ["lint", "format"], or leave it out.`,
+                message:
+                    `${option} has no members, so ${quoteValue(`${TOOL_SET_PREFIX}${name}`)} names no tool. ` +
+                    `List its tools, e.g. ${name}: ["lint", "format"], or leave it out.`,
             });
             continue;
         }

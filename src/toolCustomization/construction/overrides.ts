@@ -137,7 +137,8 @@ export function resolveBuiltInToolOverrides(
         throw new SessionToolError(
             "UNSUPPORTED_OVERRIDE",
             `The runtime (version ${catalog.measured.runtimeVersion}) ` +
-                `does not let a custom tool replace its built-in ${byCount(unsupported.length, "tool", "tools")} ${formatList(unsupported)}: ` +
+                (`does not let a custom tool replace its built-in ${byCount(unsupported.length, "tool", "tools")} ` +
+                    `${formatList(unsupported)}: `) +
                 `the built-in would still answer, or the custom tool would be dropped. Rename ${one ? "this tool" : "these tools"}.`,
             unsupported
         );

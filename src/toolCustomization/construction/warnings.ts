@@ -187,7 +187,8 @@ export function familyWarnings(
             option: "tools",
             identifiers: Object.freeze([...remaining]),
             message:
-                `Custom ${mine.length === 1 ? "tool" : "tools"} ${formatList(mine)} ${mine.length === 1 ? "replaces a built-in" : "replace built-ins"} of the ${quoteValue(family[0])} family, ` +
+                `Custom ${mine.length === 1 ? "tool" : "tools"} ${formatList(mine)} ` +
+                `${mine.length === 1 ? "replaces a built-in" : "replace built-ins"} of the ${quoteValue(family[0])} family, ` +
                 `but ${formatList(remaining)} ${one ? "stays" : "stay"} built-in: ` +
                 `${one ? "it acts" : "they act"} on the built-in's shells, ` +
                 `which the app's ${formatList(mine)} never ${mine.length === 1 ? "starts" : "start"}. ` +

@@ -80,7 +80,8 @@ export function readRecord(
         if (keys.length > MAX_LIST_LENGTH) {
             throw new SessionToolError(
                 code,
-                `Invalid ${what}: it has ${keys.length.toLocaleString("en-US")} entries, more than the ${MAX_LIST_LENGTH.toLocaleString("en-US")} accepted.`
+                `Invalid ${what}: it has ${keys.length.toLocaleString("en-US")} entries, ` +
+                    `more than the ${MAX_LIST_LENGTH.toLocaleString("en-US")} accepted.`
             );
         }
         return keys.map((key) => [key, (value as Record<string, unknown>)[key]]);

@@ -85,7 +85,8 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
     }
     if (handler !== undefined && typeof handler !== "function") {
         throw invalid(
-            `Custom tool '${name}' has handler ${quoteValue(handler)}: pass a function, or leave handler out to answer its calls yourself.`,
+            `Custom tool '${name}' has handler ${quoteValue(handler)}: pass a function, ` +
+                `or leave handler out to answer its calls yourself.`,
             [name]
         );
     }
@@ -121,7 +122,8 @@ function snapshotOf(tool: unknown, position: number): CustomToolSnapshot {
         );
         if (!isObject || text === undefined) {
             throw invalid(
-                `Custom tool '${name}' has ${field} ${describeValue(value)}, which JSON does not carry as an object: pass ${OBJECT_FIELDS[field]}, or leave it out.`,
+                `Custom tool '${name}' has ${field} ${describeValue(value)}, ` +
+                    `which JSON does not carry as an object: pass ${OBJECT_FIELDS[field]}, or leave it out.`,
                 [name]
             );
         }

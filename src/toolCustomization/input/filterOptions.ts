@@ -93,7 +93,8 @@ export function readEntries(
                 // first, as every other filter mistake.
                 throw new SessionToolError(
                     "INVALID_TOOL_FILTER",
-                    `Invalid ${option} entry '*': there is no bare wildcard. Use 'builtin:*', 'custom:*' or 'mcp:*' to name the tools of one source.`,
+                    `Invalid ${option} entry '*': there is no bare wildcard. Use 'builtin:*', ` +
+                        `'custom:*' or 'mcp:*' to name the tools of one source.`,
                     [entry]
                 );
             }
@@ -118,7 +119,8 @@ export function sessionToolSets(customToolSets: unknown): {
         () => typeof (customToolSets as { toArray?: unknown }).toArray === "function",
         "INVALID_TOOL_SET",
         (reason) =>
-            `Invalid customToolSets: it cannot be read (${reason}); pass an object of toolset names to tool names, e.g. { quality: ["lint", "format"] }.`
+            `Invalid customToolSets: it cannot be read (${reason}); ` +
+            `pass an object of toolset names to tool names, e.g. { quality: ["lint", "format"] }.`
     );
     if (isBuilder) {
         throw new SessionToolError(

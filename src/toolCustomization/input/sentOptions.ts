@@ -35,7 +35,8 @@ export function readSentOptions(given: Readonly<Record<string, unknown>>): Recor
     if (model !== undefined && typeof model !== "string") {
         throw new SessionToolError(
             "INVALID_SESSION_OPTION",
-            `Invalid model ${quoteValue(model)}: pass a model id, e.g. 'claude-sonnet-4.5', or leave it out for the runtime's default.`,
+            `Invalid model ${quoteValue(model)}: pass a model id, e.g. 'claude-sonnet-4.5', ` +
+                `or leave it out for the runtime's default.`,
             ["model"]
         );
     }

@@ -37,6 +37,9 @@ export interface SessionInput<C> {
     readonly sessionId: unknown;
 }
 
+/** The first part of a session's input: what the wrap checks before it starts the client. */
+export type SessionHead<C> = Omit<SessionInput<C>, "promptAgreement">;
+
 /**
  * Reads what `createSession` or `resumeSession` was given, once.
  *
@@ -45,32 +48,51 @@ export interface SessionInput<C> {
  * @throws SessionToolError for a value that cannot be read or is malformed, naming it
  */
 export function readSessionInput<C>(given: C): SessionInput<C & ToolSessionConfig> {
-    const copy = readSessionConfig(given) as C & ToolSessionConfig;
+    return readSessionBody(readSessionHead(given));
+}
+
+/**
+ * The first part of {@link readSessionInput}: the config copied once, and the options the wrap
+ * checks before it starts the client as the SDK's own method does (the SDK's first refusal,
+ * `onToolAnswered`, `validateTools`, the session id). The rest is read from this copy by
+ * {@link readSessionBody}, never from the caller's object.
+ *
+ * @throws SessionToolError when the config cannot be read or `onToolAnswered` is not a function
+ */
+export function readSessionHead<C>(given: C): SessionHead<C & ToolSessionConfig> {
+    const config = readSessionConfig(given) as C & ToolSessionConfig;
+    const options = config as Readonly<Record<string, unknown>>;
+    const sdkFirst = refusedBySdkFirst(options);
+    return Object.freeze({
+        config,
+        refusedBySdkFirst: sdkFirst,
+        onToolAnswered: sdkFirst ? undefined : readToolAnsweredOption(options.onToolAnswered),
+        validateTools: options.validateTools === true,
+        sessionId: options.sessionId,
+    });
+}
+
+/**
+ * The rest of {@link readSessionInput}, read from the head's copy: the custom tools as
+ * snapshots, the filter lists and the options the SDK sends as copies, `promptAgreement`.
+ *
+ * @throws SessionToolError for a malformed value, naming it
+ */
+export function readSessionBody<C extends ToolSessionConfig>(
+    head: SessionHead<C>
+): SessionInput<C> {
+    const copy = head.config;
     const options = copy as Readonly<Record<string, unknown>>;
-    if (refusedBySdkFirst(options)) {
-        return Object.freeze({
-            config: copy,
-            refusedBySdkFirst: true,
-            promptAgreement: "off",
-            onToolAnswered: undefined,
-            validateTools: false,
-            sessionId: options.sessionId,
-        });
-    }
-    const onToolAnswered = readToolAnsweredOption(options.onToolAnswered);
     const config = {
         ...copy,
         tools: snapshotCustomTools(copy.tools),
         ...readFilterOptions(copy),
         ...(readSentOptions(options) as Partial<ToolSessionConfig>),
-    } as C & ToolSessionConfig;
+    } as C;
     return Object.freeze({
+        ...head,
         config,
-        refusedBySdkFirst: false,
         promptAgreement: readPromptAgreement(options.promptAgreement),
-        onToolAnswered,
-        validateTools: options.validateTools === true,
-        sessionId: options.sessionId,
     });
 }
 

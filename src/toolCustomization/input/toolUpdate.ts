@@ -28,7 +28,8 @@ export function readToolUpdate(update: unknown): Pick<ToolSessionConfig, UpdateK
             if (update === null || typeof update !== "object" || Array.isArray(update)) {
                 throw new SessionToolError(
                     "INVALID_TOOL_UPDATE",
-                    `Invalid setTools argument ${quoteValue(update)}: pass an object with any of ${UPDATE_KEYS.map((key) => `'${key}'`).join(", ")}, ${example}.`
+                    `Invalid setTools argument ${quoteValue(update)}: ` +
+                        `pass an object with any of ${UPDATE_KEYS.map((key) => `'${key}'`).join(", ")}, ${example}.`
                 );
             }
             return Object.keys(update);

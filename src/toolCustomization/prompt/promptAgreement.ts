@@ -363,7 +363,8 @@ export function noteFor(tools: PromptTools): string | undefined {
     const parts: string[] = [];
     if (tools.missing.length > 0) {
         parts.push(
-            `This session does not offer the tools ${tools.missing.join(", ")}: where any instruction names them, use the tools you are given instead.`
+            `This session does not offer the tools ${tools.missing.join(", ")}: ` +
+                `where any instruction names them, use the tools you are given instead.`
         );
     }
     if (tools.replaced.length > 0) {

@@ -107,7 +107,8 @@ function waitAtMost(timeout: number, what: () => Promise<unknown>): Promise<void
             reject(
                 new SessionToolError(
                     "SESSION_BUSY",
-                    `The message was not sent: a session.setTools call made before it has not finished within ${timeout} ms (the runtime does not answer). ` +
+                    `The message was not sent: a session.setTools call made before it has not finished within ` +
+                        `${timeout} ms (the runtime does not answer). ` +
                         `Send it again once setTools settles, or disconnect and resume the session.`
                 )
             );

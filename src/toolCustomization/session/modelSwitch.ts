@@ -165,7 +165,8 @@ async function previewModel(
             "MODEL_SWITCH_REFUSED",
             `session.setModel(${quoteValue(model)}) is refused: ` +
                 `on that model the runtime has built-in ${formatList(ignoredOverrides)}, ` +
-                `which would answer calls of the session's custom ${ignoredOverrides.length === 1 ? "tool" : "tools"} of that name (sent without overridesBuiltInTool: ` +
+                (`which would answer calls of the session's custom ` +
+                    `${ignoredOverrides.length === 1 ? "tool" : "tools"} of that name (sent without overridesBuiltInTool: `) +
                 `true, or an override the runtime does not honour). ` +
                 `Rename ${ignoredOverrides.length === 1 ? "it" : "them"} or set overridesBuiltInTool: ` +
                 `true with session.setTools first, or stay on the current model.`,

@@ -50,7 +50,8 @@ export function setTools(
         if (typeof timeout !== "number" || !(timeout > 0) || timeout > 2_147_483_647) {
             throw new SessionToolError(
                 "INVALID_TOOL_UPDATE",
-                `Invalid setTools timeout ${quoteValue(timeout)}: pass a number of milliseconds above 0 (default ${DEFAULT_TOOL_UPDATE_TIMEOUT}), or leave it out.`
+                `Invalid setTools timeout ${quoteValue(timeout)}: ` +
+                    `pass a number of milliseconds above 0 (default ${DEFAULT_TOOL_UPDATE_TIMEOUT}), or leave it out.`
             );
         }
         // Read now, at the call: what the caller changes afterwards does not count.
@@ -72,7 +73,8 @@ export function sessionOf(receiver: unknown, method: string): RunningSession {
     if (receiver === null || typeof receiver !== "object") {
         throw new SessionToolError(
             "INVALID_TOOL_UPDATE",
-            `${method} was called without its session: call it as session.${method}(...), or bind it (session.${method}.bind(session)).`
+            `${method} was called without its session: call it as session.${method}(...), ` +
+                `or bind it (session.${method}.bind(session)).`
         );
     }
     return receiver as RunningSession;

@@ -179,7 +179,9 @@ export function clashOf(failure: unknown, tools: readonly Tool[]): SessionToolEr
     const names = tools.map((tool) => tool.name).filter((name) => reason.includes(name));
     return new SessionToolError(
         "TOOL_NAME_CLASH",
-        `Custom ${names.length === 1 ? "tool" : "tools"} ${formatList(names.length > 0 ? names : ["(unnamed)"])} ${names.length === 1 ? "is" : "are"} already registered on this session by another connection (another client holds the session: ` +
+        `Custom ${names.length === 1 ? "tool" : "tools"} ` +
+            `${formatList(names.length > 0 ? names : ["(unnamed)"])} ${names.length === 1 ? "is" : "are"} ` +
+            `already registered on this session by another connection (another client holds the session: ` +
             `${reason}). One client owns each name: rename the tool, or remove it from the other client first. Nothing was changed.`,
         names,
         { cause: failure }
