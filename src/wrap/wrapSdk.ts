@@ -42,6 +42,7 @@ import {
     addToolSetItem,
     extensionResumeOf,
     setExtensionResume,
+    setNoDelayOnConnect,
     forgetSession,
     hasConnection,
     markDisconnected,
@@ -273,6 +274,8 @@ function wrapClient<T extends ClientClass>(
             configurable: true,
         });
     }
+    // Until the SDK sets it itself (upstream series 4), TCP connections get TCP_NODELAY.
+    setNoDelayOnConnect(WrappedClient.prototype);
     releases.set(WrappedClient, release);
     // Messages and stack traces keep the SDK's name.
     Object.defineProperty(WrappedClient, "name", { value: Published.name });
