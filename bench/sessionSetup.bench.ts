@@ -40,6 +40,8 @@ const WARM_ROUNDS = 150;
 const FIRST_SEND_ROUNDS = 50;
 const NEW_CLIENT_ROUNDS = 8;
 const SHARED_ROUNDS = 300;
+/** Sessions per kind over TCP as shipped (each unwrapped request waits on a delayed ACK). */
+const TCP_ROUNDS = 30;
 
 const handler = async (): Promise<string> => "ok";
 const tools: Tool[] = [
@@ -110,7 +112,7 @@ function newClient(kind: Kind, sharedUrl?: string): Client {
  * header and body separately and would otherwise wait on delayed ACKs (about 40 ms a request,
  * measured), the same for all three.
  */
-async function sharedRuntimeClients(): Promise<{
+async function sharedRuntimeClients(setNoDelayOnUnwrapped = true): Promise<{
     clients: Record<Kind, Client>;
     server: Client;
 }> {
@@ -125,9 +127,12 @@ async function sharedRuntimeClients(): Promise<{
     ) as Record<Kind, Client>;
     for (const kind of KINDS) {
         await clients[kind].start();
-        (
-            clients[kind] as unknown as { socket?: { setNoDelay(on: boolean): void } }
-        ).socket?.setNoDelay(true);
+        // The wrapped clients set it themselves (src/sdk/internals.ts, setNoDelayOnConnect).
+        if (kind === "unwrapped" && setNoDelayOnUnwrapped) {
+            (
+                clients[kind] as unknown as { socket?: { setNoDelay(on: boolean): void } }
+            ).socket?.setNoDelay(true);
+        }
     }
     return { clients, server };
 }
@@ -566,6 +571,27 @@ try {
         );
         console.log(
             `  the unwrapped SDK given the ${PROMPT_SECTIONS.length} section transforms agreement on registers (identity functions), against itself without them, same runtime: paired ratio ${withInterval(sectionsRatios)}`
+        );
+        // Over TCP as an app gets it: the unwrapped SDK's socket without TCP_NODELAY (as
+        // published), the wrapped clients' with it (what the package sets until upstream does).
+        const shipped = await sharedRuntimeClients(false);
+        let shippedTimes: Record<Kind, number[]>;
+        try {
+            for (const kind of KINDS) await timeSession(shipped.clients[kind], sessionConfig(kind));
+            shippedTimes = await interleaved(TCP_ROUNDS, (kind) =>
+                timeSession(shipped.clients[kind], sessionConfig(kind))
+            );
+        } finally {
+            await Promise.allSettled(KINDS.map((kind) => shipped.clients[kind].stop()));
+            await shipped.server.stop();
+        }
+        report(
+            `warm createSession over loopback TCP as shipped (the unwrapped SDK without TCP_NODELAY; ${TCP_ROUNDS} sessions each)`,
+            shippedTimes,
+            false
+        );
+        console.log(
+            `  paired ratio, wrapped / unwrapped: agreement on ${withInterval(pairedRatios(shippedTimes, "agreement on"))}`
         );
         // For the summary the memory bench prints next to its own ratio (npm run bench).
         writeFileSync(
