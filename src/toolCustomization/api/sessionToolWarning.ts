@@ -21,6 +21,9 @@ import type { ToolFilterWarningCode } from "../../toolFilter/toolFilter.js";
  *   tool replaces (with `"rewrite"`, the default, the package removes that text instead);
  * - `PROMPT_REWRITE_FAILED`: the rewrite of a section of the runtime's instructions failed; the
  *   section was left as the runtime wrote it;
+ * - `AGENT_TOOL_WITHHELD`: a custom agent's `tools` name a tool that the session's
+ *   `availableTools` / `excludedTools` remove, which the runtime then withholds from the agent
+ *   too (an error under `strictToolFilters`);
  * - `PROMPT_TRANSFORM_FAILED`: the app's own `systemMessage` transform of a section threw; the
  *   section was sent as the package's rewrite left it, without the app's change.
  *
@@ -37,7 +40,8 @@ export type SessionToolWarningCode =
     | "BUILT_IN_COMPANIONS_REMAIN"
     | "RUNTIME_PROMPT_NAMES_MISSING_TOOL"
     | "PROMPT_REWRITE_FAILED"
-    | "PROMPT_TRANSFORM_FAILED";
+    | "PROMPT_TRANSFORM_FAILED"
+    | "AGENT_TOOL_WITHHELD";
 
 /**
  * Something session construction could honour but that is probably not what the app meant. Sent
@@ -53,8 +57,8 @@ export interface SessionToolWarning {
     readonly message: string;
     /**
      * The option concerned (`availableTools`, `excludedTools`, `tools`, `customToolSets.<name>`,
-     * `systemMessage`),
-     * when there is one.
+     * `systemMessage`, `customAgents.<name>.tools`, `defaultAgent.excludedTools`), when there is
+     * one.
      */
     readonly option?: string;
     /** The tool names or filter entries concerned, when there are any. */

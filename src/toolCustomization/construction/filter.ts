@@ -372,8 +372,8 @@ function readEntries(value: unknown, option: FilterOption): readonly FilterEntry
  * prefix against nothing, so `Builtin:view` or `mpc:github-x` would silently remove a tool from
  * the session (or leave it without tools).
  */
-function checkEntryPrefixes(
-    option: FilterOption,
+export function checkEntryPrefixes(
+    option: string,
     entries: readonly FilterEntry[] | undefined
 ): void {
     for (const entry of entries ?? []) {
@@ -464,8 +464,8 @@ function checkCustomToolSetMembers(
 }
 
 /** Toolset entries must be well formed; an unknown toolset name only warns (with suggestions). */
-function checkToolSetEntries(
-    option: FilterOption,
+export function checkToolSetEntries(
+    option: string,
     entries: readonly FilterEntry[] | undefined
 ): void {
     for (const entry of entries ?? []) {

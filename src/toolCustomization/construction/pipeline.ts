@@ -24,6 +24,8 @@ import {
 } from "./warnings.js";
 import { refuseMcpShadows } from "../input/mcpToolNames.js";
 import { readSentOptions } from "../input/sentOptions.js";
+import { readAgents, type AgentsInput } from "../input/agents.js";
+import { resolveAgents } from "./agents.js";
 import {
     readFilterOptions,
     resolveSessionToolFilter,
@@ -103,6 +105,7 @@ export async function prepareSessionConfig<C extends ToolSessionConfig>(
         tools: snapshotCustomTools(config.tools),
         ...readFilterOptions(config),
         ...(readSentOptions(config as Record<string, unknown>) as Partial<ToolSessionConfig>),
+        ...(readAgents(config) as Partial<ToolSessionConfig>),
     };
     const agreement = readPromptAgreement(
         (config as { promptAgreement?: unknown }).promptAgreement
@@ -232,8 +235,19 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
         );
     }
     filterWarnings.push(...enablementWarnings(enabled, filter));
+    const agents = resolveAgents(
+        input.source as AgentsInput,
+        {
+            toolSets: filter.toolSets,
+            builtIns: modelFacingBuiltIns(catalog),
+            custom: enabled.customToolNames,
+            isEnabled: enabled.isEnabled,
+        },
+        (warning) => filterWarnings.push(warning)
+    );
     const warnings = sessionToolWarnings(state, overrides, filter, enabled, filterWarnings);
-    return sessionToolResolution(input, catalog, filter, enabled, warnings);
+    const prepared = sessionToolResolution(input, catalog, filter, enabled, warnings);
+    return extended(prepared, { config: { ...prepared.config, ...agents } });
 }
 
 /**

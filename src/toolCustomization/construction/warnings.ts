@@ -9,12 +9,17 @@ import { MAX_TOOLS_PER_REQUEST, type ToolFilterMode } from "../../toolFilter/too
 
 /** Warning codes that `strictToolFilters: true` turns into a `SessionToolError`. */
 type StrictCode =
-    "UNKNOWN_IDENTIFIERS" | "NO_TOOLS_ENABLED" | "EMPTY_TOOL_SET" | "FILTER_DROPS_CUSTOM_TOOL";
+    | "UNKNOWN_IDENTIFIERS"
+    | "NO_TOOLS_ENABLED"
+    | "EMPTY_TOOL_SET"
+    | "FILTER_DROPS_CUSTOM_TOOL"
+    | "AGENT_TOOL_WITHHELD";
 const STRICT_CODES: ReadonlySet<string> = new Set<StrictCode>([
     "UNKNOWN_IDENTIFIERS",
     "NO_TOOLS_ENABLED",
     "EMPTY_TOOL_SET",
     "FILTER_DROPS_CUSTOM_TOOL",
+    "AGENT_TOOL_WITHHELD",
 ]);
 
 function isStrict(
