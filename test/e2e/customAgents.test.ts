@@ -172,6 +172,58 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
         expect([lintCall.answeredBy, lintCall.agent.kind]).toEqual(["none", "built-in"]);
     });
 
+    it("lets the app's custom tools replace built-ins offered only to a sub-agent (general-purpose's session_store_sql), with the same opt-in as any built-in", async ({
+        onTestFinished,
+    }) => {
+        const warnings: SessionToolWarning[] = [];
+        const { client, base, model } = await e2eRig(
+            testCleanups(onTestFinished),
+            (baseDirectory) =>
+                new CopilotClient({
+                    baseDirectory,
+                    onToolWarning: (warning: SessionToolWarning) => warnings.push(warning),
+                }),
+            {
+                toolCall: (request) =>
+                    userPrompt(request).includes("SUBTASK")
+                        ? { name: "session_store_sql", arguments: { query: "select 1" } }
+                        : userPrompt(request).includes("delegate")
+                          ? {
+                                name: "task",
+                                arguments: {
+                                    agent_type: "general-purpose",
+                                    name: "sub",
+                                    description: "query",
+                                    prompt: "SUBTASK: query",
+                                    mode: "sync",
+                                },
+                            }
+                          : undefined,
+            }
+        );
+        const sql = recordingTool("session_store_sql");
+        const answers: ToolAnswer[] = [];
+        const session = await client.createSession({
+            ...base(CLAUDE_MODEL),
+            tools: [sql],
+            onToolAnswered: (answer) => answers.push(answer),
+        });
+        // The main agent is not offered a built-in session_store_sql (runtime 1.0.85), yet the
+        // name is a built-in: the tool is an override, said as for any built-in.
+        expect(warnings.map((warning) => [warning.code, warning.identifiers])).toEqual([
+            ["AUTOMATIC_OVERRIDE", ["session_store_sql"]],
+        ]);
+        await session.sendAndWait({ prompt: "delegate" });
+        expect(model.requests.length).toBeGreaterThan(1);
+        const call = answers.find((answer) => answer.toolName === "session_store_sql")!;
+        expect([call.answeredBy, call.expected, call.agent.kind]).toEqual([
+            "handler",
+            "handler",
+            "built-in",
+        ]);
+        expect(sql.calls.length).toBeGreaterThanOrEqual(1);
+    });
+
     it("names the selected custom agent as the maker of the main agent's calls", async ({
         onTestFinished,
     }) => {

@@ -182,6 +182,54 @@ describe("custom agents' tools in the session's vocabulary", () => {
     });
 });
 
+describe("a custom agent's own prompt", () => {
+    it("warns when it names a tool the agent's tools do not list, naming the agent", async () => {
+        const { client, warnings } = await setUp();
+        await client.createSession({
+            ...base,
+            tools: [lint],
+            customAgents: [
+                {
+                    name: "tester",
+                    prompt: "Run the tests with the **bash** tool, then call `lint`.",
+                    tools: ["view", "lint"],
+                },
+            ],
+        });
+        expect(warnings.map((w) => [w.code, w.option, w.identifiers])).toEqual([
+            ["PROMPT_NAMES_REMOVED_TOOL", "customAgents.tester.prompt", ["bash"]],
+        ]);
+        expect(warnings[0]!.message).toContain("The prompt of custom agent 'tester' names 'bash'");
+    });
+
+    it("warns when it names a tool the session's filter removes, for an agent of all tools", async () => {
+        const { client, warnings } = await setUp();
+        await client.createSession({
+            ...base,
+            excludedTools: ["bash"],
+            customAgents: [{ name: "tester", prompt: "Use the `bash` tool.", tools: null }],
+        });
+        expect(warnings.map((w) => [w.code, w.identifiers])).toEqual([
+            ["PROMPT_NAMES_REMOVED_TOOL", ["bash"]],
+        ]);
+    });
+
+    it("does not warn about a tool it has, a shell tool's companions, or an English word", async () => {
+        const { client, warnings } = await setUp();
+        await client.createSession({
+            ...base,
+            customAgents: [
+                {
+                    name: "tester",
+                    prompt: "Start `bash`, then poll it with `read_bash`. Give a clear view of the results.",
+                    tools: ["bash"],
+                },
+            ],
+        });
+        expect(warnings).toEqual([]);
+    });
+});
+
 describe("MCP servers declared on a custom agent", () => {
     const server = { command: "node", args: ["m.js"], tools: ["*"] };
 

@@ -9,7 +9,9 @@ import type { ToolFilterWarningCode } from "../../toolFilter/toolFilter.js";
  * - `CASE_ONLY_MATCH`: a custom tool's name differs from a built-in's only in case, so both stay;
  * - `CATALOG_FALLBACK`: the runtime's built-ins were not measured, so a stand-in list is used;
  * - `PROMPT_NAMES_REMOVED_TOOL`: the `systemMessage` names a tool the filter removed, or a
- *   built-in a custom tool replaces (by the naming rule of the runtime's prompt rewrite);
+ *   built-in a custom tool replaces (by the naming rule of the runtime's prompt rewrite); or a
+ *   custom agent's `prompt` names a tool the agent is not offered (option
+ *   `customAgents.<name>.prompt`);
  * - `FILTER_DROPS_CUSTOM_TOOL`: a custom tool passed in `tools` is not offered because an
  *   `excludedTools` toolset entry removes it or `availableTools` does not name it (an error
  *   under `strictToolFilters`; a tool excluded by its own name gets none);

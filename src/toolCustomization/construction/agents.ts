@@ -13,7 +13,9 @@ import { TOOL_SET_PREFIX } from "../catalog/defaultToolSets.js";
 import type { AgentInput, AgentsInput } from "../input/agents.js";
 import { parseFilterEntry, unhandledFilterEntry } from "../input/filterEntry.js";
 import { refuseMcpShadows } from "../input/mcpToolNames.js";
+import { toolNamesInPrompt } from "../prompt/toolMentions.js";
 import { checkEntryPrefixes, checkToolSetEntries } from "./filter.js";
+import { BUILT_IN_FAMILIES } from "./warnings.js";
 
 /** What the agents' tool lists are checked against: the session's tools and filter. */
 export interface AgentToolContext {
@@ -41,6 +43,8 @@ export type ResolvedAgents = Pick<AgentsInput, "customAgents" | "defaultAgent">;
  *   a suggestion) and still reaches the runtime, which may know it (an MCP tool);
  * - a tool an agent names that the session's filter removes warns `AGENT_TOOL_WITHHELD`: the
  *   runtime applies the session's exclusions to every agent;
+ * - a custom agent's `prompt` that names (by the prompt agreement's naming rule, `toolMentions`) a
+ *   tool the agent is not offered warns `PROMPT_NAMES_REMOVED_TOOL`, naming the agent;
  * - a custom tool offered to an agent that a tool of the agent's own `mcpServers` would shadow is
  *   refused (`MCP_TOOL_COLLISION`, naming the agent).
  *
@@ -99,6 +103,10 @@ function resolveCustomAgent(
                 !context.isEnabled(name)
         );
         if (withheld.length > 0) onWarning(withheldWarning(agent.name, option, withheld));
+    }
+    if (typeof agent.prompt === "string") {
+        const lacking = promptNamesLacking(agent.prompt, listed?.names, context);
+        if (lacking.length > 0) onWarning(promptWarning(agent.name, lacking));
     }
     // The custom tools the agent is offered: all of the session's, unless it lists its tools.
     const offeredCustom =
@@ -188,6 +196,41 @@ function wireNames(
     }
     if (unknown.length > 0) onWarning(unknownWarning(option, unknown));
     return { names: Object.freeze([...new Set(names)]), named: Object.freeze(named) };
+}
+
+/**
+ * The tools a custom agent's prompt names that the agent is not offered: those its `tools` do
+ * not list (a shell tool brings its family: measured on runtime 1.0.85, `tools: ["bash"]` offers
+ * `read_bash`, `stop_bash` and `list_bash` too), and those the session's filter removes.
+ */
+function promptNamesLacking(
+    prompt: string,
+    listed: readonly string[] | undefined,
+    context: AgentToolContext
+): readonly string[] {
+    const names = new Set([...context.builtIns, ...context.custom]);
+    const had =
+        listed === undefined
+            ? undefined
+            : new Set([
+                  ...listed,
+                  ...BUILT_IN_FAMILIES.filter((family) =>
+                      family.some((name) => listed.includes(name))
+                  ).flat(),
+              ]);
+    return toolNamesInPrompt(prompt, names).filter(
+        (name) => !context.isEnabled(name) || (had !== undefined && !had.has(name))
+    );
+}
+
+function promptWarning(agent: string, lacking: readonly string[]): SessionToolWarning {
+    const one = lacking.length === 1;
+    return {
+        code: "PROMPT_NAMES_REMOVED_TOOL",
+        option: `customAgents.${agent}.prompt`,
+        identifiers: Object.freeze([...lacking]),
+        message: `The prompt of custom agent ${quoteValue(agent)} names ${formatList(lacking)}, which the agent is not offered (its tools do not list ${one ? "it" : "them"}, or the session's filter removes ${one ? "it" : "them"}): the model would be told about a tool it cannot call ("Tool does not exist"). Add ${one ? "it" : "them"} to the agent's tools, or remove the mention from its prompt.`,
+    };
 }
 
 function unknownToolSet(option: string, text: string, context: AgentToolContext): Error {

@@ -149,7 +149,7 @@ export function droppedCustomToolWarnings(
  * and list the shells it started. A custom tool that replaces one member leaves the others
  * acting on the built-in's shells.
  */
-const BUILT_IN_FAMILIES: readonly (readonly string[])[] = [
+export const BUILT_IN_FAMILIES: readonly (readonly string[])[] = [
     ["bash", "read_bash", "write_bash", "stop_bash", "list_bash"],
     ["powershell", "read_powershell", "write_powershell", "stop_powershell", "list_powershell"],
 ];
