@@ -224,6 +224,23 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
         expect(sql.calls.length).toBeGreaterThanOrEqual(1);
     });
 
+    it("offers a custom agent the MCP tool its mcp: entry names (the runtime alone offers none for it)", async ({
+        onTestFinished,
+    }) => {
+        const { client, base, model } = await e2eRig(
+            testCleanups(onTestFinished),
+            (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} }),
+            { ...script, mcpTools: ["probe"] }
+        );
+        const session = await client.createSession({
+            ...base(CLAUDE_MODEL),
+            mcpServers: { m: { type: "http", url: model.mcpUrl, tools: ["*"] } },
+            customAgents: [{ name: "prober", prompt: "Probe.", tools: ["mcp:m-probe"] }],
+        });
+        await session.sendAndWait({ prompt: "delegate prober" });
+        expect(offered(subAgentRequest(model.requests))).toContain("m-probe");
+    });
+
     it("names the selected custom agent as the maker of the main agent's calls", async ({
         onTestFinished,
     }) => {

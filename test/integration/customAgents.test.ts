@@ -167,6 +167,40 @@ describe("custom agents' tools in the session's vocabulary", () => {
         expect(runtime.paramsOf("session.create")).toEqual([]);
     });
 
+    it("sends mcp: entries as the names the runtime matches in an agent's tools", async () => {
+        const { runtime, client } = await setUp();
+        const server = { command: "node", args: ["s.js"], tools: ["*"] };
+        await client.createSession({
+            ...base,
+            mcpServers: { s: server },
+            customAgents: [
+                {
+                    name: "r",
+                    prompt: "R.",
+                    tools: ["mcp:s-probe", "mcp:*"],
+                    mcpServers: { m: server },
+                },
+            ],
+            defaultAgent: { excludedTools: ["mcp:s-probe"] },
+        });
+        const [sent] = runtime.paramsOf("session.create");
+        expect((sent!.customAgents as { tools: unknown }[])[0]!.tools).toEqual([
+            "s-probe",
+            "s/*",
+            "m/*",
+        ]);
+        expect(sent!.defaultAgent).toEqual({ excludedTools: ["s-probe"] });
+    });
+
+    it("refuses 'mcp:*' in defaultAgent.excludedTools, whose matching is not known", async () => {
+        const { runtime, client } = await setUp();
+        const error = await refusal(
+            client.createSession({ ...base, defaultAgent: { excludedTools: ["mcp:*"] } })
+        );
+        expect(error).toMatchObject({ code: "INVALID_TOOL_FILTER", toolNames: ["mcp:*"] });
+        expect(runtime.paramsOf("session.create")).toEqual([]);
+    });
+
     it("refuses a bare '*' and an unknown source prefix in an agent's tools", async () => {
         const { runtime, client } = await setUp();
         for (const entry of ["*", "biultin:view"]) {

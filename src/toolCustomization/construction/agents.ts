@@ -27,6 +27,8 @@ export interface AgentToolContext {
     readonly custom: readonly string[];
     /** The session filter's decision for a name: false when the session removes the tool. */
     readonly isEnabled: (name: string) => boolean;
+    /** The names of the session's MCP servers. */
+    readonly mcpServers: readonly string[];
 }
 
 /** The agent options to send: tool lists in the runtime's names. */
@@ -36,7 +38,11 @@ export type ResolvedAgents = Pick<AgentsInput, "customAgents" | "defaultAgent">;
  * Checks the session's agents against its tools and returns them as the runtime must get them:
  * - in each custom agent's `tools` and in `defaultAgent.excludedTools`, a `toolset:<name>` entry
  *   becomes its members (an entry naming no toolset is refused: the package knows every one), a
- *   `builtin:` / `custom:` pattern becomes the names it matches, a bare name stays; entries the
+ *   `builtin:` / `custom:` pattern becomes the names it matches, `mcp:<server>-<tool>` its bare
+ *   name and, in an agent's `tools`, `mcp:*` `<server>/*` for each MCP server the agent has (the
+ *   runtime matches no `mcp:` entry there: measured on runtime 1.0.85, `tools: ["mcp:m-probe"]`
+ *   offers nothing, `["m-probe"]`, `["m/probe"]` and `["m/*"]` offer `m-probe`), a bare name
+ *   stays; entries the
  *   session's own filter refuses (a bare `*`, an unknown source prefix) are refused; `tools: null`
  *   (all tools) stays;
  * - a name that is no built-in and no custom tool of the session warns `UNKNOWN_IDENTIFIERS` (with
@@ -95,7 +101,10 @@ function resolveCustomAgent(
     const listed =
         tools === undefined || tools === null
             ? undefined
-            : wireNames(tools, option, context, onWarning);
+            : wireNames(tools, option, context, onWarning, [
+                  ...context.mcpServers,
+                  ...Object.keys(agent.mcpServers ?? {}),
+              ]);
     if (listed !== undefined) {
         const withheld = listed.named.filter(
             (name) =>
@@ -126,7 +135,8 @@ function wireNames(
     entries: readonly string[],
     option: string,
     context: AgentToolContext,
-    onWarning: (warning: SessionToolWarning) => void
+    onWarning: (warning: SessionToolWarning) => void,
+    mcpServers?: readonly string[]
 ): { names: readonly string[]; named: readonly string[] } {
     const parsed = entries.map((text) => {
         if (text === "*") {
@@ -184,8 +194,18 @@ function wireNames(
                 continue;
             }
             case "mcp":
-                // The runtime matches MCP tools by their own names; the entry goes as given.
-                names.push(entry.text);
+                if (entry.name !== "*") {
+                    names.push(entry.name);
+                    named.push(entry.name);
+                } else if (mcpServers !== undefined) {
+                    names.push(...mcpServers.map((server) => `${server}/*`));
+                } else {
+                    throw new SessionToolError(
+                        "INVALID_TOOL_FILTER",
+                        `Invalid ${option} entry 'mcp:*': the runtime's matching of every MCP tool in this list is not known. Name each MCP tool ('mcp:<server>-<tool>').`,
+                        [entry.text]
+                    );
+                }
                 continue;
             case "otherPrefix":
                 // Refused by checkEntryPrefixes.

@@ -242,6 +242,7 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
             builtIns: modelFacingBuiltIns(catalog),
             custom: enabled.customToolNames,
             isEnabled: enabled.isEnabled,
+            mcpServers: Object.keys(input.source.mcpServers ?? {}),
         },
         (warning) => filterWarnings.push(warning)
     );
