@@ -45,6 +45,7 @@ export type {
     SessionToolUpdate,
     ToolAnswer,
     ToolAnswerer,
+    ToolCallAgent,
 } from "./toolCustomization/api/publicTypes.js";
 export {
     TOOL_CUSTOMIZATION_PATCH,

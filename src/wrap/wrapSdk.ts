@@ -119,6 +119,10 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
                 client: client as CopilotClient & SessionToolHost,
                 onToolAnswered: input.onToolAnswered,
                 mcpServers: Object.keys(prepared.source.mcpServers ?? {}),
+                agents: {
+                    custom: (prepared.source.customAgents ?? []).map((agent) => agent.name),
+                    selected: prepared.source.agent,
+                },
                 resumed: resumedSessionId !== undefined,
             });
             return session;

@@ -2,8 +2,9 @@
  * Hostile shapes, built from composable generators, thrown at createSession, resumeSession and
  * session.setTools through the real patched client against a fake runtime. Whatever the shape and
  * wherever it sits (a top-level option, a field of a tool, a schema property, a filter entry, a
- * toolset name or member, an MCP server, the system message, or a container wrapped in a Proxy
- * whose traps throw), each attempt:
+ * toolset name or member, an MCP server, the system message, a custom agent's field or tool
+ * entry, `defaultAgent.excludedTools`, or a container wrapped in a Proxy whose traps throw), each
+ * attempt:
  * - succeeds, or is refused with a SessionToolError (or one of the SDK's own documented errors)
  *   whose message is not empty, never a TypeError or other raw error;
  * - when refused, sent the runtime no session request (no session.create, session.resume or
@@ -206,6 +207,9 @@ const OPTIONS = [
     "onToolAnswered",
     "strictToolFilters",
     "model",
+    "customAgents",
+    "defaultAgent",
+    "agent",
     // Options the wrap does not read itself, which the SDK sends.
     "clientName",
     "reasoningEffort",
@@ -222,7 +226,12 @@ const CONTAINERS = [
     "customToolSets",
     "mcpServers",
     "systemMessage",
+    "customAgents",
+    "agent",
 ] as const;
+
+/** Fields of a custom agent a hostile value may take, and an entry of its `tools`. */
+const AGENT_FIELDS = ["name", "prompt", "tools", "toolsEntry", "mcpServers", "model"] as const;
 
 /**
  * How a value is attached where it sits: as a plain value; behind a getter that throws on its
@@ -247,6 +256,12 @@ type Placement =
     | { where: "toolSetMember"; value: string; delivery: Delivery }
     | { where: "mcpServer"; value: string; delivery: Delivery }
     | { where: "systemMessage"; section: boolean; value: string; delivery: Delivery }
+    | {
+          where: "agent";
+          field: (typeof AGENT_FIELDS)[number] | "defaultAgentEntry";
+          value: string;
+          delivery: Delivery;
+      }
     | {
           where: "proxy";
           container: (typeof CONTAINERS)[number];
@@ -327,6 +342,15 @@ const placementArb: fc.Arbitrary<Placement> = fc.oneof(
         value: valueArb,
         delivery: deliveryArb,
     }),
+    {
+        weight: 2,
+        arbitrary: fc.record({
+            where: fc.constant("agent" as const),
+            field: fc.constantFrom(...AGENT_FIELDS, "defaultAgentEntry" as const),
+            value: valueArb,
+            delivery: deliveryArb,
+        }),
+    },
     {
         weight: 2,
         arbitrary: fc.record({
@@ -443,6 +467,16 @@ function build(scenario: Scenario): Built {
         scenario.entry === "setTools"
             ? { tools }
             : { model: MODEL, onPermissionRequest: approveAll, tools };
+    // A valid custom agent in every scenario that can take one, in the session's vocabulary.
+    const agent: Record<string, unknown> = {
+        name: "runner",
+        prompt: "Run `lint_0`.",
+        tools: ["toolset:read", "lint_0"],
+    };
+    if (scenario.entry !== "setTools") {
+        options.customAgents = [agent];
+        options.agent = "runner";
+    }
     if (scenario.filters) {
         options.availableTools = ["toolset:read", "toolset:quality", "lint_0", "lint_1"];
         options.excludedTools = ["bash"];
@@ -565,6 +599,40 @@ function build(scenario: Scenario): Built {
                 );
                 break;
             }
+            case "agent": {
+                const valid = {
+                    name: "runner",
+                    prompt: "Run.",
+                    tools: ["view"],
+                    toolsEntry: "lint_0",
+                    mcpServers: { lint: { command: "lint-server", args: [], tools: ["*"] } },
+                    model: MODEL,
+                    defaultAgentEntry: "toolset:execute",
+                }[placement.field];
+                if (placement.field === "toolsEntry" || placement.field === "defaultAgentEntry") {
+                    const list = ["view", valid];
+                    attach(
+                        list as unknown as Record<PropertyKey, unknown>,
+                        ignored,
+                        1,
+                        () => valid,
+                        VALUES[placement.value]!,
+                        placement.delivery
+                    );
+                    if (placement.field === "toolsEntry") define(agent, "tools", list);
+                    else define(options, "defaultAgent", { excludedTools: list });
+                    break;
+                }
+                attach(
+                    agent,
+                    ignored,
+                    placement.field,
+                    () => valid,
+                    VALUES[placement.value]!,
+                    placement.delivery
+                );
+                break;
+            }
             case "proxy":
                 proxies.set(placement.container, placement);
                 break;
@@ -580,12 +648,21 @@ function build(scenario: Scenario): Built {
     if (isObjectValue(parameters))
         define(first, "parameters", wrap("parameters", parameters.value));
     tools[0] = wrap("tool", first);
+    const agents = Object.getOwnPropertyDescriptor(options, "customAgents");
+    if (
+        isObjectValue(agents) &&
+        agents.value !== null &&
+        (agents.value as unknown[])[0] === agent
+    ) {
+        (agents.value as unknown[])[0] = wrap("agent", agent);
+    }
     for (const option of [
         "tools",
         "availableTools",
         "customToolSets",
         "mcpServers",
         "systemMessage",
+        "customAgents",
     ]) {
         const descriptor = Object.getOwnPropertyDescriptor(options, option);
         if (isObjectValue(descriptor)) define(options, option, wrap(option, descriptor.value));

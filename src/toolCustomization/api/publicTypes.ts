@@ -240,6 +240,25 @@ export interface SessionToolUpdate {
 export type ToolAnswerer = "handler" | "built-in" | "mcp";
 
 /**
+ * The agent of a session that made a tool call, from the runtime's own events
+ * (`subagent.started`, `subagent.selected`, and the call's `parentToolCallId`):
+ * - `main`: the session's main agent (the runtime's default agent);
+ * - `custom`: one of the session's `customAgents`, by `name`: started by the `task` call
+ *   `taskCallId`, or the session's selected agent (option `agent`, or `session.rpc.agent.select`),
+ *   which then has no `taskCallId`;
+ * - `built-in`: a sub-agent of the runtime's own (`explore`, `general-purpose`, ...), by its type
+ *   `name`, started by the `task` call `taskCallId`;
+ * - `unknown`: a sub-agent whose start the session did not see (it began before a resume).
+ *
+ * @public
+ */
+export type ToolCallAgent =
+    | { readonly kind: "main" }
+    | { readonly kind: "custom"; readonly name: string; readonly taskCallId?: string }
+    | { readonly kind: "built-in"; readonly name: string; readonly taskCallId: string }
+    | { readonly kind: "unknown"; readonly taskCallId: string };
+
+/**
  * One tool call of a session, as `onToolAnswered` receives it and `toolResolution.calls` lists
  * it: which tool the model called, what the session's tools say should answer it, and what did.
  *
@@ -269,6 +288,8 @@ export interface ToolAnswer {
     readonly expected: ToolAnswerer;
     /** Whether the runtime reported the call as successful. */
     readonly success: boolean;
+    /** The agent that made the call: the main agent, a custom agent or a built-in sub-agent. */
+    readonly agent: ToolCallAgent;
 }
 
 /**

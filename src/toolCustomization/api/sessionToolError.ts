@@ -6,7 +6,9 @@
  * - `BUILT_IN_TOOL_COLLISION`: a custom tool has a built-in's name and is not allowed to
  *   replace it (the client refuses collisions, or the tool sets `overridesBuiltInTool: false`);
  * - `UNSUPPORTED_OVERRIDE`: the runtime does not let a custom tool replace this built-in;
- * - `INVALID_TOOL_FILTER`: an `availableTools` / `excludedTools` entry is malformed;
+ * - `INVALID_TOOL_FILTER`: an `availableTools` / `excludedTools` entry is malformed, or one of a
+ *   custom agent's `tools` or of `defaultAgent.excludedTools` (there, also a `toolset:` entry
+ *   that names no toolset);
  * - `INVALID_TOOL_SET`: a `customToolSets` entry is malformed;
  * - `INVALID_CLIENT_OPTION`: `builtInToolCollisions` or `onToolWarning` has a wrong value;
  * - `INVALID_TOOL_UPDATE`: `session.setTools` got something other than its four options, or the
@@ -19,10 +21,15 @@
  *   the message says whether the previous tools were put back (its `cause` is the failure);
  * - `TOOL_NAME_CLASH`: another connection (client) registered a custom tool of this name on the
  *   same session; one client owns each name;
- * - `MCP_TOOL_COLLISION`: a custom tool is named like a tool of one of the session's MCP servers
- *   (`<server>-<tool>`), which would shadow it;
- * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`, `FILTER_DROPS_CUSTOM_TOOL`: the
- *   warnings of these codes, on a client created with `strictToolFilters: true`;
+ * - `MCP_TOOL_COLLISION`: a custom tool is named like a tool of one of the session's MCP servers,
+ *   or of a custom agent's that the agent is offered (`<server>-<tool>`), which would shadow it;
+ * - `INVALID_CUSTOM_AGENT`: `customAgents`, `defaultAgent` or `agent` is malformed: not an array
+ *   (an object), an agent without a name, two agents of one name, a `prompt`, `model` or MCP
+ *   server config of the wrong type, an `agent` that names none of `customAgents`, or a value
+ *   that cannot be read;
+ * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`, `FILTER_DROPS_CUSTOM_TOOL`,
+ *   `AGENT_TOOL_WITHHELD`: the warnings of these codes, on a client created with
+ *   `strictToolFilters: true`;
  * - `INVALID_SESSION_OPTION`: `onToolAnswered` is not a function, `model` is not a string, or
  *   `systemMessage` or `mcpServers` holds what JSON cannot carry as it is (or cannot be read);
  * - `CALL_ANSWERED_ELSEWHERE`: a built-in or an MCP server answered a call of one of the session's
@@ -55,7 +62,9 @@ export type SessionToolErrorCode =
     | "MODEL_SWITCH_REFUSED"
     | "UNSUPPORTED_BY_RELEASE"
     | "TOOL_NAME_CLASH"
-    | "MCP_TOOL_COLLISION";
+    | "MCP_TOOL_COLLISION"
+    | "INVALID_CUSTOM_AGENT"
+    | "AGENT_TOOL_WITHHELD";
 
 /** The mark every `SessionToolError` carries, shared by the ESM and CommonJS builds. */
 const MARKER = Symbol.for("copilot-sdk-tool-override.SessionToolError");

@@ -9,7 +9,9 @@ import type { ToolFilterWarningCode } from "../../toolFilter/toolFilter.js";
  * - `CASE_ONLY_MATCH`: a custom tool's name differs from a built-in's only in case, so both stay;
  * - `CATALOG_FALLBACK`: the runtime's built-ins were not measured, so a stand-in list is used;
  * - `PROMPT_NAMES_REMOVED_TOOL`: the `systemMessage` names a tool the filter removed, or a
- *   built-in a custom tool replaces (by the naming rule of the runtime's prompt rewrite);
+ *   built-in a custom tool replaces (by the naming rule of the runtime's prompt rewrite); or a
+ *   custom agent's `prompt` names a tool the agent is not offered (option
+ *   `customAgents.<name>.prompt`);
  * - `FILTER_DROPS_CUSTOM_TOOL`: a custom tool passed in `tools` is not offered because an
  *   `excludedTools` toolset entry removes it or `availableTools` does not name it (an error
  *   under `strictToolFilters`; a tool excluded by its own name gets none);
@@ -21,6 +23,9 @@ import type { ToolFilterWarningCode } from "../../toolFilter/toolFilter.js";
  *   tool replaces (with `"rewrite"`, the default, the package removes that text instead);
  * - `PROMPT_REWRITE_FAILED`: the rewrite of a section of the runtime's instructions failed; the
  *   section was left as the runtime wrote it;
+ * - `AGENT_TOOL_WITHHELD`: a custom agent's `tools` name a tool that the session's
+ *   `availableTools` / `excludedTools` remove, which the runtime then withholds from the agent
+ *   too (an error under `strictToolFilters`);
  * - `PROMPT_TRANSFORM_FAILED`: the app's own `systemMessage` transform of a section threw; the
  *   section was sent as the package's rewrite left it, without the app's change.
  *
@@ -37,7 +42,8 @@ export type SessionToolWarningCode =
     | "BUILT_IN_COMPANIONS_REMAIN"
     | "RUNTIME_PROMPT_NAMES_MISSING_TOOL"
     | "PROMPT_REWRITE_FAILED"
-    | "PROMPT_TRANSFORM_FAILED";
+    | "PROMPT_TRANSFORM_FAILED"
+    | "AGENT_TOOL_WITHHELD";
 
 /**
  * Something session construction could honour but that is probably not what the app meant. Sent
@@ -53,8 +59,8 @@ export interface SessionToolWarning {
     readonly message: string;
     /**
      * The option concerned (`availableTools`, `excludedTools`, `tools`, `customToolSets.<name>`,
-     * `systemMessage`),
-     * when there is one.
+     * `systemMessage`, `customAgents.<name>.tools`, `defaultAgent.excludedTools`), when there is
+     * one.
      */
     readonly option?: string;
     /** The tool names or filter entries concerned, when there are any. */

@@ -313,8 +313,8 @@ function isResolved(entry: FilterEntry): boolean {
  * prefix against nothing, so `Builtin:view` or `mpc:github-x` would silently remove a tool from
  * the session (or leave it without tools).
  */
-function checkEntryPrefixes(
-    option: FilterOption,
+export function checkEntryPrefixes(
+    option: string,
     entries: readonly FilterEntry[] | undefined
 ): void {
     for (const entry of entries ?? []) {
@@ -413,8 +413,8 @@ function checkCustomToolSetMembers(
  * toolset (the defaults and `customToolSets`), so an unknown name is a mistake, refused with the
  * closest name, never passed on (an excluded toolset that names nothing would exclude nothing).
  */
-function checkToolSetEntries(
-    option: FilterOption,
+export function checkToolSetEntries(
+    option: string,
     entries: readonly FilterEntry[] | undefined,
     toolSets: ReadonlyMap<string, readonly string[]>
 ): void {

@@ -23,6 +23,8 @@ import {
     tooManySessionTools,
 } from "./warnings.js";
 import { refuseMcpShadows } from "../input/mcpToolNames.js";
+import type { AgentsInput } from "../input/agents.js";
+import { resolveAgents } from "./agents.js";
 import {
     resolveSessionToolFilter,
     type SessionToolFilter,
@@ -240,8 +242,20 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
         );
     }
     filterWarnings.push(...enablementWarnings(enabled, filter));
+    const agents = resolveAgents(
+        input.source as AgentsInput,
+        {
+            toolSets: filter.toolSets,
+            builtIns: modelFacingBuiltIns(catalog),
+            custom: enabled.customToolNames,
+            isEnabled: enabled.isEnabled,
+            mcpServers: Object.keys(input.source.mcpServers ?? {}),
+        },
+        (warning) => filterWarnings.push(warning)
+    );
     const warnings = sessionToolWarnings(state, overrides, filter, enabled, filterWarnings);
-    return sessionToolResolution(input, catalog, filter, enabled, warnings);
+    const prepared = sessionToolResolution(input, catalog, filter, enabled, warnings);
+    return extended(prepared, { config: { ...prepared.config, ...agents } });
 }
 
 /**

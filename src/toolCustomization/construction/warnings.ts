@@ -9,12 +9,17 @@ import { MAX_TOOLS_PER_REQUEST, type ToolFilterMode } from "../../toolFilter/too
 
 /** Warning codes that `strictToolFilters: true` turns into a `SessionToolError`. */
 type StrictCode =
-    "UNKNOWN_IDENTIFIERS" | "NO_TOOLS_ENABLED" | "EMPTY_TOOL_SET" | "FILTER_DROPS_CUSTOM_TOOL";
+    | "UNKNOWN_IDENTIFIERS"
+    | "NO_TOOLS_ENABLED"
+    | "EMPTY_TOOL_SET"
+    | "FILTER_DROPS_CUSTOM_TOOL"
+    | "AGENT_TOOL_WITHHELD";
 const STRICT_CODES: ReadonlySet<string> = new Set<StrictCode>([
     "UNKNOWN_IDENTIFIERS",
     "NO_TOOLS_ENABLED",
     "EMPTY_TOOL_SET",
     "FILTER_DROPS_CUSTOM_TOOL",
+    "AGENT_TOOL_WITHHELD",
 ]);
 
 function isStrict(
@@ -159,7 +164,7 @@ export function droppedCustomToolWarnings(
  * and list the shells it started. A custom tool that replaces one member leaves the others
  * acting on the built-in's shells.
  */
-const BUILT_IN_FAMILIES: readonly (readonly string[])[] = [
+export const BUILT_IN_FAMILIES: readonly (readonly string[])[] = [
     ["bash", "read_bash", "write_bash", "stop_bash", "list_bash"],
     ["powershell", "read_powershell", "write_powershell", "stop_powershell", "list_powershell"],
 ];

@@ -29,25 +29,39 @@ const MCP_SERVERS_EXAMPLE =
 export function readMcpServers(mcpServers: unknown): unknown {
     const servers = readSentOption(mcpServers, "mcpServers", MCP_SERVERS_EXAMPLE);
     if (servers === undefined || servers === null) return servers;
+    checkMcpServerConfigs(servers, "mcpServers");
+    return servers;
+}
+
+/**
+ * Refuses an `mcpServers` copy (see `readSentOption`) that is not an object of server configs,
+ * each an object.
+ *
+ * @param servers - the copy, neither undefined nor null
+ * @param what - the option's place for messages: `mcpServers`, or a custom agent's
+ * @throws SessionToolError `INVALID_SESSION_OPTION`, or `INVALID_CUSTOM_AGENT` for an agent's
+ */
+export function checkMcpServerConfigs(servers: unknown, what: string): void {
+    const code = what === "mcpServers" ? "INVALID_SESSION_OPTION" : "INVALID_CUSTOM_AGENT";
     const isConfig = (value: unknown) =>
         value !== null && typeof value === "object" && !Array.isArray(value);
     if (!isConfig(servers)) {
         throw new SessionToolError(
-            "INVALID_SESSION_OPTION",
-            `Invalid mcpServers ${quoteValue(servers)}: pass ${MCP_SERVERS_EXAMPLE}.`,
-            ["mcpServers"]
+            code,
+            `Invalid ${what} ${quoteValue(servers)}: pass ${MCP_SERVERS_EXAMPLE}.`,
+            [what]
         );
     }
     for (const [server, config] of Object.entries(servers as Record<string, unknown>)) {
         if (isConfig(config)) continue;
         throw new SessionToolError(
-            "INVALID_SESSION_OPTION",
-            `Invalid config ${quoteValue(config)} of MCP server ${quoteValue(server)}: ` +
+            code,
+            `Invalid config ${quoteValue(config)} of MCP server ${quoteValue(server)}` +
+                `${what === "mcpServers" ? "" : ` in ${what}`}: ` +
                 `pass an object with its command or url, e.g. { command: "node", args: ["lint.js"], tools: ["*"] }.`,
-            ["mcpServers"]
+            [what]
         );
     }
-    return servers;
 }
 
 /**
@@ -100,15 +114,20 @@ export function mcpShadows(
 
 /**
  * Refuses custom tools that an MCP tool of the session would shadow, naming each tool and its
- * server.
+ * server (and the custom agent, for a server declared on one: `agent`).
  *
  * @throws SessionToolError `MCP_TOOL_COLLISION`
  */
-export function refuseMcpShadows(customNames: readonly string[], mcpServers: unknown): void {
+export function refuseMcpShadows(
+    customNames: readonly string[],
+    mcpServers: unknown,
+    agent?: string
+): void {
     const shadows = mcpShadows(customNames, mcpServers);
     if (shadows.length === 0) return;
+    const of = agent === undefined ? "" : ` of custom agent ${quoteValue(agent)}`;
     const described = shadows.map(
-        ({ tool, server }) => `${quoteValue(tool)} (MCP server ${quoteValue(server)})`
+        ({ tool, server }) => `${quoteValue(tool)} (MCP server ${quoteValue(server)}${of})`
     );
     const tools = shadows.map(({ tool }) => tool);
     throw new SessionToolError(

@@ -14,6 +14,10 @@ const READ_BY_THE_SESSION_STEP = new Set([
     "model",
     "onToolAnswered",
     "promptAgreement",
+    // Read by readAgents (agents.ts).
+    "customAgents",
+    "defaultAgent",
+    "agent",
 ]);
 
 /**

@@ -1,6 +1,6 @@
 // The one reader of a session's input: what `createSession` and `resumeSession` were given, read
 // once into one frozen value before any step decides anything. Every option the tool
-// customization looks at is read here (the custom tools as snapshots, the filter lists and the
+// customization looks at is read here (the custom tools as snapshots, the filter lists, the agents and the
 // options the SDK sends as copies, `promptAgreement`, `onToolAnswered`, `validateTools`, the
 // session id); the construction and the wrap take this value, never the caller's object.
 
@@ -12,6 +12,7 @@ import { readSessionConfig } from "./callerInput.js";
 import { snapshotCustomTools } from "./customTools.js";
 import { readFilterOptions } from "./filterOptions.js";
 import { readSentOptions } from "./sentOptions.js";
+import { readAgents } from "./agents.js";
 
 /** A session's input, read once (frozen; its `config` is a new object, the caller's untouched). */
 export interface SessionInput<C> {
@@ -88,6 +89,7 @@ export function readSessionBody<C extends ToolSessionConfig>(
         tools: snapshotCustomTools(copy.tools),
         ...readFilterOptions(copy),
         ...(readSentOptions(options) as Partial<ToolSessionConfig>),
+        ...(readAgents(copy) as Partial<ToolSessionConfig>),
     } as C;
     return Object.freeze({
         ...head,

@@ -4,7 +4,12 @@
 
 import { quoteValue } from "../../shared/formatting.js";
 import { SessionToolError } from "../api/sessionToolError.js";
-import type { CallAttributionConfig, ToolAnswer, ToolAnswerer } from "../api/publicTypes.js";
+import type {
+    CallAttributionConfig,
+    ToolAnswer,
+    ToolAnswerer,
+    ToolCallAgent,
+} from "../api/publicTypes.js";
 import { recordFailure, type CallRecord, type SessionEventLike } from "./record.js";
 
 /** How many calls `toolResolution.calls` keeps: the latest, oldest dropped first. */
@@ -19,10 +24,19 @@ export interface AttributedSession {
     abort?: () => Promise<unknown>;
 }
 
-/** A new session's part of the record for the attribution. */
+/**
+ * A new session's part of the record for the attribution.
+ *
+ * @param onToolAnswered - the session option
+ * @param mcpServers - the names of the session's MCP servers
+ * @param customAgents - the names of the session's custom agents
+ * @param selected - the custom agent the session starts with (option `agent`), if any
+ */
 export function newCallRecord(
     onToolAnswered: CallAttributionConfig["onToolAnswered"],
-    mcpServers: readonly string[]
+    mcpServers: readonly string[],
+    customAgents: readonly string[] = [],
+    selected?: string
 ): CallRecord {
     return {
         onToolAnswered,
@@ -32,7 +46,86 @@ export function newCallRecord(
         started: new Map(),
         answers: Object.freeze([]),
         completedRequests: new Set(),
+        customAgents: new Set(customAgents),
+        subAgents: new Map(),
+        subAgentIds: new Map(),
+        selected,
     };
+}
+
+const MAIN_AGENT: ToolCallAgent = Object.freeze({ kind: "main" });
+
+/** Adds to a bounded map, dropping its oldest entry when full. */
+function keep<V>(map: Map<string, V>, key: string, value: V): void {
+    if (!map.has(key) && map.size >= MAX_OPEN_CALLS) {
+        map.delete(map.keys().next().value as string);
+    }
+    map.set(key, value);
+}
+
+/**
+ * The agent that made a call, from its `tool.execution_start`: a call of a sub-agent carries the
+ * id of the `task` call that started it (`parentToolCallId`, measured on runtime 1.0.85) and the
+ * sub-agent's instance id (the event's `agentId`); a call without either is the main agent's,
+ * which is the selected custom agent while one is selected.
+ */
+function agentOf(
+    calls: CallRecord,
+    event: SessionEventLike,
+    data: Record<string, unknown>
+): ToolCallAgent {
+    const { parentToolCallId } = data;
+    const { agentId } = event;
+    if (typeof parentToolCallId === "string") {
+        return (
+            calls.subAgents.get(parentToolCallId) ??
+            (typeof agentId === "string" ? calls.subAgentIds.get(agentId) : undefined) ??
+            Object.freeze({ kind: "unknown", taskCallId: parentToolCallId })
+        );
+    }
+    if (typeof agentId === "string") {
+        const known = calls.subAgentIds.get(agentId);
+        if (known !== undefined) return known;
+    }
+    return calls.selected === undefined
+        ? MAIN_AGENT
+        : Object.freeze({ kind: "custom", name: calls.selected });
+}
+
+/** Follows the runtime's events about agents: sub-agents started, the main agent selected. */
+function followAgentEvent(calls: CallRecord, event: SessionEventLike): void {
+    const data = (event.data ?? undefined) as Record<string, unknown> | undefined;
+    const { agentId } = event;
+    switch (event.type) {
+        case "subagent.started": {
+            const { toolCallId, agentName, agentType } = data ?? {};
+            const name =
+                typeof agentName === "string"
+                    ? agentName
+                    : typeof agentType === "string"
+                      ? agentType
+                      : undefined;
+            if (typeof toolCallId !== "string" || name === undefined) return;
+            const agent: ToolCallAgent = Object.freeze(
+                calls.customAgents.has(name)
+                    ? { kind: "custom", name, taskCallId: toolCallId }
+                    : { kind: "built-in", name, taskCallId: toolCallId }
+            );
+            keep(calls.subAgents, toolCallId, agent);
+            if (typeof agentId === "string") keep(calls.subAgentIds, agentId, agent);
+            return;
+        }
+        case "subagent.selected": {
+            // A sub-agent's own selection (it carries the sub-agent's id) changes no main agent.
+            if (agentId !== undefined) return;
+            const name = data?.agentName;
+            if (typeof name === "string") calls.selected = name;
+            return;
+        }
+        case "subagent.deselected":
+            if (agentId === undefined) calls.selected = undefined;
+            return;
+    }
 }
 
 function remember(ids: Set<string>, id: unknown): void {
@@ -64,6 +157,11 @@ export function followCallEvent(
 ): void {
     const data = (event.data ?? undefined) as Record<string, unknown> | undefined;
     switch (event.type) {
+        case "subagent.started":
+        case "subagent.selected":
+        case "subagent.deselected":
+            followAgentEvent(calls, event);
+            return;
         case "external_tool.requested":
             remember(calls.requested, data?.toolCallId);
             return;
@@ -84,6 +182,7 @@ export function followCallEvent(
                 toolName,
                 mcpServer: typeof mcpServerName === "string" ? mcpServerName : undefined,
                 expected: expectedOf(toolName),
+                agent: agentOf(calls, event, data ?? {}),
             });
             return;
         }
@@ -121,6 +220,7 @@ function completeCall(
         ...(call.mcpServer === undefined ? {} : { mcpServer: call.mcpServer }),
         expected: call.expected,
         success: data?.success === true,
+        agent: call.agent,
     });
     calls.answers = Object.freeze([...calls.answers.slice(-(MAX_RECORDED_CALLS - 1)), answer]);
     if (
@@ -173,9 +273,17 @@ function answeredElsewhere(sessionId: string, answer: ToolAnswer): SessionToolEr
         answer.answeredBy === "mcp"
             ? `the MCP server ${quoteValue(answer.mcpServer)}`
             : "the runtime's built-in of that name";
+    const { agent } = answer;
+    const by =
+        agent.kind === "main"
+            ? ""
+            : agent.kind === "unknown"
+              ? ` (made by the sub-agent of the task call ${quoteValue(agent.taskCallId)})`
+              : ` (made by ${agent.kind} agent ${quoteValue(agent.name)})`;
     return new SessionToolError(
         "CALL_ANSWERED_ELSEWHERE",
-        `The call ${quoteValue(answer.toolCallId)} to the custom tool ${quoteValue(answer.toolName)} was answered by ${what}, ` +
+        `The call ${quoteValue(answer.toolCallId)}${by} to the custom tool ${quoteValue(answer.toolName)} ` +
+            `was answered by ${what}, ` +
             `not by the app's handler, so session '${sessionId}' aborted its turn and takes no more messages. ` +
             `Something registered the name on the runtime without overridesBuiltInTool (another client of the session, ` +
             `or session.rpc.tools.set), or an MCP server took it: ` +

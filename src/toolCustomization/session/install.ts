@@ -49,6 +49,8 @@ export interface SessionAttachment {
     readonly onToolAnswered: CallAttributionConfig["onToolAnswered"];
     /** The names of the session's configured MCP servers. */
     readonly mcpServers: readonly string[];
+    /** The names of the session's custom agents, and the one selected (option `agent`). */
+    readonly agents?: { readonly custom: readonly string[]; readonly selected?: string };
     /** Whether a resume made this object (it may join a session in the middle of a turn). */
     readonly resumed: boolean;
 }
@@ -87,7 +89,12 @@ export function attachSession(
         sends: 0,
         turnEvents: 0,
         ownerChange: undefined,
-        calls: newCallRecord(attachment.onToolAnswered, attachment.mcpServers),
+        calls: newCallRecord(
+            attachment.onToolAnswered,
+            attachment.mcpServers,
+            attachment.agents?.custom,
+            attachment.agents?.selected
+        ),
         agreement: prepared.agreement,
     };
     // From now on the transforms read the tools in force, as setTools and setModel leave them.

@@ -37,6 +37,8 @@ export interface RunningSession {
 export interface SessionEventLike {
     readonly type: string;
     readonly data?: unknown;
+    /** The sub-agent instance the event comes from; absent for the main agent's. */
+    readonly agentId?: unknown;
 }
 
 /** One side of a change of tools: what the runtime is sent and which handlers answer. */
@@ -58,6 +60,8 @@ export interface StartedCall {
     readonly mcpServer: string | undefined;
     /** What should answer it, decided from the tools in force when it started. */
     readonly expected: ToolAnswer["expected"];
+    /** The agent that made it. */
+    readonly agent: ToolAnswer["agent"];
 }
 
 /** The record's part for call attribution. */
@@ -73,6 +77,14 @@ export interface CallRecord {
     answers: readonly ToolAnswer[];
     /** Request ids of external calls answered (for the answer to calls of removed tools). */
     readonly completedRequests: Set<string>;
+    /** The names of the session's custom agents (the others are the runtime's own). */
+    readonly customAgents: ReadonlySet<string>;
+    /** By the id of the `task` call that started it, each sub-agent seen (`subagent.started`). */
+    readonly subAgents: Map<string, ToolAnswer["agent"]>;
+    /** By sub-agent instance id (an event's `agentId`), the same sub-agents. */
+    readonly subAgentIds: Map<string, ToolAnswer["agent"]>;
+    /** The custom agent selected as the session's main agent, if one is. */
+    selected: string | undefined;
 }
 
 /** Everything the tool customization keeps for one running session. */
