@@ -49,12 +49,15 @@ function systemPrompts(requests: readonly unknown[]) {
     );
 }
 
-/** The names of `missing` the prompt names by the rule. */
+/**
+ * The names of `missing` the prompt names by the rule, outside a condition on their availability
+ * ("If the ask_user tool is not available, ..." is true without it).
+ */
 const mentioned = (prompt: string, missing: ReadonlySet<string>) =>
     [
         ...new Set(
             toolMentions(prompt, NAMES)
-                .filter((m) => missing.has(m.name))
+                .filter((m) => missing.has(m.name) && m.conditional !== true)
                 .map((m) => m.name)
         ),
     ].sort();
@@ -93,6 +96,10 @@ interface PromptCase {
     readonly missing: readonly string[];
     /** Expected in the note. */
     readonly note: string;
+    /** Text of the runtime's that names a dropped tool and is true for the session: kept. */
+    readonly kept?: readonly string[];
+    /** Text that must go (a replaced built-in's own block). */
+    readonly gone?: readonly string[];
 }
 
 const CASES: readonly PromptCase[] = [
@@ -103,10 +110,33 @@ const CASES: readonly PromptCase[] = [
         note: "does not offer the tools",
     },
     {
+        // The built-in's own block goes; when to call a tool named view, and that its calls run
+        // in parallel, hold for the app's view too (promptRewrite.ts).
         label: "a custom view replacing the built-in",
         config: () => ({ tools: [{ ...recordingTool("view"), overridesBuiltInTool: true }] }),
-        missing: ["view"],
+        missing: [],
         note: "are this application's own",
+        kept: ["make 3 view tool calls in one response", "**view** instead of"],
+        gone: ["<view>\n"],
+    },
+    {
+        label: "an excluded view (grep and glob offered)",
+        config: () => ({ excludedTools: ["view"] }),
+        missing: ["view"],
+        note: "does not offer the tools view",
+        kept: [
+            "**grep** instead of commands such as `grep`/`rg` and **glob** instead of `find`/`ls`.",
+            "If the ask_user tool is not available, present the follow-up options",
+        ],
+    },
+    {
+        label: "an excluded bash (glob and grep offered)",
+        config: () => ({ excludedTools: ["bash"] }),
+        missing: ["bash"],
+        note: "does not offer the tools bash",
+        kept: [
+            "For code, prefer: available code intelligence > available LSP > glob > grep with a glob.",
+        ],
     },
     {
         label: "availableTools narrowed to toolset:search",
@@ -137,7 +167,7 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
                 promptAgreement: "off",
             });
             // The runtime's own text names them: the case can fail.
-            expect(mentioned(off.prompt, missing).length).toBeGreaterThan(0);
+            if (missing.size > 0) expect(mentioned(off.prompt, missing).length).toBeGreaterThan(0);
             const on = await firstPrompt(rig, testCase.config());
             console.log(
                 `${_label} ${testCase.label}: mentions before ${JSON.stringify(mentioned(off.prompt, missing))}, after (outside the note) ${JSON.stringify(mentioned(on.prompt.split("<tool_availability>")[0]!, missing))}; prompt ${off.prompt.length} -> ${on.prompt.length} characters`
@@ -150,6 +180,8 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
             const left = mentioned(outside, missing);
             for (const name of left) expect(noteText).toContain(name);
             expect(left).toEqual([]);
+            for (const text of testCase.kept ?? []) expect(outside, text).toContain(text);
+            for (const text of testCase.gone ?? []) expect(outside, text).not.toContain(text);
         }
     );
 

@@ -64,10 +64,12 @@ export interface SessionToolConfig {
      * Whether the package makes the runtime's own instructions agree with the session's tools,
      * through the SDK's `systemMessage` section transforms (customize mode), each time the
      * runtime builds them (the first turn, after `setTools`, after `setModel`):
-     * - `"rewrite"` (default): a sentence, list item or per-tool block that recommends or
-     *   describes a tool the session does not offer, or a built-in a custom tool replaces, is
-     *   removed (a list of tool names loses the name), and a short note says which tools named
-     *   elsewhere the session lacks and which names are the app's own;
+     * - `"rewrite"` (default): what recommends or describes a tool the session does not offer
+     *   goes, in the smallest unit that leaves true text: a list of tools (or a ranking, or
+     *   "**X** instead of ..." pairs) loses the name, a sentence goes only when all it says is
+     *   about absent tools, a sentence conditional on the tool's absence stays, markup stays
+     *   whole; of a built-in a custom tool replaces, only the built-in's own block goes. A short
+     *   note says which tools named elsewhere the session lacks and which names are the app's own;
      * - `"warn"`: the text stays; a `RUNTIME_PROMPT_NAMES_MISSING_TOOL` warning says what the
      *   rewrite would remove;
      * - `"off"`: nothing is added to the `systemMessage`.

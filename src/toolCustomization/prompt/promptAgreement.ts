@@ -103,13 +103,13 @@ export function createPromptRewrites(): PromptRewriter {
     return (text, tools) => {
         let key = keys.get(tools);
         if (key === undefined) {
-            key = JSON.stringify([[...tools.names], [...tools.dropped]]);
+            key = JSON.stringify([[...tools.names], [...tools.dropped], tools.replaced]);
             keys.set(tools, key);
         }
         let byText = remembered.get(key);
         const known = byText?.get(text);
         if (known !== undefined) return known;
-        const rewritten = rewriteWithoutTools(text, tools.names, tools.dropped);
+        const rewritten = rewriteWithoutTools(text, tools.names, tools.dropped, replacedOf(tools));
         const frozen: RewrittenText = Object.freeze({
             text: rewritten.text,
             edits: Object.freeze(
@@ -134,6 +134,18 @@ export function createPromptRewrites(): PromptRewriter {
         return frozen;
     };
 }
+
+/** The replaced built-ins as a set, made once per `PromptTools`. */
+function replacedOf(tools: PromptTools): ReadonlySet<string> {
+    let replaced = replacedSets.get(tools);
+    if (replaced === undefined) {
+        replaced = new Set(tools.replaced);
+        replacedSets.set(tools, replaced);
+    }
+    return replaced;
+}
+
+const replacedSets = new WeakMap<PromptTools, ReadonlySet<string>>();
 
 type SectionOverride = { action: unknown; content?: unknown };
 type SystemMessage = { mode?: unknown; content?: unknown; sections?: unknown };
@@ -170,8 +182,8 @@ export function agreeingSystemMessage(
     mode: PromptAgreementMode,
     tools: () => PromptTools,
     onWarning: (warning: SessionToolWarning) => void,
-    rewrite: PromptRewriter = (text, { names, dropped }) =>
-        rewriteWithoutTools(text, names, dropped)
+    rewrite: PromptRewriter = (text, tools) =>
+        rewriteWithoutTools(text, tools.names, tools.dropped, replacedOf(tools))
 ): { systemMessage: unknown; agreement: PromptAgreement | undefined } {
     const app = (given ?? {}) as SystemMessage;
     if (mode === "off" || app.mode === "replace") {
@@ -316,8 +328,8 @@ function newRound(
                 out = rewritten.text;
                 // What the package returns, the note aside (the note names them on purpose).
                 after.push(
-                    ...droppedMentions(out, tools.names, tools.dropped).map((m) =>
-                        reported(section, out, m, tools)
+                    ...droppedMentions(out, tools.names, tools.dropped, replacedOf(tools)).map(
+                        (m) => reported(section, out, m, tools)
                     )
                 );
                 const note = withNote ? noteFor(tools) : undefined;
