@@ -185,6 +185,40 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
         }
     );
 
+    it("a tool the package cannot confirm absent drives no removal, and the note names it", async ({
+        onTestFinished,
+    }) => {
+        const session = await rig.client.createSession({
+            ...rig.base(CLAUDE_MODEL),
+            excludedTools: ["glob"],
+        });
+        onTestFinished(() => session.disconnect());
+        const from = rig.model.requests.length;
+        await session.sendAndWait({ prompt: "hello" });
+        const [prompt] = systemPrompts(requestsFrom(rig, from));
+        const offered = new Set((rig.model.requests[from]!.tools ?? []).map(toolNameOf));
+        const resolution = session.toolResolution!;
+        const report = resolution.prompt!;
+        console.log(
+            `${_label}: catalog ${resolution.runtime.catalog} (${resolution.runtime.version}); unconfirmed ${JSON.stringify(report.unconfirmed)}; edits ${JSON.stringify(report.edits.map((edit) => edit.names))}`
+        );
+        // Nothing the session offers is edited out, whatever the catalog says.
+        for (const edit of report.edits) {
+            for (const name of edit.names) expect(offered.has(name), name).toBe(false);
+        }
+        if (resolution.runtime.catalog === "measured") {
+            expect(report.unconfirmed).toEqual([]);
+            return;
+        }
+        // An unmeasured runtime: only the app's exclusion drives a removal.
+        expect(new Set(report.edits.flatMap((edit) => edit.names))).toEqual(new Set(["glob"]));
+        expect(report.unconfirmed.length).toBeGreaterThan(0);
+        expect(prompt).toMatch(/This session may not offer the tools? /);
+        if (offered.has("skill") && prompt!.includes("<available_skills>")) {
+            expect(prompt!.split("<skill>").length).toBe(prompt!.split("</skill>").length);
+        }
+    });
+
     it("a setTools that removes a tool mid-session: the next prompt no longer recommends it", async ({
         onTestFinished,
     }) => {
@@ -216,10 +250,21 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
         const prompts = systemPrompts(requestsFrom(rig, from));
         const offered = new Set((rig.model.requests.at(-1)!.tools ?? []).map(toolNameOf));
         const lacking = new Set([...NAMES].filter((name) => !offered.has(name)));
+        const last = prompts.at(-1)!;
+        const noteAt = last.indexOf("<tool_availability>");
+        const left = mentioned(noteAt < 0 ? last : last.slice(0, noteAt), lacking);
+        const { runtime, prompt } = session.toolResolution!;
         console.log(
-            `${_label} setModel: after the switch the prompt names ${JSON.stringify(mentioned(prompts.at(-1)!, lacking))} of the tools the GPT request lacks`
+            `${_label} setModel: after the switch the prompt names ${JSON.stringify(left)} of the tools the GPT request lacks (catalog ${runtime.catalog}; unconfirmed ${JSON.stringify(prompt?.unconfirmed)})`
         );
-        expect(mentioned(prompts.at(-1)!, lacking)).toEqual([]);
+        if (runtime.catalog === "measured") {
+            expect(left).toEqual([]);
+        } else {
+            // A runtime the package has not measured: what it cannot confirm absent is kept in
+            // the text, and the note names it.
+            for (const name of left) expect(prompt!.unconfirmed, name).toContain(name);
+            expect(last.slice(noteAt)).toContain("This session may not offer the tools");
+        }
     });
 });
 

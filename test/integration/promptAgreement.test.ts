@@ -106,8 +106,13 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
             onPermissionRequest: approveAll,
         });
         const before = await transform(session, SECTIONS);
-        expect(before.sections).toEqual(
-            Object.fromEntries(Object.entries(SECTIONS).map(([id, content]) => [id, { content }]))
+        expect(before.sections.tool_efficiency!.content).toBe(SECTIONS.tool_efficiency);
+        expect(before.sections.tool_instructions!.content).toBe(SECTIONS.tool_instructions);
+        // A session with nothing to check did not ask the runtime its version: the stand-in
+        // catalog confirms no absence, and the note says which tools it could not confirm.
+        expect(session.toolResolution!.runtime.catalog).toBe("fallback");
+        expect(before.sections.last_instructions!.content).toMatch(
+            /^Finish the task\.\n\n<tool_availability>\nThis session may not offer the tools /
         );
         await session.setTools({
             tools: [

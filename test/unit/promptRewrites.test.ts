@@ -12,7 +12,13 @@ import { rewriteWithoutTools } from "../../src/toolCustomization/prompt/promptRe
 const NAMES = ["bash", "view", "edit", "grep", "glob"];
 
 function tools(dropped: string[]): PromptTools {
-    return { names: new Set(NAMES), dropped: new Set(dropped), missing: dropped, replaced: [] };
+    return {
+        names: new Set(NAMES),
+        dropped: new Set(dropped),
+        missing: dropped,
+        replaced: [],
+        unconfirmed: [],
+    };
 }
 
 const TEXT = "* Use grep, glob, view, edit yourself.\n<bash>\nRun.\n</bash>\nEnd.";

@@ -138,6 +138,14 @@ export interface PromptAgreementReport {
     /** The note appended (to `last_instructions`), or undefined when none was needed. */
     readonly note: string | undefined;
     /**
+     * Built-ins the session may lack that the package cannot confirm absent: on a runtime it has
+     * no measurements of (`toolResolution.runtime.catalog` `"fallback"`), those its stand-in
+     * measurements say the model is not offered; for a model id it has no measurements of, those
+     * that differ between the runtime's tool families. What the instructions say about them is
+     * kept; the note names them.
+     */
+    readonly unconfirmed: readonly string[];
+    /**
      * The mentions of tools the session lacks or replaces at the latest build: `before`, in the
      * sections as the runtime handed them over; `after`, in the sections the package returned (the
      * note aside; in `"warn"` mode the text is kept, so the same as `before`).

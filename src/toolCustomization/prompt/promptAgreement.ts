@@ -66,6 +66,11 @@ export interface PromptTools {
     readonly missing: readonly string[];
     /** The built-ins a custom tool replaces. */
     readonly replaced: readonly string[];
+    /**
+     * Built-ins the session may lack but the package cannot confirm absent (a runtime or a model
+     * it has no measurements of): kept in the text, named in the note.
+     */
+    readonly unconfirmed: readonly string[];
 }
 
 /** One session's agreement: what its transforms read and write. */
@@ -359,6 +364,7 @@ function newRound(
             builds,
             edits: Object.freeze([...edits]),
             note: buildNote,
+            unconfirmed: agreementUnconfirmed(agreement),
             mentions: Object.freeze({
                 before: Object.freeze([...before]),
                 after: Object.freeze([...after]),
@@ -366,6 +372,15 @@ function newRound(
         });
         return out;
     };
+}
+
+/** The tools in force's unconfirmed built-ins, or none when they cannot be read. */
+function agreementUnconfirmed(agreement: PromptAgreement): readonly string[] {
+    try {
+        return agreement.tools().unconfirmed;
+    } catch {
+        return Object.freeze([]);
+    }
 }
 
 /** A mention as `toolResolution.prompt.mentions` reports it. */
@@ -396,9 +411,22 @@ export function noteFor(tools: PromptTools): string | undefined {
             `The tools ${tools.replaced.join(", ")} are this application's own: follow their descriptions, not what any instruction says about a built-in tool of the same name.`
         );
     }
+    if (tools.unconfirmed.length > 0) {
+        const many = tools.unconfirmed.length > 1;
+        parts.push(
+            `This session may not offer the ${many ? "tools" : "tool"} ${englishList(tools.unconfirmed)}: where an instruction names ${many ? "one" : "it"} and you are not given ${many ? "it" : "that tool"}, use the tools you are given instead.`
+        );
+    }
     return parts.length === 0
         ? undefined
         : `<tool_availability>\n${parts.join("\n")}\n</tool_availability>`;
+}
+
+/** Names joined as English writes a list: "a", "a and b", "a, b and c". */
+function englishList(names: readonly string[]): string {
+    return names.length <= 1
+        ? (names[0] ?? "")
+        : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
 }
 
 /** In warn mode: one warning per set of names, per session. */
