@@ -15,6 +15,7 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CopilotClient, RuntimeConnection, type SessionConfig } from "@github/copilot-sdk";
+import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 import {
     CLAUDE_MODEL,
     GPT_MODEL,
@@ -222,7 +223,12 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
     it("a setTools that removes a tool mid-session: the next prompt no longer recommends it", async ({
         onTestFinished,
     }) => {
-        const session = await rig.client.createSession({ ...rig.base(CLAUDE_MODEL) });
+        // Created lacking glob, so the transforms are registered (a session with nothing to
+        // agree on gets none, and a later change cannot add them).
+        const session = await rig.client.createSession({
+            ...rig.base(CLAUDE_MODEL),
+            excludedTools: ["glob"],
+        });
         onTestFinished(() => session.disconnect());
         const from = rig.model.requests.length;
         await session.sendAndWait({ prompt: "hello" });
@@ -265,6 +271,45 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
             for (const name of left) expect(prompt!.unconfirmed, name).toContain(name);
             expect(last.slice(noteAt)).toContain("This session may not offer the tools");
         }
+    });
+});
+
+describe("a session with nothing to agree on", () => {
+    it("gets the SDK's own prompt, byte for byte, and no transform is registered", async ({
+        onTestFinished,
+    }) => {
+        const defer = testCleanups(onTestFinished);
+        const rig = await e2eRig(
+            defer,
+            (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} })
+        );
+        const plain = await e2eRig(
+            defer,
+            (baseDirectory) => new UnpatchedClient({ baseDirectory })
+        );
+        const prompts: string[] = [];
+        for (const [each, client] of [
+            [rig, rig.client],
+            [plain, plain.client],
+        ] as const) {
+            const session = await client.createSession({
+                ...each.base(CLAUDE_MODEL),
+            } as never);
+            defer(() => session.disconnect());
+            await session.sendAndWait({ prompt: "hello" });
+            // The session's own folder and id differ; nothing else may.
+            prompts.push(
+                systemPrompts(each.model.requests)[0]!
+                    .replaceAll(each.baseDirectory, "<base>")
+                    .replaceAll(session.sessionId, "<session>")
+            );
+            if (client === rig.client) {
+                const resolution = (session as { toolResolution?: { prompt?: unknown } })
+                    .toolResolution as { prompt?: { builds: number; edits: unknown[] } };
+                expect(resolution.prompt).toMatchObject({ builds: 0, edits: [] });
+            }
+        }
+        expect(prompts[0]).toBe(prompts[1]);
     });
 });
 

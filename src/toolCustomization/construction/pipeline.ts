@@ -14,6 +14,7 @@ import {
     type PromptTools,
 } from "../prompt/promptAgreement.js";
 import { promptToolsOf } from "../prompt/promptTools.js";
+import { sectionsToAgree } from "../prompt/promptSections.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "../input/customTools.js";
 import { refuseRemovedOptions } from "../input/removedOptions.js";
 import {
@@ -142,7 +143,10 @@ function withAgreement<C extends ToolSessionConfig>(
         mode,
         () => prepared.promptTools,
         state.onWarning,
-        state.promptRewrites
+        state.promptRewrites,
+        mode === "off"
+            ? undefined
+            : sectionsToAgree(prepared.resolution.runtime, config.model, prepared.promptTools)
     );
     if (agreement === undefined) return prepared;
     return extended(prepared, {

@@ -152,6 +152,18 @@ function replacedOf(tools: PromptTools): ReadonlySet<string> {
 
 const replacedSets = new WeakMap<PromptTools, ReadonlySet<string>>();
 
+/** The report of a session whose prompt the runtime's measured text gives nothing to agree on. */
+function nothingToAgree(mode: PromptAgreement["mode"]): PromptAgreementReport {
+    return Object.freeze({
+        mode,
+        builds: 0,
+        edits: Object.freeze([]),
+        note: undefined,
+        unconfirmed: Object.freeze([]),
+        mentions: Object.freeze({ before: Object.freeze([]), after: Object.freeze([]) }),
+    });
+}
+
 type SectionOverride = { action: unknown; content?: unknown };
 type SystemMessage = { mode?: unknown; content?: unknown; sections?: unknown };
 
@@ -181,6 +193,8 @@ export function readPromptAgreement(value: unknown): PromptAgreementMode {
  * @param tools - the session's tools as prepared (read when the runtime asks for its sections)
  * @param onWarning - the client's warning callback
  * @param rewrite - the client's rewriter ({@link createPromptRewrites})
+ * @param agreed - the sections to transform (`sectionsToAgree`): undefined for all; none for
+ *   nothing to agree, where the app's `systemMessage` goes as given and the report says so
  */
 export function agreeingSystemMessage(
     given: unknown,
@@ -188,13 +202,18 @@ export function agreeingSystemMessage(
     tools: () => PromptTools,
     onWarning: (warning: SessionToolWarning) => void,
     rewrite: PromptRewriter = (text, tools) =>
-        rewriteWithoutTools(text, tools.names, tools.dropped, replacedOf(tools))
+        rewriteWithoutTools(text, tools.names, tools.dropped, replacedOf(tools)),
+    agreed?: readonly string[]
 ): { systemMessage: unknown; agreement: PromptAgreement | undefined } {
     const app = (given ?? {}) as SystemMessage;
     if (mode === "off" || app.mode === "replace") {
         return { systemMessage: given, agreement: undefined };
     }
     const agreement: PromptAgreement = { mode, tools, report: undefined };
+    if (agreed !== undefined && agreed.length === 0) {
+        agreement.report = nothingToAgree(mode);
+        return { systemMessage: given, agreement };
+    }
     const appSections =
         app.mode === "customize" && app.sections !== null && typeof app.sections === "object"
             ? new Map(Object.entries(app.sections as Record<string, SectionOverride>))
@@ -204,12 +223,13 @@ export function agreeingSystemMessage(
         return action === "replace" || action === "remove" || action === "preserve";
     };
     const noteSection = NOTE_SECTIONS.find((id) => !owned(id));
+    const transformed = agreed === undefined ? undefined : new Set([...agreed, noteSection]);
     const round = newRound(agreement, onWarning, rewrite);
     const sections: Record<string, SectionOverride> = {};
     for (const [id, override] of appSections) sections[id] = override;
     const appFailed = appFailure(onWarning);
     for (const id of PROMPT_SECTIONS) {
-        if (owned(id)) continue;
+        if (owned(id) || (transformed !== undefined && !transformed.has(id))) continue;
         const ours = (text: string) => round(id, text, id === noteSection);
         sections[id] = {
             action: composed(ours, appSections.get(id), (error) => appFailed(id, error)),
