@@ -116,7 +116,7 @@ const CASES: readonly PromptCase[] = [
         label: "a custom view replacing the built-in",
         config: () => ({ tools: [{ ...recordingTool("view"), overridesBuiltInTool: true }] }),
         missing: [],
-        note: "are this application's own",
+        note: "The tool view is this application's own: follow its description",
         kept: ["make 3 view tool calls in one response", "**view** instead of"],
         gone: ["<view>\n"],
     },
@@ -124,7 +124,7 @@ const CASES: readonly PromptCase[] = [
         label: "an excluded view (grep and glob offered)",
         config: () => ({ excludedTools: ["view"] }),
         missing: ["view"],
-        note: "does not offer the tools view",
+        note: "does not offer the tool view: where any instruction names it,",
         kept: [
             "**grep** instead of commands such as `grep`/`rg` and **glob** instead of `find`/`ls`.",
             "If the ask_user tool is not available, present the follow-up options",
@@ -134,7 +134,7 @@ const CASES: readonly PromptCase[] = [
         label: "an excluded bash (glob and grep offered)",
         config: () => ({ excludedTools: ["bash"] }),
         missing: ["bash"],
-        note: "does not offer the tools bash",
+        note: "does not offer the tool bash: where any instruction names it,",
         kept: [
             "For code, prefer: available code intelligence > available LSP > glob > grep with a glob.",
         ],
@@ -238,7 +238,9 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
         const prompts = systemPrompts(requestsFrom(rig, from));
         expect(mentioned(prompts[0]!, new Set(["view"]))).toEqual(["view"]);
         expect(mentioned(prompts.at(-1)!, new Set(["view"]))).toEqual([]);
-        expect(prompts.at(-1)).toContain("does not offer the tools view");
+        expect(prompts.at(-1)).toContain(
+            "does not offer the tool view: where any instruction names it,"
+        );
     });
 
     it("a setModel from a Claude to a GPT model: the GPT prompt names no Claude-only tool", async ({
@@ -346,8 +348,7 @@ describe("promptAgreement with a second client on the same session", () => {
         expect(b.toolResolution!.prompt!.builds).toBe(1);
         expect(a.toolResolution!.prompt!.builds).toBe(1);
         expect(mentioned(last.split("<tool_availability>")[0]!, lacking)).toEqual([]);
-        expect(last).toContain("does not offer the tools");
-        expect(last).toMatch(/does not offer the tools[^\n]*\bgrep\b/);
+        expect(last).toContain("does not offer the tool grep: where any instruction names it,");
     });
 });
 

@@ -230,9 +230,14 @@ export function agreeingSystemMessage(
     const appFailed = appFailure(onWarning);
     for (const id of PROMPT_SECTIONS) {
         if (owned(id) || (transformed !== undefined && !transformed.has(id))) continue;
-        const ours = (text: string) => round(id, text, id === noteSection);
+        const ours = (text: string) => round.transform(id, text, id === noteSection);
         sections[id] = {
-            action: composed(ours, appSections.get(id), (error) => appFailed(id, error)),
+            action: composed(
+                ours,
+                appSections.get(id),
+                (error) => appFailed(id, error),
+                (sent) => round.sent(id, sent)
+            ),
         };
     }
     const systemMessage: Record<string, unknown> = { mode: "customize", sections };
@@ -241,16 +246,22 @@ export function agreeingSystemMessage(
 }
 
 /**
- * The package's rewrite, then the app's override of the section. An app transform that throws
- * (or whose promise rejects) gives the agreed text: the SDK, on a transform that throws, would
- * send the runtime's text as written, with the mentions the rewrite removed.
+ * The package's rewrite, then the app's override of the section; `onSent` gets the text the
+ * section goes with (what the report's `mentions.after` is computed on). An app transform that
+ * throws (or whose promise rejects) gives the agreed text: the SDK, on a transform that throws,
+ * would send the runtime's text as written, with the mentions the rewrite removed.
  */
 function composed(
     ours: (text: string) => string,
     app: SectionOverride | undefined,
-    onAppError: (error: unknown) => void
+    onAppError: (error: unknown) => void,
+    onSent: (text: string) => void
 ): (text: string) => string | Promise<string> {
-    if (app === undefined) return ours;
+    const sent = (text: string) => {
+        onSent(text);
+        return text;
+    };
+    if (app === undefined) return (text) => sent(ours(text));
     const { action, content } = app;
     if (typeof action === "function") {
         return (text) => {
@@ -261,16 +272,23 @@ function composed(
             };
             try {
                 const out = (action as (text: string) => string | Promise<string>)(agreed);
-                return isPromiseLike(out) ? Promise.resolve(out).then(undefined, fallBack) : out;
+                return isPromiseLike(out)
+                    ? Promise.resolve(out).then(undefined, fallBack).then(sentText)
+                    : sentText(out);
             } catch (error) {
-                return fallBack(error);
+                return sent(fallBack(error));
             }
         };
     }
+    // What the app's transform returns goes as it is; a string is what the report can read.
+    function sentText(out: unknown): string {
+        onSent(typeof out === "string" ? out : "");
+        return out as string;
+    }
     const added = typeof content === "string" ? content : "";
-    if (action === "append") return (text) => `${ours(text)}\n${added}`;
-    if (action === "prepend") return (text) => `${added}\n${ours(text)}`;
-    return ours;
+    if (action === "append") return (text) => sent(`${ours(text)}\n${added}`);
+    if (action === "prepend") return (text) => sent(`${added}\n${ours(text)}`);
+    return (text) => sent(ours(text));
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<string> {
@@ -309,76 +327,40 @@ function errorText(error: unknown): string {
     }
 }
 
+/** What each section's transform calls: the rewrite, then the report on the text sent. */
+interface Round {
+    /** Rewrites (or, in warn mode, looks at) the section's text for the tools in force now. */
+    transform(section: string, text: string, withNote: boolean): string;
+    /** The section's text as it goes to the runtime, after the app's own override. */
+    sent(section: string, text: string): void;
+}
+
 /**
- * The function each section's transform calls: rewrites (or, in warn mode, looks at) the text
- * for the tools in force now, and keeps the build's report. A call for a section seen before in
- * this build starts a new one. Request boundaries are not build boundaries: runtime 1.0.85 hands
- * over one build's sections in more than one request (measured: the first turn's build arrives
- * in two turns of the event loop), so a section asked for again is the one sign of a new build.
+ * The functions each section's transform calls: the rewrite of the text for the tools in force
+ * now, and the build's report, whose `mentions.after` is computed on the text the section goes
+ * with (after the app's transform; the note aside). A mention there that the rewrite did not
+ * leave (the app's transform wrote it) warns `PROMPT_NAMES_REMOVED_TOOL` once per name. A call
+ * for a section seen before in this build starts a new one. Request boundaries are not build
+ * boundaries: runtime 1.0.85 hands over one build's sections in more than one request
+ * (measured: the first turn's build arrives in two turns of the event loop), so a section asked
+ * for again is the one sign of a new build.
  */
 function newRound(
     agreement: PromptAgreement,
     onWarning: (warning: SessionToolWarning) => void,
     rewrite: PromptRewriter
-): (section: string, text: string, withNote: boolean) => string {
+): Round {
     let seen = new Set<string>();
     let edits: PromptSectionEdit[] = [];
     let before: PromptToolMention[] = [];
-    let after: PromptToolMention[] = [];
+    /** By section, the mentions in the text returned, then in the text sent. */
+    let after = new Map<string, PromptToolMention[]>();
     let builds = 0;
     let buildNote: string | undefined;
     let failed = false;
     const warned = new Set<string>();
-    return (section, text, withNote) => {
-        if (builds === 0 || seen.has(section)) {
-            builds++;
-            seen = new Set();
-            edits = [];
-            before = [];
-            after = [];
-            buildNote = undefined;
-        }
-        seen.add(section);
-        let out = text;
-        try {
-            const tools = agreement.tools();
-            const rewritten = rewrite(text, tools);
-            const sectionEdits = rewritten.edits.map((edit) =>
-                Object.freeze({ section, ...edit, names: Object.freeze([...edit.names]) })
-            );
-            edits.push(...sectionEdits);
-            const found = rewritten.mentions.map((m) => reported(section, text, m, tools));
-            before.push(...found);
-            if (agreement.mode === "rewrite") {
-                out = rewritten.text;
-                // What the package returns, the note aside (the note names them on purpose).
-                after.push(
-                    ...droppedMentions(out, tools.names, tools.dropped, replacedOf(tools)).map(
-                        (m) => reported(section, out, m, tools)
-                    )
-                );
-                const note = withNote ? noteFor(tools) : undefined;
-                if (note !== undefined) {
-                    out = `${out}\n\n${note}`;
-                    buildNote = note;
-                }
-            } else {
-                after.push(...found);
-                warnOnce(onWarning, warned, sectionEdits);
-            }
-        } catch (error) {
-            out = text;
-            if (!failed) {
-                failed = true;
-                onWarning(
-                    Object.freeze({
-                        code: "PROMPT_REWRITE_FAILED",
-                        option: "promptAgreement",
-                        message: `The rewrite of the runtime's instructions (section '${section}') failed (${errorText(error)}); the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
-                    } satisfies SessionToolWarning)
-                );
-            }
-        }
+    const reintroduced = new Set<string>();
+    const publish = () => {
         agreement.report = Object.freeze({
             mode: agreement.mode,
             builds,
@@ -387,11 +369,102 @@ function newRound(
             unconfirmed: agreementUnconfirmed(agreement),
             mentions: Object.freeze({
                 before: Object.freeze([...before]),
-                after: Object.freeze([...after]),
+                after: Object.freeze([...after.values()].flat()),
             }),
         });
-        return out;
     };
+    const mentionsIn = (section: string, text: string, tools: PromptTools) =>
+        droppedMentions(text, tools.names, tools.dropped, replacedOf(tools)).map((m) =>
+            reported(section, text, m, tools)
+        );
+    return {
+        transform(section, text, withNote) {
+            if (builds === 0 || seen.has(section)) {
+                builds++;
+                seen = new Set();
+                edits = [];
+                before = [];
+                after = new Map();
+                buildNote = undefined;
+            }
+            seen.add(section);
+            let out = text;
+            try {
+                const tools = agreement.tools();
+                const rewritten = rewrite(text, tools);
+                const sectionEdits = rewritten.edits.map((edit) =>
+                    Object.freeze({ section, ...edit, names: Object.freeze([...edit.names]) })
+                );
+                edits.push(...sectionEdits);
+                const found = rewritten.mentions.map((m) => reported(section, text, m, tools));
+                before.push(...found);
+                if (agreement.mode === "rewrite") {
+                    out = rewritten.text;
+                    const left = mentionsIn(section, out, tools);
+                    after.set(section, left);
+                    const note = withNote ? noteFor(tools) : undefined;
+                    if (note !== undefined) {
+                        out = `${out}\n\n${note}`;
+                        buildNote = note;
+                    }
+                } else {
+                    after.set(section, found);
+                    warnOnce(onWarning, warned, sectionEdits);
+                }
+            } catch (error) {
+                out = text;
+                if (!failed) {
+                    failed = true;
+                    onWarning(
+                        Object.freeze({
+                            code: "PROMPT_REWRITE_FAILED",
+                            option: "promptAgreement",
+                            message: `The rewrite of the runtime's instructions (section '${section}') failed (${errorText(error)}); the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
+                        } satisfies SessionToolWarning)
+                    );
+                }
+            }
+            publish();
+            return out;
+        },
+        sent(section, text) {
+            const ours = after.get(section);
+            if (ours === undefined) return;
+            try {
+                const tools = agreement.tools();
+                // The note names what the session lacks on purpose.
+                const sent = mentionsIn(section, withoutNote(text), tools);
+                const count = (found: readonly PromptToolMention[], name: string) =>
+                    found.filter((m) => m.name === name).length;
+                const added = [...new Set(sent.map((m) => m.name))].filter(
+                    (name) => count(sent, name) > count(ours, name)
+                );
+                after.set(section, sent);
+                publish();
+                const fresh = added.filter((name) => !reintroduced.has(name));
+                if (fresh.length === 0) return;
+                fresh.forEach((name) => reintroduced.add(name));
+                onWarning(
+                    Object.freeze({
+                        code: "PROMPT_NAMES_REMOVED_TOOL",
+                        option: "systemMessage",
+                        identifiers: Object.freeze(fresh),
+                        message: `The app's systemMessage override of section '${section}' names ${formatList(fresh)}, which this session does not offer or replaces with the app's tool: the model is told about ${fresh.length === 1 ? "it" : "them"} after the package's rewrite. Remove the mention from the override, or keep the tool.`,
+                    } satisfies SessionToolWarning)
+                );
+            } catch {
+                // The report stays as the rewrite left it.
+            }
+        },
+    };
+}
+
+/** The text without the package's note (which names the tools the session lacks on purpose). */
+function withoutNote(text: string): string {
+    const start = text.indexOf("<tool_availability>");
+    if (start < 0) return text;
+    const end = text.indexOf("</tool_availability>", start);
+    return end < 0 ? text.slice(0, start) : text.slice(0, start) + text.slice(end + 20);
 }
 
 /** The tools in force's unconfirmed built-ins, or none when they cannot be read. */
@@ -422,13 +495,17 @@ function reported(
 export function noteFor(tools: PromptTools): string | undefined {
     const parts: string[] = [];
     if (tools.missing.length > 0) {
+        const many = tools.missing.length > 1;
         parts.push(
-            `This session does not offer the tools ${tools.missing.join(", ")}: where any instruction names them, use the tools you are given instead.`
+            `This session does not offer the ${many ? "tools" : "tool"} ${englishList(tools.missing)}: where any instruction names ${many ? "them" : "it"}, use the tools you are given instead.`
         );
     }
     if (tools.replaced.length > 0) {
+        const many = tools.replaced.length > 1;
         parts.push(
-            `The tools ${tools.replaced.join(", ")} are this application's own: follow their descriptions, not what any instruction says about a built-in tool of the same name.`
+            many
+                ? `The tools ${englishList(tools.replaced)} are this application's own: follow their descriptions, not what any instruction says about a built-in tool of the same name.`
+                : `The tool ${tools.replaced[0]!} is this application's own: follow its description, not what any instruction says about a built-in tool of the same name.`
         );
     }
     if (tools.unconfirmed.length > 0) {
