@@ -313,6 +313,29 @@ describe("a session with nothing to agree on", () => {
         }
         expect(prompts[0]).toBe(prompts[1]);
     });
+
+    it("warns when a later setTools makes the instructions name a tool it no longer offers", async ({
+        onTestFinished,
+    }) => {
+        const defer = testCleanups(onTestFinished);
+        const warnings: { code: string; identifiers?: readonly string[] }[] = [];
+        const rig = await e2eRig(
+            defer,
+            (baseDirectory) =>
+                new CopilotClient({
+                    baseDirectory,
+                    onToolWarning: (warning: { code: string }) => void warnings.push(warning),
+                } as never)
+        );
+        const session = await rig.client.createSession({ ...rig.base(CLAUDE_MODEL) });
+        defer(() => session.disconnect());
+        await session.sendAndWait({ prompt: "hello" });
+        if (typeof (session.rpc as { tools?: { set?: unknown } }).tools?.set !== "function") return;
+        await session.setTools({ excludedTools: ["view"] });
+        await session.setTools({ excludedTools: ["view"], availableTools: null });
+        const told = warnings.filter((w) => w.code === "RUNTIME_PROMPT_NAMES_MISSING_TOOL");
+        expect(told.map((w) => w.identifiers)).toEqual([["view"]]);
+    });
 });
 
 describe("promptAgreement with a second client on the same session", () => {

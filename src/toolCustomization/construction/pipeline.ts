@@ -14,7 +14,7 @@ import {
     type PromptTools,
 } from "../prompt/promptAgreement.js";
 import { promptToolsOf } from "../prompt/promptTools.js";
-import { sectionsToAgree } from "../prompt/promptSections.js";
+import { namesOutsideAgreement, sectionsToAgree } from "../prompt/promptSections.js";
 import { snapshotCustomTools, type CustomToolSnapshot } from "../input/customTools.js";
 import { refuseRemovedOptions } from "../input/removedOptions.js";
 import {
@@ -138,15 +138,20 @@ function withAgreement<C extends ToolSessionConfig>(
     state: SessionToolState
 ): PreparedSessionTools<C> {
     const { config } = prepared;
+    const runtime = mode === "off" ? undefined : prepared.resolution.runtime;
+    const agreed =
+        runtime === undefined
+            ? undefined
+            : sectionsToAgree(runtime, config.model, prepared.promptTools);
     const { systemMessage, agreement } = agreeingSystemMessage(
         config.systemMessage,
         mode,
         () => prepared.promptTools,
         state.onWarning,
         state.promptRewrites,
-        mode === "off"
-            ? undefined
-            : sectionsToAgree(prepared.resolution.runtime, config.model, prepared.promptTools)
+        agreed,
+        (tools, model) =>
+            runtime === undefined ? [] : namesOutsideAgreement(agreed, runtime, model, tools)
     );
     if (agreement === undefined) return prepared;
     return extended(prepared, {

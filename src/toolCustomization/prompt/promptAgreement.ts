@@ -80,6 +80,12 @@ export interface PromptAgreement {
     tools: () => PromptTools;
     /** The latest build's report (`toolResolution.prompt`). */
     report: PromptAgreementReport | undefined;
+    /**
+     * Told after each `setTools` / `setModel` with the session's model: warns once per set of
+     * names when the runtime's instructions now name, in sections without a transform, tools
+     * the session lacks (a session that had nothing to agree on at its creation).
+     */
+    readonly changed: (model: unknown) => void;
 }
 
 /**
@@ -195,6 +201,8 @@ export function readPromptAgreement(value: unknown): PromptAgreementMode {
  * @param rewrite - the client's rewriter ({@link createPromptRewrites})
  * @param agreed - the sections to transform (`sectionsToAgree`): undefined for all; none for
  *   nothing to agree, where the app's `systemMessage` goes as given and the report says so
+ * @param outside - the names sections without a transform name that the session lacks, for its
+ *   model and tools (`namesOutsideAgreement`)
  */
 export function agreeingSystemMessage(
     given: unknown,
@@ -203,13 +211,33 @@ export function agreeingSystemMessage(
     onWarning: (warning: SessionToolWarning) => void,
     rewrite: PromptRewriter = (text, tools) =>
         rewriteWithoutTools(text, tools.names, tools.dropped, replacedOf(tools)),
-    agreed?: readonly string[]
+    agreed?: readonly string[],
+    outside: (tools: PromptTools, model: unknown) => readonly string[] = () => []
 ): { systemMessage: unknown; agreement: PromptAgreement | undefined } {
     const app = (given ?? {}) as SystemMessage;
     if (mode === "off" || app.mode === "replace") {
         return { systemMessage: given, agreement: undefined };
     }
-    const agreement: PromptAgreement = { mode, tools, report: undefined };
+    const warnedOutside = new Set<string>();
+    const agreement: PromptAgreement = {
+        mode,
+        tools,
+        report: undefined,
+        changed: (model) => {
+            const names = outside(agreement.tools(), model);
+            const key = names.join("\u0000");
+            if (names.length === 0 || warnedOutside.has(key)) return;
+            warnedOutside.add(key);
+            onWarning(
+                Object.freeze({
+                    code: "RUNTIME_PROMPT_NAMES_MISSING_TOOL",
+                    option: "promptAgreement",
+                    identifiers: Object.freeze(names),
+                    message: `The runtime's instructions name ${formatList(names)}, which this session no longer offers (or now replaces) after setTools or setModel: the session had nothing to agree on when it was created, so it got the SDK's own prompt and no transforms, and the runtime takes none later. Create (or resume) the session with the tools it will lack to have the instructions agree.`,
+                } satisfies SessionToolWarning)
+            );
+        },
+    };
     if (agreed !== undefined && agreed.length === 0) {
         agreement.report = nothingToAgree(mode);
         return { systemMessage: given, agreement };

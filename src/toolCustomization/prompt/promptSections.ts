@@ -44,3 +44,43 @@ export function sectionsToAgree(
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * The tools a session lacks or replaces that sections without a transform name on its model:
+ * after a `setTools` or `setModel` of a session that had nothing to agree on at its creation (so
+ * none was registered, and the runtime takes none later), what the runtime's instructions now
+ * say wrongly. Empty where the transforms cover every section (`agreed` undefined) or the
+ * runtime was not measured.
+ *
+ * @param agreed - the sections registered ({@link sectionsToAgree}'s answer at creation)
+ * @param runtime - `toolResolution.runtime` of the session
+ * @param model - the session's model id now
+ * @param tools - the session's tools now
+ * @returns tool names, sorted
+ */
+export function namesOutsideAgreement(
+    agreed: readonly string[] | undefined,
+    runtime: { readonly version: string; readonly catalog: "measured" | "fallback" },
+    model: unknown,
+    tools: PromptTools
+): readonly string[] {
+    if (agreed === undefined) return NONE;
+    const measured = MEASURED_PROMPT_SECTIONS.find(
+        (entry) => entry.runtimeVersion === runtime.version
+    );
+    if (measured === undefined) return NONE;
+    // An unmeasured model id may be given any model's text.
+    const models =
+        typeof model === "string" && Object.hasOwn(measured.byModel, model)
+            ? [measured.byModel[model]!]
+            : Object.values(measured.byModel);
+    const covered = new Set(agreed);
+    const names = new Set<string>();
+    for (const sections of models) {
+        for (const [id, named] of Object.entries(sections)) {
+            if (covered.has(id)) continue;
+            for (const name of named) if (tools.dropped.has(name)) names.add(name);
+        }
+    }
+    return Object.freeze([...names].sort());
+}
