@@ -158,6 +158,16 @@ describe("rewriteWithoutTools: the smallest unit that leaves correct text", () =
         ).toBe("- Next.");
     });
 
+    it("removes only the trailing clause when the dropped mentions are all in it", () => {
+        expect(
+            rewriteWithoutTools(
+                "* Never delegate a trace; follow it with grep/view. Next.",
+                NAMES,
+                dropped
+            ).text
+        ).toBe("* Never delegate a trace. Next.");
+    });
+
     it("keeps for a replaced built-in all but its own block", () => {
         const text = "<view>\nRead.\n</view>\nMake 3 view tool calls. Use view, edit.";
         expect(rewriteWithoutTools(text, NAMES, new Set(["view"]), new Set(["view"])).text).toBe(

@@ -6,6 +6,8 @@
 // - a tool's own block, <name> ... </name> (nested blocks of the same tag included), as the
 //   runtime's per-tool instructions are written;
 // - a list item (a line starting with "*", "-" or "1."), or a line that is one sentence;
+// - the trailing clauses of a sentence ("; ..." to its end) when the dropped mentions are all in
+//   them ("never delegate a trace; follow it directly with grep/view." loses "; follow ...");
 // - a sentence (ended by ".", "!" or "?" and a space, or by the end of its line), without the
 //   list item's marker when others sentences of the item stay; a following sentence of the item
 //   that refers back to it ("Formatting commands ... are exempt.", "This ...") goes with it;
@@ -110,6 +112,12 @@ export function rewriteWithoutTools(
             continue;
         }
         const names = inSentence.map((mention) => mention.name);
+        // "Never delegate a trace; follow it directly with grep/view.": only the clause goes.
+        const clause = trailingClause(text, start, sentenceEnd, inSentence[0]!.start);
+        if (clause !== undefined) {
+            ranges.push(removal(clause[0], clause[1], names));
+            continue;
+        }
         const end = referringBack(text, sentenceEnd);
         const lineFrom = lineStart(text, start);
         const lineTo = lineEndWithBreak(text, start);
@@ -398,4 +406,23 @@ function referringBack(text: string, end: number): number {
         if (nextEnd <= next || !REFERS_BACK.test(text.slice(next, nextEnd).trim())) return at;
         at = nextEnd;
     }
+}
+
+/**
+ * The span of a sentence's trailing clauses, from the last "; " before the first dropped
+ * mention to the sentence's closing punctuation, when the clauses before it are left (the
+ * sentence keeps its first clause and its end); undefined otherwise.
+ */
+function trailingClause(
+    text: string,
+    start: number,
+    end: number,
+    firstMention: number
+): [number, number] | undefined {
+    // Within the sentence (bounded by MAX_SENTENCE), not back through the whole text.
+    const at = text.slice(start, firstMention).lastIndexOf("; ");
+    if (at <= 0) return undefined;
+    const cut = start + at;
+    const close = /[.!?]/.test(text[end - 1] ?? "") ? end - 1 : end;
+    return close > cut ? [cut, close] : undefined;
 }
