@@ -20,11 +20,18 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CopilotClient, SYSTEM_MESSAGE_SECTIONS, approveAll } from "copilot-sdk-unpatched";
+import { checkArguments } from "../../build/cli/cliArguments.js";
 import { startMockModel } from "../../build/esm/mockModel/mockChatModel.js";
 import { toolMentions } from "../../build/esm/toolCustomization/prompt/toolMentions.js";
 import { MEASURED_BUILT_IN_TOOLS } from "../../build/esm/toolCustomization/catalog/generated/measuredBuiltInTools.generated.js";
 
 const DATA = new URL("../../data/prompt-section-names/", import.meta.url);
+checkArguments(process.argv.slice(2), {
+    usage: "Usage: node scripts/measure/measure-prompt-sections.mjs",
+    flags: {},
+    positionals: 0,
+});
+
 const OUT = new URL(
     "../../src/toolCustomization/catalog/generated/promptSectionNames.generated.ts",
     import.meta.url
