@@ -208,8 +208,9 @@ export interface SessionToolResolution {
     readonly calls: readonly ToolAnswer[];
     /**
      * What `promptAgreement` did to the runtime's instructions at their latest build; undefined
-     * before the runtime first built them, with `promptAgreement: 'off'`, in replace mode, and in
-     * a `session.previewModel` answer.
+     * before the runtime first built them, with `promptAgreement: 'off'`, in replace mode, for a
+     * session whose model's measured instructions name no tool it lacks or replaces (it gets the
+     * SDK's own prompt: no transforms), and in a `session.previewModel` answer.
      *
      * @beta
      */

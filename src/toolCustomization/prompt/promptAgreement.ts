@@ -158,18 +158,6 @@ function replacedOf(tools: PromptTools): ReadonlySet<string> {
 
 const replacedSets = new WeakMap<PromptTools, ReadonlySet<string>>();
 
-/** The report of a session whose prompt the runtime's measured text gives nothing to agree on. */
-function nothingToAgree(mode: PromptAgreement["mode"]): PromptAgreementReport {
-    return Object.freeze({
-        mode,
-        builds: 0,
-        edits: Object.freeze([]),
-        note: undefined,
-        unconfirmed: Object.freeze([]),
-        mentions: Object.freeze({ before: Object.freeze([]), after: Object.freeze([]) }),
-    });
-}
-
 type SectionOverride = { action: unknown; content?: unknown };
 type SystemMessage = { mode?: unknown; content?: unknown; sections?: unknown };
 
@@ -238,10 +226,9 @@ export function agreeingSystemMessage(
             );
         },
     };
-    if (agreed !== undefined && agreed.length === 0) {
-        agreement.report = nothingToAgree(mode);
-        return { systemMessage: given, agreement };
-    }
+    // Nothing to agree on: the SDK's own prompt, and no report (no build goes through the
+    // package), as with promptAgreement 'off'.
+    if (agreed !== undefined && agreed.length === 0) return { systemMessage: given, agreement };
     const appSections =
         app.mode === "customize" && app.sections !== null && typeof app.sections === "object"
             ? new Map(Object.entries(app.sections as Record<string, SectionOverride>))

@@ -79,7 +79,11 @@ export function namesOutsideAgreement(
     for (const sections of models) {
         for (const [id, named] of Object.entries(sections)) {
             if (covered.has(id)) continue;
-            for (const name of named) if (tools.dropped.has(name)) names.add(name);
+            // A replaced built-in loses only its own block, which the runtime leaves out itself
+            // (measured for view on 1.0.85): what else names it holds for the app's tool.
+            for (const name of named) {
+                if (tools.dropped.has(name) && !tools.replaced.includes(name)) names.add(name);
+            }
         }
     }
     return Object.freeze([...names].sort());
