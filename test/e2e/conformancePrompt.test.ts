@@ -1,7 +1,8 @@
 /**
  * The conformance suite's prompt probe (src/cli/conformance/promptProbe.ts) on the real bundled
  * runtime through this repository's patched SDK, offline with the mock model: the mentions the
- * report gives for excluded view/grep/glob and for a replaced view, before and after the
+ * report gives for excluded view/grep/glob and for a replaced view (none: what the runtime says
+ * about it holds for the app's view), before and after the
  * package's rewrite, and the report's Markdown. Expected values are what the runtime's text was
  * seen to hold (docs/conformance.md), written here by hand as bounds and names.
  */
@@ -43,8 +44,10 @@ describe("conformance: prompt agreement on the bundled runtime", () => {
             (r) => r.model === CLAUDE_MODEL && r.label.startsWith("a custom view")
         )!;
         if (!("before" in replaced)) throw new Error(`not rewritten: ${JSON.stringify(replaced)}`);
-        expect(replaced.before.filter((m) => m.name === "view").length).toBeGreaterThan(0);
-        expect(replaced.before.find((m) => m.name === "view")!.reason).toBe("replaced");
+        // The runtime leaves out the block of a built-in a custom tool replaces, and the rest of
+        // what it says about view (when to call it, its parallel calls) holds for the app's view:
+        // nothing to remove (promptRewrite.ts).
+        expect(replaced.before.filter((m) => m.name === "view")).toEqual([]);
         expect(replaced.after).toEqual([]);
         const summary = promptAgreementSummary(results);
         console.log(

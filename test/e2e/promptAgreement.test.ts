@@ -15,6 +15,7 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CopilotClient, RuntimeConnection, type SessionConfig } from "@github/copilot-sdk";
+import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 import {
     CLAUDE_MODEL,
     GPT_MODEL,
@@ -49,12 +50,15 @@ function systemPrompts(requests: readonly unknown[]) {
     );
 }
 
-/** The names of `missing` the prompt names by the rule. */
+/**
+ * The names of `missing` the prompt names by the rule, outside a condition on their availability
+ * ("If the ask_user tool is not available, ..." is true without it).
+ */
 const mentioned = (prompt: string, missing: ReadonlySet<string>) =>
     [
         ...new Set(
             toolMentions(prompt, NAMES)
-                .filter((m) => missing.has(m.name))
+                .filter((m) => missing.has(m.name) && m.conditional !== true)
                 .map((m) => m.name)
         ),
     ].sort();
@@ -93,6 +97,10 @@ interface PromptCase {
     readonly missing: readonly string[];
     /** Expected in the note. */
     readonly note: string;
+    /** Text of the runtime's that names a dropped tool and is true for the session: kept. */
+    readonly kept?: readonly string[];
+    /** Text that must go (a replaced built-in's own block). */
+    readonly gone?: readonly string[];
 }
 
 const CASES: readonly PromptCase[] = [
@@ -103,10 +111,33 @@ const CASES: readonly PromptCase[] = [
         note: "does not offer the tools",
     },
     {
+        // The built-in's own block goes; when to call a tool named view, and that its calls run
+        // in parallel, hold for the app's view too (promptRewrite.ts).
         label: "a custom view replacing the built-in",
         config: () => ({ tools: [{ ...recordingTool("view"), overridesBuiltInTool: true }] }),
+        missing: [],
+        note: "The tool view is this application's own: follow its description",
+        kept: ["make 3 view tool calls in one response", "**view** instead of"],
+        gone: ["<view>\n"],
+    },
+    {
+        label: "an excluded view (grep and glob offered)",
+        config: () => ({ excludedTools: ["view"] }),
         missing: ["view"],
-        note: "are this application's own",
+        note: "does not offer the tool view: where any instruction names it,",
+        kept: [
+            "**grep** instead of commands such as `grep`/`rg` and **glob** instead of `find`/`ls`.",
+            "If the ask_user tool is not available, present the follow-up options",
+        ],
+    },
+    {
+        label: "an excluded bash (glob and grep offered)",
+        config: () => ({ excludedTools: ["bash"] }),
+        missing: ["bash"],
+        note: "does not offer the tool bash: where any instruction names it,",
+        kept: [
+            "For code, prefer: available code intelligence > available LSP > glob > grep with a glob.",
+        ],
     },
     {
         label: "availableTools narrowed to toolset:search",
@@ -137,7 +168,7 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
                 promptAgreement: "off",
             });
             // The runtime's own text names them: the case can fail.
-            expect(mentioned(off.prompt, missing).length).toBeGreaterThan(0);
+            if (missing.size > 0) expect(mentioned(off.prompt, missing).length).toBeGreaterThan(0);
             const on = await firstPrompt(rig, testCase.config());
             console.log(
                 `${_label} ${testCase.label}: mentions before ${JSON.stringify(mentioned(off.prompt, missing))}, after (outside the note) ${JSON.stringify(mentioned(on.prompt.split("<tool_availability>")[0]!, missing))}; prompt ${off.prompt.length} -> ${on.prompt.length} characters`
@@ -150,13 +181,54 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
             const left = mentioned(outside, missing);
             for (const name of left) expect(noteText).toContain(name);
             expect(left).toEqual([]);
+            for (const text of testCase.kept ?? []) expect(outside, text).toContain(text);
+            for (const text of testCase.gone ?? []) expect(outside, text).not.toContain(text);
         }
     );
+
+    it("a tool the package cannot confirm absent drives no removal, and the note names it", async ({
+        onTestFinished,
+    }) => {
+        const session = await rig.client.createSession({
+            ...rig.base(CLAUDE_MODEL),
+            excludedTools: ["glob"],
+        });
+        onTestFinished(() => session.disconnect());
+        const from = rig.model.requests.length;
+        await session.sendAndWait({ prompt: "hello" });
+        const [prompt] = systemPrompts(requestsFrom(rig, from));
+        const offered = new Set((rig.model.requests[from]!.tools ?? []).map(toolNameOf));
+        const resolution = session.toolResolution!;
+        const report = resolution.prompt!;
+        console.log(
+            `${_label}: catalog ${resolution.runtime.catalog} (${resolution.runtime.version}); unconfirmed ${JSON.stringify(report.unconfirmed)}; edits ${JSON.stringify(report.edits.map((edit) => edit.names))}`
+        );
+        // Nothing the session offers is edited out, whatever the catalog says.
+        for (const edit of report.edits) {
+            for (const name of edit.names) expect(offered.has(name), name).toBe(false);
+        }
+        if (resolution.runtime.catalog === "measured") {
+            expect(report.unconfirmed).toEqual([]);
+            return;
+        }
+        // An unmeasured runtime: only the app's exclusion drives a removal.
+        expect(new Set(report.edits.flatMap((edit) => edit.names))).toEqual(new Set(["glob"]));
+        expect(report.unconfirmed.length).toBeGreaterThan(0);
+        expect(prompt).toMatch(/This session may not offer the tools? /);
+        if (offered.has("skill") && prompt!.includes("<available_skills>")) {
+            expect(prompt!.split("<skill>").length).toBe(prompt!.split("</skill>").length);
+        }
+    });
 
     it("a setTools that removes a tool mid-session: the next prompt no longer recommends it", async ({
         onTestFinished,
     }) => {
-        const session = await rig.client.createSession({ ...rig.base(CLAUDE_MODEL) });
+        // Created lacking glob, so the transforms are registered (a session with nothing to
+        // agree on gets none, and a later change cannot add them).
+        const session = await rig.client.createSession({
+            ...rig.base(CLAUDE_MODEL),
+            excludedTools: ["glob"],
+        });
         onTestFinished(() => session.disconnect());
         const from = rig.model.requests.length;
         await session.sendAndWait({ prompt: "hello" });
@@ -166,7 +238,9 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
         const prompts = systemPrompts(requestsFrom(rig, from));
         expect(mentioned(prompts[0]!, new Set(["view"]))).toEqual(["view"]);
         expect(mentioned(prompts.at(-1)!, new Set(["view"]))).toEqual([]);
-        expect(prompts.at(-1)).toContain("does not offer the tools view");
+        expect(prompts.at(-1)).toContain(
+            "does not offer the tool view: where any instruction names it,"
+        );
     });
 
     it("a setModel from a Claude to a GPT model: the GPT prompt names no Claude-only tool", async ({
@@ -184,10 +258,84 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
         const prompts = systemPrompts(requestsFrom(rig, from));
         const offered = new Set((rig.model.requests.at(-1)!.tools ?? []).map(toolNameOf));
         const lacking = new Set([...NAMES].filter((name) => !offered.has(name)));
+        const last = prompts.at(-1)!;
+        const noteAt = last.indexOf("<tool_availability>");
+        const left = mentioned(noteAt < 0 ? last : last.slice(0, noteAt), lacking);
+        const { runtime, prompt } = session.toolResolution!;
         console.log(
-            `${_label} setModel: after the switch the prompt names ${JSON.stringify(mentioned(prompts.at(-1)!, lacking))} of the tools the GPT request lacks`
+            `${_label} setModel: after the switch the prompt names ${JSON.stringify(left)} of the tools the GPT request lacks (catalog ${runtime.catalog}; unconfirmed ${JSON.stringify(prompt?.unconfirmed)})`
         );
-        expect(mentioned(prompts.at(-1)!, lacking)).toEqual([]);
+        if (runtime.catalog === "measured") {
+            expect(left).toEqual([]);
+        } else {
+            // A runtime the package has not measured: what it cannot confirm absent is kept in
+            // the text, and the note names it.
+            for (const name of left) expect(prompt!.unconfirmed, name).toContain(name);
+            expect(last.slice(noteAt)).toContain("This session may not offer the tools");
+        }
+    });
+});
+
+describe("a session with nothing to agree on", () => {
+    it("gets the SDK's own prompt, byte for byte, and no transform is registered", async ({
+        onTestFinished,
+    }) => {
+        const defer = testCleanups(onTestFinished);
+        const rig = await e2eRig(
+            defer,
+            (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} })
+        );
+        const plain = await e2eRig(
+            defer,
+            (baseDirectory) => new UnpatchedClient({ baseDirectory })
+        );
+        const prompts: string[] = [];
+        for (const [each, client] of [
+            [rig, rig.client],
+            [plain, plain.client],
+        ] as const) {
+            const session = await client.createSession({
+                ...each.base(CLAUDE_MODEL),
+            } as never);
+            defer(() => session.disconnect());
+            await session.sendAndWait({ prompt: "hello" });
+            // The session's own folder and id differ; nothing else may.
+            prompts.push(
+                systemPrompts(each.model.requests)[0]!
+                    .replaceAll(each.baseDirectory, "<base>")
+                    .replaceAll(session.sessionId, "<session>")
+            );
+            if (client === rig.client) {
+                const resolution = (session as { toolResolution?: { prompt?: unknown } })
+                    .toolResolution!;
+                // No transform ran: no report, as with promptAgreement 'off'.
+                expect(resolution.prompt).toBe(undefined);
+            }
+        }
+        expect(prompts[0]).toBe(prompts[1]);
+    });
+
+    it("warns when a later setTools makes the instructions name a tool it no longer offers", async ({
+        onTestFinished,
+    }) => {
+        const defer = testCleanups(onTestFinished);
+        const warnings: { code: string; identifiers?: readonly string[] }[] = [];
+        const rig = await e2eRig(
+            defer,
+            (baseDirectory) =>
+                new CopilotClient({
+                    baseDirectory,
+                    onToolWarning: (warning: { code: string }) => void warnings.push(warning),
+                } as never)
+        );
+        const session = await rig.client.createSession({ ...rig.base(CLAUDE_MODEL) });
+        defer(() => session.disconnect());
+        await session.sendAndWait({ prompt: "hello" });
+        if (typeof (session.rpc as { tools?: { set?: unknown } }).tools?.set !== "function") return;
+        await session.setTools({ excludedTools: ["view"] });
+        await session.setTools({ excludedTools: ["view"], availableTools: null });
+        const told = warnings.filter((w) => w.code === "RUNTIME_PROMPT_NAMES_MISSING_TOOL");
+        expect(told.map((w) => w.identifiers)).toEqual([["view"]]);
     });
 });
 
@@ -224,8 +372,7 @@ describe("promptAgreement with a second client on the same session", () => {
         expect(b.toolResolution!.prompt!.builds).toBe(1);
         expect(a.toolResolution!.prompt!.builds).toBe(1);
         expect(mentioned(last.split("<tool_availability>")[0]!, lacking)).toEqual([]);
-        expect(last).toContain("does not offer the tools");
-        expect(last).toMatch(/does not offer the tools[^\n]*\bgrep\b/);
+        expect(last).toContain("does not offer the tool grep: where any instruction names it,");
     });
 });
 

@@ -119,8 +119,13 @@ describe("model ids the measured catalog lacks", () => {
                     promptAgreement: "off",
                 } as Partial<SessionConfig>);
                 const offered = sorted(agreed.offered);
-                expect(mentionCounts(agreed.prompt, offered)).toEqual(
+                // Outside the note, which names the tools the package cannot confirm.
+                const outsideNote = agreed.prompt.split("<tool_availability>")[0]!;
+                expect(mentionCounts(outsideNote, offered)).toEqual(
                     mentionCounts(untouched.prompt, offered)
+                );
+                expect(agreed.session.toolResolution!.prompt!.unconfirmed).toEqual(
+                    agreed.session.toolResolution!.uncertainBuiltIns
                 );
             }
         );

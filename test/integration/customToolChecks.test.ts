@@ -191,8 +191,10 @@ describe("CopilotClient custom tool checks", () => {
             "session.tools.initializeAndValidate",
             "session.resume",
             "session.tools.initializeAndValidate",
-            // The resumed object asks whether the session is processing before it is returned.
+            // The resumed object asks whether the session is processing before it is returned;
+            // this mock answers no boolean, so the session's history is asked (getEvents).
             "session.metadata.isProcessing",
+            "session.getMessages",
         ]);
     });
 

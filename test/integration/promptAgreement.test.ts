@@ -64,7 +64,7 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
         expect(sections.tool_efficiency!.content).toBe("* Use edit yourself.\n* Keep going.");
         expect(sections.tool_instructions!.content).toBe("<bash>\nRun commands.\n</bash>");
         expect(sections.last_instructions!.content).toBe(
-            "Finish the task.\n\n<tool_availability>\nThis session does not offer the tools glob, grep, view: where any instruction names them, use the tools you are given instead.\n</tool_availability>"
+            "Finish the task.\n\n<tool_availability>\nThis session does not offer the tools glob, grep and view: where any instruction names them, use the tools you are given instead.\n</tool_availability>"
         );
         const report = session.toolResolution!.prompt!;
         expect(report.mode).toBe("rewrite");
@@ -74,7 +74,7 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
             ["tool_efficiency", "removed", ["view"]],
             ["tool_instructions", "removed", ["view"]],
         ]);
-        expect(report.note).toContain("glob, grep, view");
+        expect(report.note).toContain("glob, grep and view");
         // Every mention of the three in the text as the runtime gave it, none in what the
         // package returned (the note names them on purpose and is not counted).
         const missing = (name: string, section: string, excerpt: string) => ({
@@ -106,8 +106,13 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
             onPermissionRequest: approveAll,
         });
         const before = await transform(session, SECTIONS);
-        expect(before.sections).toEqual(
-            Object.fromEntries(Object.entries(SECTIONS).map(([id, content]) => [id, { content }]))
+        expect(before.sections.tool_efficiency!.content).toBe(SECTIONS.tool_efficiency);
+        expect(before.sections.tool_instructions!.content).toBe(SECTIONS.tool_instructions);
+        // A session with nothing to check did not ask the runtime its version: the stand-in
+        // catalog confirms no absence, and the note says which tools it could not confirm.
+        expect(session.toolResolution!.runtime.catalog).toBe("fallback");
+        expect(before.sections.last_instructions!.content).toMatch(
+            /^Finish the task\.\n\n<tool_availability>\nThis session may not offer the tools /
         );
         await session.setTools({
             tools: [
@@ -116,16 +121,13 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
         });
         const after = await transform(session, SECTIONS);
         expect(after.sections.tool_instructions!.content).toBe("<bash>\nRun commands.\n</bash>");
-        expect(after.sections.tool_efficiency!.content).toBe(
-            "* Use grep, glob, edit yourself.\n* Keep going."
-        );
+        // When to call a tool named view, and its parallel calls, hold for the app's view too.
+        expect(after.sections.tool_efficiency!.content).toBe(SECTIONS.tool_efficiency);
         expect(after.sections.last_instructions!.content).toContain(
-            "The tools view are this application's own"
+            "The tool view is this application's own: follow its description"
         );
         const { mentions } = session.toolResolution!.prompt!;
         expect(mentions.before.map((m) => [m.section, m.name, m.reason])).toEqual([
-            ["tool_efficiency", "view", "replaced"],
-            ["tool_efficiency", "view", "replaced"],
             ["tool_instructions", "view", "replaced"],
             ["tool_instructions", "view", "replaced"],
         ]);
@@ -160,7 +162,7 @@ describe("promptAgreement: a client remembers its rewrites", () => {
             expect(b.sections.tool_instructions!.content).toBe("<view>\nRead files.\n</view>\n");
             expect(b.sections.tool_efficiency!.content).toBe(SECTIONS.tool_efficiency);
             expect(b.sections.last_instructions!.content).toContain(
-                "does not offer the tools bash"
+                "does not offer the tool bash: where any instruction names it,"
             );
             const c = await transform(everything, SECTIONS);
             expect(c.sections.tool_instructions!.content).toBe(SECTIONS.tool_instructions);
@@ -169,7 +171,8 @@ describe("promptAgreement: a client remembers its rewrites", () => {
             expect(
                 withoutBash.toolResolution!.prompt!.edits.map((e) => [e.section, e.names])
             ).toEqual([["tool_instructions", ["bash"]]]);
-            expect(everything.toolResolution!.prompt!.edits).toEqual([]);
+            // Nothing to agree on (the client knows its runtime by now): no transform, no report.
+            expect(everything.toolResolution!.prompt).toBe(undefined);
         }
         // A changed text is rewritten, not answered from an earlier build.
         const changed = await transform(withoutBash, {
@@ -228,6 +231,35 @@ describe("promptAgreement with the app's systemMessage", () => {
             "* Use grep, glob, edit yourself.\n* Keep going.\nApp line."
         );
         expect(sections.guidelines!.content).toBe("Use edit for files.\nApp guideline.");
+    });
+
+    it("reports the mentions in the text sent, after the app's transform, and warns once when it names a dropped tool again", async () => {
+        const { client, warnings } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view"],
+            systemMessage: {
+                mode: "customize",
+                sections: {
+                    tool_efficiency: {
+                        action: async (text: string) =>
+                            `${text}\nAlways read files with the **view** tool.`,
+                    },
+                },
+            },
+        });
+        for (let round = 0; round < 2; round++) {
+            const { sections } = await transform(session, {
+                tool_efficiency: SECTIONS.tool_efficiency,
+            });
+            expect(sections.tool_efficiency!.content).toContain("with the **view** tool.");
+            const { after } = session.toolResolution!.prompt!.mentions;
+            expect(after.map((m) => [m.section, m.name])).toEqual([["tool_efficiency", "view"]]);
+        }
+        const named = warnings.filter((w) => w.code === "PROMPT_NAMES_REMOVED_TOOL");
+        expect(named.map((w) => w.identifiers)).toEqual([["view"]]);
+        expect(named[0]!.message).toContain("section 'tool_efficiency'");
     });
 
     it("adds nothing in replace mode, or with promptAgreement: 'off'", async () => {

@@ -72,6 +72,25 @@ describe("a resumed session object knows whether its session is busy", () => {
         });
     });
 
+    it("asks the session's history when isProcessing rejects, and is idle when it shows no turn", async () => {
+        const { runtime, client } = await setUp();
+        const created = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [view("first")],
+        });
+        runtime.failMethod("session.metadata.isProcessing", 1);
+        const resumed = await client.resumeSession(created.sessionId, {
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [view("first")],
+        });
+        // getMessages answers an empty history: no turn under way, so changes are not refused.
+        await expect(resumed.setTools({ tools: [view("second")] })).resolves.toMatchObject({
+            overriddenBuiltInTools: ["view"],
+        });
+    });
+
     it("stays busy until the runtime's next idle when the runtime cannot say within the probe's bound", async () => {
         const { runtime, client } = await setUp();
         const created = await client.createSession({

@@ -115,20 +115,74 @@ describe("rewriteWithoutTools: the smallest unit that leaves correct text", () =
         );
     });
 
-    it("removes the sentence when the list would be left empty, or ranks phrases", () => {
+    it("removes the sentence when the list would be left empty", () => {
         expect(rewriteWithoutTools("A. Use grep/glob/view. B.", NAMES, dropped).text).toBe("A. B.");
+    });
+
+    it("writes a ranking again without the phrases a dropped name heads", () => {
+        const text = "A. Prefer: LSP > glob > grep with a glob > bash. B.";
+        expect(rewriteWithoutTools(text, NAMES, dropped).text).toBe("A. Prefer: LSP > bash. B.");
+        expect(rewriteWithoutTools(text, NAMES, new Set(["bash"])).text).toBe(
+            "A. Prefer: LSP > glob > grep with a glob. B."
+        );
+    });
+
+    it("writes backticked lists and pairs again without the dropped items", () => {
+        expect(
+            rewriteWithoutTools("Prefer `rg`, `glob`, `view`, and `apply_patch`.", NAMES, dropped)
+                .text
+        ).toBe("Prefer `rg` and `apply_patch`.");
         expect(
             rewriteWithoutTools(
-                "A. Prefer: LSP > glob > grep with a glob > bash. B.",
+                "Use **grep** instead of `grep`, **glob** instead of `ls`, and **view** instead of `cat`. Done.",
+                NAMES,
+                new Set(["view"])
+            ).text
+        ).toBe("Use **grep** instead of `grep` and **glob** instead of `ls`. Done.");
+    });
+
+    it("keeps a sentence conditional on the tool's availability", () => {
+        const text =
+            "Use the ask_user tool (if available) to ask. If the ask_user tool is not available, list the options.";
+        const names = new Set([...NAMES, "ask_user"]);
+        expect(rewriteWithoutTools(text, names, new Set(["ask_user"])).text).toBe(text);
+    });
+
+    it("keeps a list item's marker when only its first sentence goes", () => {
+        expect(
+            rewriteWithoutTools("* Use `grep` here. Verify with tests.\n", NAMES, dropped).text
+        ).toBe("* Verify with tests.\n");
+        expect(
+            rewriteWithoutTools("- Use `view` for it. Scripts are exempt.\n- Next.", NAMES, dropped)
+                .text
+        ).toBe("- Next.");
+    });
+
+    it("removes only the trailing clause when the dropped mentions are all in it", () => {
+        expect(
+            rewriteWithoutTools(
+                "* Never delegate a trace; follow it with grep/view. Next.",
                 NAMES,
                 dropped
             ).text
-        ).toBe("A. B.");
+        ).toBe("* Never delegate a trace. Next.");
+    });
+
+    it("keeps for a replaced built-in all but its own block", () => {
+        const text = "<view>\nRead.\n</view>\nMake 3 view tool calls. Use view, edit.";
+        expect(rewriteWithoutTools(text, NAMES, new Set(["view"]), new Set(["view"])).text).toBe(
+            "Make 3 view tool calls. Use view, edit."
+        );
     });
 });
 
 /** Hand-labelled sentences: the names each names as a tool (by reading it, not by the rule). */
-const LABELLED: readonly { readonly sentence: string; readonly names: readonly string[] }[] = [
+const LABELLED: readonly {
+    readonly sentence: string;
+    readonly names: readonly string[];
+    /** True when the sentence is true whether or not the session offers the tools it names. */
+    readonly conditional?: boolean;
+}[] = [
     { sentence: "Read files with the view tool.", names: ["view"] },
     { sentence: "View the output before you go on.", names: [] },
     { sentence: "Edit only what the task needs.", names: [] },
@@ -159,6 +213,25 @@ const LABELLED: readonly { readonly sentence: string; readonly names: readonly s
     },
     { sentence: "Avoid shell commands like `rg` here.", names: [] },
     { sentence: "Use the `rg` tool for fast search.", names: ["rg"] },
+    {
+        sentence: "Prefer built-ins such as `rg`, `glob`, `view`, and `apply_patch` here.",
+        names: ["rg", "glob", "view", "apply_patch"],
+    },
+    {
+        sentence: "For code, prefer: LSP > glob > grep with a glob > bash.",
+        names: ["glob", "grep", "bash"],
+    },
+    {
+        sentence:
+            "Use **grep** instead of commands such as `rg`, and **glob** instead of `find`/`ls`.",
+        names: ["grep", "glob"],
+    },
+    { sentence: "Use the task tool (if available) for this.", names: ["task"], conditional: true },
+    {
+        sentence: "If the bash tool is not available, say so.",
+        names: ["bash"],
+        conditional: true,
+    },
 ];
 
 describe("rewriteWithoutTools over hand-labelled sentences (property)", () => {
@@ -176,6 +249,8 @@ describe("rewriteWithoutTools over hand-labelled sentences (property)", () => {
     });
 
     it("never touches a sentence that names only offered tools, and leaves no dropped mention", () => {
+        const seed = Number(process.env.PROMPT_SEED ?? Date.now() % 2_147_483_647);
+        console.log(`rewrite property: seed ${seed} (rerun with PROMPT_SEED=${seed})`);
         fc.assert(
             fc.property(arbitraryText, ({ sentences, joins, dropped }) => {
                 const drop = new Set(dropped);
@@ -184,13 +259,17 @@ describe("rewriteWithoutTools over hand-labelled sentences (property)", () => {
                     .join("");
                 const { text: out } = rewriteWithoutTools(text, names, drop);
                 for (const index of sentences) {
-                    const { sentence, names: named } = LABELLED[index]!;
-                    if (named.every((name) => !drop.has(name))) expect(out).toContain(sentence);
+                    const { sentence, names: named, conditional } = LABELLED[index]!;
+                    if (conditional === true || named.every((name) => !drop.has(name))) {
+                        expect(out).toContain(sentence);
+                    }
                 }
-                const left = toolNamesInPrompt(out, names).filter((name) => drop.has(name));
+                const left = toolMentions(out, names).filter(
+                    (mention) => drop.has(mention.name) && mention.conditional !== true
+                );
                 expect(left).toEqual([]);
             }),
-            { numRuns: 500 }
+            { seed, numRuns: 500 }
         );
     });
 

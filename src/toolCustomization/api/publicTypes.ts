@@ -64,10 +64,12 @@ export interface SessionToolConfig {
      * Whether the package makes the runtime's own instructions agree with the session's tools,
      * through the SDK's `systemMessage` section transforms (customize mode), each time the
      * runtime builds them (the first turn, after `setTools`, after `setModel`):
-     * - `"rewrite"` (default): a sentence, list item or per-tool block that recommends or
-     *   describes a tool the session does not offer, or a built-in a custom tool replaces, is
-     *   removed (a list of tool names loses the name), and a short note says which tools named
-     *   elsewhere the session lacks and which names are the app's own;
+     * - `"rewrite"` (default): what recommends or describes a tool the session does not offer
+     *   goes, in the smallest unit that leaves true text: a list of tools (or a ranking, or
+     *   "**X** instead of ..." pairs) loses the name, a sentence goes only when all it says is
+     *   about absent tools, a sentence conditional on the tool's absence stays, markup stays
+     *   whole; of a built-in a custom tool replaces, only the built-in's own block goes. A short
+     *   note says which tools named elsewhere the session lacks and which names are the app's own;
      * - `"warn"`: the text stays; a `RUNTIME_PROMPT_NAMES_MISSING_TOOL` warning says what the
      *   rewrite would remove;
      * - `"off"`: nothing is added to the `systemMessage`.
@@ -136,6 +138,14 @@ export interface PromptAgreementReport {
     /** The note appended (to `last_instructions`), or undefined when none was needed. */
     readonly note: string | undefined;
     /**
+     * Built-ins the session may lack that the package cannot confirm absent: on a runtime it has
+     * no measurements of (`toolResolution.runtime.catalog` `"fallback"`), those its stand-in
+     * measurements say the model is not offered; for a model id it has no measurements of, those
+     * that differ between the runtime's tool families. What the instructions say about them is
+     * kept; the note names them.
+     */
+    readonly unconfirmed: readonly string[];
+    /**
      * The mentions of tools the session lacks or replaces at the latest build: `before`, in the
      * sections as the runtime handed them over; `after`, in the sections the package returned (the
      * note aside; in `"warn"` mode the text is kept, so the same as `before`).
@@ -198,8 +208,9 @@ export interface SessionToolResolution {
     readonly calls: readonly ToolAnswer[];
     /**
      * What `promptAgreement` did to the runtime's instructions at their latest build; undefined
-     * before the runtime first built them, with `promptAgreement: 'off'`, in replace mode, and in
-     * a `session.previewModel` answer.
+     * before the runtime first built them, with `promptAgreement: 'off'`, in replace mode, for a
+     * session whose model's measured instructions name no tool it lacks or replaces (it gets the
+     * SDK's own prompt: no transforms), and in a `session.previewModel` answer.
      *
      * @beta
      */

@@ -14,6 +14,8 @@ import {
 } from "../prompt/promptAgreement.js";
 import type { CustomToolSnapshot } from "../input/customTools.js";
 import { readSessionInput, type SessionInput } from "../input/sessionInput.js";
+import { promptToolsOf } from "../prompt/promptTools.js";
+import { namesOutsideAgreement, sectionsToAgree } from "../prompt/promptSections.js";
 import { refuseRemovedOptions } from "../input/removedOptions.js";
 import {
     droppedCustomToolWarnings,
@@ -146,12 +148,20 @@ function withAgreement<C extends ToolSessionConfig>(
     state: SessionToolState
 ): PreparedSessionTools<C> {
     const { config } = prepared;
+    const runtime = mode === "off" ? undefined : prepared.resolution.runtime;
+    const agreed =
+        runtime === undefined
+            ? undefined
+            : sectionsToAgree(runtime, config.model, prepared.promptTools);
     const { systemMessage, agreement } = agreeingSystemMessage(
         config.systemMessage,
         mode,
         () => prepared.promptTools,
         state.onWarning,
-        state.promptRewrites
+        state.promptRewrites,
+        agreed,
+        (tools, model) =>
+            runtime === undefined ? [] : namesOutsideAgreement(agreed, runtime, model, tools)
     );
     if (agreement === undefined) return prepared;
     return extended(prepared, {
@@ -401,7 +411,15 @@ function sessionToolResolution<C extends ToolSessionConfig>(
     return {
         config: prepared,
         get promptTools() {
-            return (promptTools ??= promptToolsOf(catalog, customTools, enabled));
+            return (promptTools ??= promptToolsOf({
+                catalog,
+                customTools: customTools.map((tool) => tool.name),
+                enabledTools: enabled.enabledTools,
+                toolEnablement: enabled.toolEnablement,
+                uncertainBuiltIns: enabled.uncertainBuiltIns,
+                replaced: enabled.overriddenBuiltIns,
+                isEnabled: enabled.isEnabled,
+            }));
         },
         excludedWith: catalog.excludedWith,
         deliverWarnings,
@@ -447,32 +465,4 @@ function promptNames(
     customTools: readonly CustomToolSnapshot[]
 ): ReadonlySet<string> {
     return new Set([...catalog.builtIns, ...customTools.map((tool) => tool.name)]);
-}
-
-/**
- * What the rewrite of the runtime's instructions needs: the names to recognise, those to drop
- * (every built-in the session does not offer, custom tools the filter left out, and the
- * built-ins custom tools replace), and for the note, the built-ins this model is normally offered
- * that the session lacks, and the replaced ones.
- */
-function promptToolsOf(
-    catalog: BuiltInToolCatalog,
-    customTools: readonly CustomToolSnapshot[],
-    enabled: SessionToolEnablement
-): PromptTools {
-    const names = promptNames(catalog, customTools);
-    // A built-in the model may have is not dropped: its text may describe a tool it has.
-    const on = new Set([...enabled.enabledTools, ...enabled.uncertainBuiltIns]);
-    const replaced = enabled.overriddenBuiltIns;
-    const dropped = new Set([...names].filter((name) => !on.has(name)));
-    replaced.forEach((name) => dropped.add(name));
-    const missing = [...enabled.toolEnablement]
-        .filter(([name, isOn]) => !isOn && !on.has(name) && catalog.builtIns.has(name))
-        .map(([name]) => name);
-    return Object.freeze({
-        names,
-        dropped,
-        missing: Object.freeze(missing),
-        replaced: Object.freeze([...replaced]),
-    });
 }

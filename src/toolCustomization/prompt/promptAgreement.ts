@@ -65,6 +65,11 @@ export interface PromptTools {
     readonly missing: readonly string[];
     /** The built-ins a custom tool replaces. */
     readonly replaced: readonly string[];
+    /**
+     * Built-ins the session may lack but the package cannot confirm absent (a runtime or a model
+     * it has no measurements of): kept in the text, named in the note.
+     */
+    readonly unconfirmed: readonly string[];
 }
 
 /** One session's agreement: what its transforms read and write. */
@@ -74,6 +79,12 @@ export interface PromptAgreement {
     tools: () => PromptTools;
     /** The latest build's report (`toolResolution.prompt`). */
     report: PromptAgreementReport | undefined;
+    /**
+     * Told after each `setTools` / `setModel` with the session's model: warns once per set of
+     * names when the runtime's instructions now name, in sections without a transform, tools
+     * the session lacks (a session that had nothing to agree on at its creation).
+     */
+    readonly changed: (model: unknown) => void;
 }
 
 /**
@@ -102,13 +113,13 @@ export function createPromptRewrites(): PromptRewriter {
     return (text, tools) => {
         let key = keys.get(tools);
         if (key === undefined) {
-            key = JSON.stringify([[...tools.names], [...tools.dropped]]);
+            key = JSON.stringify([[...tools.names], [...tools.dropped], tools.replaced]);
             keys.set(tools, key);
         }
         let byText = remembered.get(key);
         const known = byText?.get(text);
         if (known !== undefined) return known;
-        const rewritten = rewriteWithoutTools(text, tools.names, tools.dropped);
+        const rewritten = rewriteWithoutTools(text, tools.names, tools.dropped, replacedOf(tools));
         const frozen: RewrittenText = Object.freeze({
             text: rewritten.text,
             edits: Object.freeze(
@@ -134,6 +145,18 @@ export function createPromptRewrites(): PromptRewriter {
     };
 }
 
+/** The replaced built-ins as a set, made once per `PromptTools`. */
+function replacedOf(tools: PromptTools): ReadonlySet<string> {
+    let replaced = replacedSets.get(tools);
+    if (replaced === undefined) {
+        replaced = new Set(tools.replaced);
+        replacedSets.set(tools, replaced);
+    }
+    return replaced;
+}
+
+const replacedSets = new WeakMap<PromptTools, ReadonlySet<string>>();
+
 type SectionOverride = { action: unknown; content?: unknown };
 type SystemMessage = { mode?: unknown; content?: unknown; sections?: unknown };
 
@@ -146,20 +169,53 @@ type SystemMessage = { mode?: unknown; content?: unknown; sections?: unknown };
  * @param tools - the session's tools as prepared (read when the runtime asks for its sections)
  * @param onWarning - the client's warning callback
  * @param rewrite - the client's rewriter ({@link createPromptRewrites})
+ * @param agreed - the sections to transform (`sectionsToAgree`): undefined for all; none for
+ *   nothing to agree, where the app's `systemMessage` goes as given and the report says so
+ * @param outside - the names sections without a transform name that the session lacks, for its
+ *   model and tools (`namesOutsideAgreement`)
  */
 export function agreeingSystemMessage(
     given: unknown,
     mode: PromptAgreementMode,
     tools: () => PromptTools,
     onWarning: (warning: SessionToolWarning) => void,
-    rewrite: PromptRewriter = (text, { names, dropped }) =>
-        rewriteWithoutTools(text, names, dropped)
+    rewrite: PromptRewriter = (text, tools) =>
+        rewriteWithoutTools(text, tools.names, tools.dropped, replacedOf(tools)),
+    agreed?: readonly string[],
+    outside: (tools: PromptTools, model: unknown) => readonly string[] = () => []
 ): { systemMessage: unknown; agreement: PromptAgreement | undefined } {
     const app = (given ?? {}) as SystemMessage;
     if (mode === "off" || app.mode === "replace") {
         return { systemMessage: given, agreement: undefined };
     }
-    const agreement: PromptAgreement = { mode, tools, report: undefined };
+    const warnedOutside = new Set<string>();
+    const agreement: PromptAgreement = {
+        mode,
+        tools,
+        report: undefined,
+        changed: (model) => {
+            const names = outside(agreement.tools(), model);
+            const key = names.join("\u0000");
+            if (names.length === 0 || warnedOutside.has(key)) return;
+            warnedOutside.add(key);
+            onWarning(
+                Object.freeze({
+                    code: "RUNTIME_PROMPT_NAMES_MISSING_TOOL",
+                    option: "promptAgreement",
+                    identifiers: Object.freeze(names),
+                    message:
+                        `The runtime's instructions name ${formatList(names)}, which this session ` +
+                        "no longer offers (or now replaces) after setTools or setModel: " +
+                        "the session had nothing to agree on when it was created, " +
+                        "so it got the SDK's own prompt and no transforms, and the runtime takes none later. " +
+                        "Create (or resume) the session with the tools it will lack to have the instructions agree.",
+                } satisfies SessionToolWarning)
+            );
+        },
+    };
+    // Nothing to agree on: the SDK's own prompt, and no report (no build goes through the
+    // package), as with promptAgreement 'off'.
+    if (agreed !== undefined && agreed.length === 0) return { systemMessage: given, agreement };
     const appSections =
         app.mode === "customize" && app.sections !== null && typeof app.sections === "object"
             ? new Map(Object.entries(app.sections as Record<string, SectionOverride>))
@@ -169,15 +225,21 @@ export function agreeingSystemMessage(
         return action === "replace" || action === "remove" || action === "preserve";
     };
     const noteSection = NOTE_SECTIONS.find((id) => !owned(id));
+    const transformed = agreed === undefined ? undefined : new Set([...agreed, noteSection]);
     const round = newRound(agreement, onWarning, rewrite);
     const sections: Record<string, SectionOverride> = {};
     for (const [id, override] of appSections) sections[id] = override;
     const appFailed = appFailure(onWarning);
     for (const id of PROMPT_SECTIONS) {
-        if (owned(id)) continue;
-        const ours = (text: string) => round(id, text, id === noteSection);
+        if (owned(id) || (transformed !== undefined && !transformed.has(id))) continue;
+        const ours = (text: string) => round.transform(id, text, id === noteSection);
         sections[id] = {
-            action: composed(ours, appSections.get(id), (error) => appFailed(id, error)),
+            action: composed(
+                ours,
+                appSections.get(id),
+                (error) => appFailed(id, error),
+                (sent) => round.sent(id, sent)
+            ),
         };
     }
     const systemMessage: Record<string, unknown> = { mode: "customize", sections };
@@ -186,16 +248,22 @@ export function agreeingSystemMessage(
 }
 
 /**
- * The package's rewrite, then the app's override of the section. An app transform that throws
- * (or whose promise rejects) gives the agreed text: the SDK, on a transform that throws, would
- * send the runtime's text as written, with the mentions the rewrite removed.
+ * The package's rewrite, then the app's override of the section; `onSent` gets the text the
+ * section goes with (what the report's `mentions.after` is computed on). An app transform that
+ * throws (or whose promise rejects) gives the agreed text: the SDK, on a transform that throws,
+ * would send the runtime's text as written, with the mentions the rewrite removed.
  */
 function composed(
     ours: (text: string) => string,
     app: SectionOverride | undefined,
-    onAppError: (error: unknown) => void
+    onAppError: (error: unknown) => void,
+    onSent: (text: string) => void
 ): (text: string) => string | Promise<string> {
-    if (app === undefined) return ours;
+    const sent = (text: string) => {
+        onSent(text);
+        return text;
+    };
+    if (app === undefined) return (text) => sent(ours(text));
     const { action, content } = app;
     if (typeof action === "function") {
         return (text) => {
@@ -206,16 +274,23 @@ function composed(
             };
             try {
                 const out = (action as (text: string) => string | Promise<string>)(agreed);
-                return isPromiseLike(out) ? Promise.resolve(out).then(undefined, fallBack) : out;
+                return isPromiseLike(out)
+                    ? Promise.resolve(out).then(undefined, fallBack).then(sentText)
+                    : sentText(out);
             } catch (error) {
-                return fallBack(error);
+                return sent(fallBack(error));
             }
         };
     }
+    // What the app's transform returns goes as it is; a string is what the report can read.
+    function sentText(out: unknown): string {
+        onSent(typeof out === "string" ? out : "");
+        return out as string;
+    }
     const added = typeof content === "string" ? content : "";
-    if (action === "append") return (text) => `${ours(text)}\n${added}`;
-    if (action === "prepend") return (text) => `${added}\n${ours(text)}`;
-    return ours;
+    if (action === "append") return (text) => sent(`${ours(text)}\n${added}`);
+    if (action === "prepend") return (text) => sent(`${added}\n${ours(text)}`);
+    return (text) => sent(ours(text));
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<string> {
@@ -257,90 +332,153 @@ function errorText(error: unknown): string {
     }
 }
 
+/** What each section's transform calls: the rewrite, then the report on the text sent. */
+interface Round {
+    /** Rewrites (or, in warn mode, looks at) the section's text for the tools in force now. */
+    transform(section: string, text: string, withNote: boolean): string;
+    /** The section's text as it goes to the runtime, after the app's own override. */
+    sent(section: string, text: string): void;
+}
+
 /**
- * The function each section's transform calls: rewrites (or, in warn mode, looks at) the text
- * for the tools in force now, and keeps the build's report. A call for a section seen before in
- * this build starts a new one. Request boundaries are not build boundaries: runtime 1.0.85 hands
- * over one build's sections in more than one request (measured: the first turn's build arrives
- * in two turns of the event loop), so a section asked for again is the one sign of a new build.
+ * The functions each section's transform calls: the rewrite of the text for the tools in force
+ * now, and the build's report, whose `mentions.after` is computed on the text the section goes
+ * with (after the app's transform; the note aside). A mention there that the rewrite did not
+ * leave (the app's transform wrote it) warns `PROMPT_NAMES_REMOVED_TOOL` once per name. A call
+ * for a section seen before in this build starts a new one. Request boundaries are not build
+ * boundaries: runtime 1.0.85 hands over one build's sections in more than one request
+ * (measured: the first turn's build arrives in two turns of the event loop), so a section asked
+ * for again is the one sign of a new build.
  */
 function newRound(
     agreement: PromptAgreement,
     onWarning: (warning: SessionToolWarning) => void,
     rewrite: PromptRewriter
-): (section: string, text: string, withNote: boolean) => string {
+): Round {
     let seen = new Set<string>();
     let edits: PromptSectionEdit[] = [];
     let before: PromptToolMention[] = [];
-    let after: PromptToolMention[] = [];
+    /** By section, the mentions in the text returned, then in the text sent. */
+    let after = new Map<string, PromptToolMention[]>();
     let builds = 0;
     let buildNote: string | undefined;
     let failed = false;
     const warned = new Set<string>();
-    return (section, text, withNote) => {
-        if (builds === 0 || seen.has(section)) {
-            builds++;
-            seen = new Set();
-            edits = [];
-            before = [];
-            after = [];
-            buildNote = undefined;
-        }
-        seen.add(section);
-        let out = text;
-        try {
-            const tools = agreement.tools();
-            const rewritten = rewrite(text, tools);
-            const sectionEdits = rewritten.edits.map((edit) =>
-                Object.freeze({ section, ...edit, names: Object.freeze([...edit.names]) })
-            );
-            edits.push(...sectionEdits);
-            const found = rewritten.mentions.map((m) => reported(section, text, m, tools));
-            before.push(...found);
-            if (agreement.mode === "rewrite") {
-                out = rewritten.text;
-                // What the package returns, the note aside (the note names them on purpose).
-                after.push(
-                    ...droppedMentions(out, tools.names, tools.dropped).map((m) =>
-                        reported(section, out, m, tools)
-                    )
-                );
-                const note = withNote ? noteFor(tools) : undefined;
-                if (note !== undefined) {
-                    out = `${out}\n\n${note}`;
-                    buildNote = note;
-                }
-            } else {
-                after.push(...found);
-                warnOnce(onWarning, warned, sectionEdits);
-            }
-        } catch (error) {
-            out = text;
-            if (!failed) {
-                failed = true;
-                onWarning(
-                    Object.freeze({
-                        code: "PROMPT_REWRITE_FAILED",
-                        option: "promptAgreement",
-                        message:
-                            `The rewrite of the runtime's instructions (section '${section}') failed (${errorText(error)}); ` +
-                            `the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
-                    } satisfies SessionToolWarning)
-                );
-            }
-        }
+    const reintroduced = new Set<string>();
+    const publish = () => {
         agreement.report = Object.freeze({
             mode: agreement.mode,
             builds,
             edits: Object.freeze([...edits]),
             note: buildNote,
+            unconfirmed: agreementUnconfirmed(agreement),
             mentions: Object.freeze({
                 before: Object.freeze([...before]),
-                after: Object.freeze([...after]),
+                after: Object.freeze([...after.values()].flat()),
             }),
         });
-        return out;
     };
+    const mentionsIn = (section: string, text: string, tools: PromptTools) =>
+        droppedMentions(text, tools.names, tools.dropped, replacedOf(tools)).map((m) =>
+            reported(section, text, m, tools)
+        );
+    return {
+        transform(section, text, withNote) {
+            if (builds === 0 || seen.has(section)) {
+                builds++;
+                seen = new Set();
+                edits = [];
+                before = [];
+                after = new Map();
+                buildNote = undefined;
+            }
+            seen.add(section);
+            let out = text;
+            try {
+                const tools = agreement.tools();
+                const rewritten = rewrite(text, tools);
+                const sectionEdits = rewritten.edits.map((edit) =>
+                    Object.freeze({ section, ...edit, names: Object.freeze([...edit.names]) })
+                );
+                edits.push(...sectionEdits);
+                const found = rewritten.mentions.map((m) => reported(section, text, m, tools));
+                before.push(...found);
+                if (agreement.mode === "rewrite") {
+                    out = rewritten.text;
+                    const left = mentionsIn(section, out, tools);
+                    after.set(section, left);
+                    const note = withNote ? noteFor(tools) : undefined;
+                    if (note !== undefined) {
+                        out = `${out}\n\n${note}`;
+                        buildNote = note;
+                    }
+                } else {
+                    after.set(section, found);
+                    warnOnce(onWarning, warned, sectionEdits);
+                }
+            } catch (error) {
+                out = text;
+                if (!failed) {
+                    failed = true;
+                    onWarning(
+                        Object.freeze({
+                            code: "PROMPT_REWRITE_FAILED",
+                            option: "promptAgreement",
+                            message: `The rewrite of the runtime's instructions (section '${section}') failed (${errorText(error)}); the section was left as the runtime wrote it. Report this, or set promptAgreement: 'off'.`,
+                        } satisfies SessionToolWarning)
+                    );
+                }
+            }
+            publish();
+            return out;
+        },
+        sent(section, text) {
+            const ours = after.get(section);
+            if (ours === undefined) return;
+            try {
+                const tools = agreement.tools();
+                // The note names what the session lacks on purpose.
+                const sent = mentionsIn(section, withoutNote(text), tools);
+                const count = (found: readonly PromptToolMention[], name: string) =>
+                    found.filter((m) => m.name === name).length;
+                const added = [...new Set(sent.map((m) => m.name))].filter(
+                    (name) => count(sent, name) > count(ours, name)
+                );
+                after.set(section, sent);
+                publish();
+                const fresh = added.filter((name) => !reintroduced.has(name));
+                if (fresh.length === 0) return;
+                fresh.forEach((name) => reintroduced.add(name));
+                onWarning(
+                    Object.freeze({
+                        code: "PROMPT_NAMES_REMOVED_TOOL",
+                        option: "systemMessage",
+                        identifiers: Object.freeze(fresh),
+                        message: `The app's systemMessage override of section '${section}' names ${formatList(fresh)}, which this session does not offer or replaces with the app's tool: the model is told about ${fresh.length === 1 ? "it" : "them"} after the package's rewrite. Remove the mention from the override, or keep the tool.`,
+                    } satisfies SessionToolWarning)
+                );
+            } catch {
+                // The report stays as the rewrite left it.
+            }
+        },
+    };
+}
+
+/** The text without the package's note (which names the tools the session lacks on purpose). */
+function withoutNote(text: string): string {
+    const start = text.indexOf("<tool_availability>");
+    if (start < 0) return text;
+    const end = text.indexOf("</tool_availability>", start);
+    return end < 0 ? text.slice(0, start) : text.slice(0, start) + text.slice(end + 20);
+}
+
+/** The tools in force's unconfirmed built-ins, or none when they cannot be read. */
+function agreementUnconfirmed(agreement: PromptAgreement): readonly string[] {
+    try {
+        return agreement.tools().unconfirmed;
+    } catch {
+        return Object.freeze([]);
+    }
 }
 
 /** A mention as `toolResolution.prompt.mentions` reports it. */
@@ -362,20 +500,38 @@ function reported(
 export function noteFor(tools: PromptTools): string | undefined {
     const parts: string[] = [];
     if (tools.missing.length > 0) {
+        const many = tools.missing.length > 1;
         parts.push(
-            `This session does not offer the tools ${tools.missing.join(", ")}: ` +
-                `where any instruction names them, use the tools you are given instead.`
+            `This session does not offer the ${many ? "tools" : "tool"} ${englishList(tools.missing)}: ` +
+                `where any instruction names ${many ? "them" : "it"}, use the tools you are given instead.`
         );
     }
     if (tools.replaced.length > 0) {
+        const many = tools.replaced.length > 1;
         parts.push(
-            `The tools ${tools.replaced.join(", ")} are this application's own: follow their descriptions, ` +
-                `not what any instruction says about a built-in tool of the same name.`
+            many
+                ? `The tools ${englishList(tools.replaced)} are this application's own: ` +
+                      "follow their descriptions, not what any instruction says about a built-in tool of the same name."
+                : `The tool ${tools.replaced[0]!} is this application's own: ` +
+                      "follow its description, not what any instruction says about a built-in tool of the same name."
+        );
+    }
+    if (tools.unconfirmed.length > 0) {
+        const many = tools.unconfirmed.length > 1;
+        parts.push(
+            `This session may not offer the ${many ? "tools" : "tool"} ${englishList(tools.unconfirmed)}: where an instruction names ${many ? "one" : "it"} and you are not given ${many ? "it" : "that tool"}, use the tools you are given instead.`
         );
     }
     return parts.length === 0
         ? undefined
         : `<tool_availability>\n${parts.join("\n")}\n</tool_availability>`;
+}
+
+/** Names joined as English writes a list: "a", "a and b", "a, b and c". */
+function englishList(names: readonly string[]): string {
+    return names.length <= 1
+        ? (names[0] ?? "")
+        : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
 }
 
 /** In warn mode: one warning per set of names, per session. */

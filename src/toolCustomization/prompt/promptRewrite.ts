@@ -3,11 +3,23 @@
 // correct text, and nothing else changes.
 //
 // The units, from the largest:
-// - a tool's own block, <name> ... </name>, as the runtime's per-tool instructions are written;
+// - a tool's own block, <name> ... </name> (nested blocks of the same tag included), as the
+//   runtime's per-tool instructions are written;
 // - a list item (a line starting with "*", "-" or "1."), or a line that is one sentence;
-// - a sentence (ended by ".", "!" or "?" and a space, or by the end of its line);
-// - in a sentence whose only dropped mentions are items of a list that keeps another item, the
-//   list is written again without them ("use grep, glob, view, edit" becomes "use edit").
+// - the trailing clauses of a sentence ("; ..." to its end) when the dropped mentions are all in
+//   them ("never delegate a trace; follow it directly with grep/view." loses "; follow ...");
+// - a sentence (ended by ".", "!" or "?" and a space, or by the end of its line), without the
+//   list item's marker when others sentences of the item stay; a following sentence of the item
+//   that refers back to it ("Formatting commands ... are exempt.", "This ...") goes with it;
+// - in a sentence whose only dropped mentions are items of lists that keep another item, each
+//   list is written again without them, in every form the runtime writes: "use grep, glob, view,
+//   edit" becomes "use edit"; also `a`/`b`, `rg`, `glob`, and `view`, rankings ("LSP > glob >
+//   grep with a glob > bash") and pairs ("**grep** instead of ..., **glob** instead of ...").
+// What stays: a mention inside a condition on the tool's availability ("If the ask_user tool is
+// not available, ...": true either way), and for a built-in a custom tool replaces, everything
+// but the built-in's own block: when to call a tool of that name, and that calls of it run in
+// parallel, hold for the app's tool too; the block documents the built-in's parameters and
+// behaviour, and the note tells the model to follow the app's description.
 // An XML block left with nothing inside (<tool_preferences></tool_preferences>) goes too.
 // Linear in the text's length: no regular expression here backtracks over more than a line.
 
@@ -50,14 +62,16 @@ interface Range {
  * @param text - the section's text
  * @param names - every tool name to recognise (built-ins the runtime knows, the app's tools)
  * @param dropped - the names the text must not recommend or describe
+ * @param replaced - those of `dropped` a custom tool replaces: only their blocks go
  * @returns the text, and the edits in order
  */
 export function rewriteWithoutTools(
     text: string,
     names: ReadonlySet<string>,
-    dropped: ReadonlySet<string>
+    dropped: ReadonlySet<string>,
+    replaced: ReadonlySet<string> = NO_NAMES
 ): RewrittenText {
-    const mentions = droppedMentions(text, names, dropped);
+    const mentions = droppedMentions(text, names, dropped, replaced);
     if (mentions.length === 0) return { text, edits: [], mentions };
     const ranges: Range[] = [];
     // Blocks first (mentions come in order, blocks do not overlap): a mention inside a removed
@@ -67,7 +81,7 @@ export function rewriteWithoutTools(
     for (const mention of mentions) {
         if (mention.start < blockEnd) continue;
         if (mention.kind === "block" && text[mention.start - 2] !== "<") {
-            const close = text.indexOf(`</${mention.name}>`, mention.end);
+            const close = matchingClose(text, mention.name, mention.end);
             if (close >= 0) {
                 const start = lineStart(text, mention.start);
                 blockEnd = lineEndWithBreak(text, close);
@@ -89,13 +103,22 @@ export function rewriteWithoutTools(
         const [start, end] = sentenceAround(text, mention.start);
         sentences.push({ start, end, mentions: [mention] });
     }
-    for (const { start, end, mentions: inSentence } of sentences) {
-        const lists = listsToRewrite(inSentence, dropped);
+    // A list keeps the names of replaced built-ins (see the top of this module).
+    const removable = new Set([...dropped].filter((name) => !replaced.has(name)));
+    for (const { start, end: sentenceEnd, mentions: inSentence } of sentences) {
+        const lists = listsToRewrite(inSentence, removable);
         if (lists !== undefined) {
-            for (const list of lists) ranges.push(listRewrite(list, dropped));
+            for (const list of lists) ranges.push(listRewrite(text, list, removable));
             continue;
         }
         const names = inSentence.map((mention) => mention.name);
+        // "Never delegate a trace; follow it directly with grep/view.": only the clause goes.
+        const clause = trailingClause(text, start, sentenceEnd, inSentence[0]!.start);
+        if (clause !== undefined) {
+            ranges.push(removal(clause[0], clause[1], names));
+            continue;
+        }
+        const end = referringBack(text, sentenceEnd);
         const lineFrom = lineStart(text, start);
         const lineTo = lineEndWithBreak(text, start);
         // The sentence is its line (a list item's marker aside): the line goes.
@@ -114,19 +137,30 @@ export function rewriteWithoutTools(
 }
 
 /**
- * The mentions of `dropped` names in `text`, by toolMentions' rule.
+ * The mentions of `dropped` names in `text` that the rewrite removes, by toolMentions' rule:
+ * not those inside a condition on the tool's availability, and of a replaced built-in only its
+ * own block (see the top of this module).
  *
  * @param text - the text
  * @param names - every tool name to recognise
  * @param dropped - the names looked for among them
+ * @param replaced - those of `dropped` a custom tool replaces
  */
 export function droppedMentions(
     text: string,
     names: ReadonlySet<string>,
-    dropped: ReadonlySet<string>
+    dropped: ReadonlySet<string>,
+    replaced: ReadonlySet<string> = NO_NAMES
 ): ToolMention[] {
-    return toolMentions(text, names).filter((mention) => dropped.has(mention.name));
+    return toolMentions(text, names).filter(
+        (mention) =>
+            dropped.has(mention.name) &&
+            mention.conditional !== true &&
+            (mention.kind === "block" || !replaced.has(mention.name))
+    );
 }
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** At most this many characters of a mention's excerpt on either side of the name. */
 const EXCERPT_SIDE = 50;
@@ -170,28 +204,33 @@ function listsToRewrite(
         lists.add(mention.list);
     }
     for (const list of lists) {
-        // Only a list of single names is written again ("glob > grep with a glob" is a
-        // ranking of phrases); one that would keep no item goes with its sentence.
-        if (list.separators.some((separator) => separator.includes(">"))) return undefined;
+        // A list that would keep no item goes with its sentence.
         if (list.items.every((item) => dropped.has(item.word))) return undefined;
     }
     return [...lists];
 }
 
-/** The list written again with the items not dropped, joined as the list was. */
-function listRewrite(list: ToolNameList, dropped: ReadonlySet<string>): Range {
-    const kept = list.items.filter((item) => !dropped.has(item.word)).map((item) => item.word);
-    const joinedBy = list.separators.join(" ");
+/**
+ * The list written again with the items not dropped (each item's text as written: its markers,
+ * or its whole phrase), joined as the list was.
+ */
+function listRewrite(text: string, list: ToolNameList, dropped: ReadonlySet<string>): Range {
+    const kept = list.items
+        .filter((item) => !dropped.has(item.word))
+        .map((item) => text.slice(item.start, item.end));
+    const { separators } = list;
+    const joinedBy = separators.join(" ");
     const conjunction = /\bor\b/.test(joinedBy) ? "or" : /\band\b/.test(joinedBy) ? "and" : "";
-    const slashes = list.separators.every((separator) => separator === "/");
-    // Joined as the list was: "a, b, and c" keeps its conjunction, "a, b, c" has none.
-    const joined = slashes
-        ? kept.join("/")
-        : conjunction === ""
-          ? kept.join(", ")
-          : kept.length <= 2
-            ? kept.join(` ${conjunction} `)
-            : `${kept.slice(0, -1).join(", ")}, ${conjunction} ${kept.at(-1)!}`;
+    // Joined as the list was: "a/b", "a > b" and "a, b, c" by their one separator; "a, b, and c"
+    // keeps its conjunction.
+    const joined =
+        conjunction === "" && separators.every((separator) => separator === separators[0])
+            ? kept.join(separators[0])
+            : conjunction === ""
+              ? kept.join(", ")
+              : kept.length <= 2
+                ? kept.join(` ${conjunction} `)
+                : `${kept.slice(0, -1).join(", ")}, ${conjunction} ${kept.at(-1)!}`;
     return {
         start: list.items[0]!.start,
         end: list.items.at(-1)!.end,
@@ -293,8 +332,10 @@ function sentenceAround(text: string, position: number): [number, number] {
     const from = lineStart(text, position);
     const lineEnd = lineEndWithBreak(text, position);
     const to = text[lineEnd - 1] === "\n" ? lineEnd - 1 : lineEnd;
-    let start = from;
-    for (let at = position - 1; at > Math.max(from, position - MAX_SENTENCE); at--) {
+    // A list item's marker belongs to the item, not to its first sentence.
+    const marker = /^\s*(?:[*-]|\d+\.)\s+/.exec(text.slice(from, Math.min(to, from + 16)));
+    let start = from + (marker?.[0].length ?? 0);
+    for (let at = position - 1; at > Math.max(start, position - MAX_SENTENCE); at--) {
         if (isSentenceEnd(text, at)) {
             start = skipSpaces(text, at + 1);
             break;
@@ -317,4 +358,71 @@ function isSentenceEnd(text: string, at: number): boolean {
     const next = text[at + 1];
     if (next === undefined || next === "\n") return true;
     return next === " " && /[A-Z*`"(]/.test(text[at + 2] ?? "");
+}
+
+/**
+ * Where the close of the block opened just before `from` is: the matching `</name>`, counting
+ * nested `<name>` blocks (runtime 1.0.102's `<skill>` holds `<available_skills>` of `<skill>`
+ * entries); -1 when it has none.
+ */
+function matchingClose(text: string, name: string, from: number): number {
+    const open = `<${name}>`;
+    const close = `</${name}>`;
+    let depth = 1;
+    let at = from;
+    for (;;) {
+        const nextClose = text.indexOf(close, at);
+        if (nextClose < 0) return -1;
+        const nextOpen = text.indexOf(open, at);
+        if (nextOpen >= 0 && nextOpen < nextClose) {
+            depth++;
+            at = nextOpen + open.length;
+            continue;
+        }
+        depth--;
+        if (depth === 0) return nextClose;
+        at = nextClose + close.length;
+    }
+}
+
+/**
+ * A sentence that only makes sense after the one before it: it starts with a word that points
+ * back, names "these tools", or exempts something from the sentence before ("Formatting
+ * commands and bulk-edit tools are exempt."). Labelled on the runtime's text, not a general rule of English.
+ */
+const REFERS_BACK =
+    /^(?:This|That|These|Those|It|They|Such|Otherwise)\b|\bthese tools\b|\bexempt\.$/;
+
+/**
+ * The end of the removal of the sentence that ends at `end`: after it, the sentences of its line
+ * that refer back to it ({@link REFERS_BACK}).
+ */
+function referringBack(text: string, end: number): number {
+    let at = end;
+    for (;;) {
+        const next = skipSpaces(text, at);
+        if (next >= text.length || text[next] === "\n") return at;
+        const [, nextEnd] = sentenceAround(text, next);
+        if (nextEnd <= next || !REFERS_BACK.test(text.slice(next, nextEnd).trim())) return at;
+        at = nextEnd;
+    }
+}
+
+/**
+ * The span of a sentence's trailing clauses, from the last "; " before the first dropped
+ * mention to the sentence's closing punctuation, when the clauses before it are left (the
+ * sentence keeps its first clause and its end); undefined otherwise.
+ */
+function trailingClause(
+    text: string,
+    start: number,
+    end: number,
+    firstMention: number
+): [number, number] | undefined {
+    // Within the sentence (bounded by MAX_SENTENCE), not back through the whole text.
+    const at = text.slice(start, firstMention).lastIndexOf("; ");
+    if (at <= 0) return undefined;
+    const cut = start + at;
+    const close = /[.!?]/.test(text[end - 1] ?? "") ? end - 1 : end;
+    return close > cut ? [cut, close] : undefined;
 }

@@ -145,21 +145,36 @@ export async function probeResumedTurns(
 
 /**
  * Whether the runtime processes a message in the session: `session.metadata.isProcessing` where
- * the release has it, else the session's last turn event in its history (`getMessages`);
+ * the release has it and answers, else (no such method, a rejection, a throw, no answer in time,
+ * an answer without a boolean) the session's last turn event in its history (`getEvents`, or
+ * `getMessages` before SDK 1.0.14);
  * undefined when neither answers in time.
  */
 async function askProcessing(session: RunningSession): Promise<boolean | undefined> {
     const isProcessing = session.rpc.metadata?.isProcessing;
     if (typeof isProcessing === "function") {
-        const answer = await answerWithin(
-            isProcessing.call(session.rpc.metadata),
-            RESUME_PROBE_TIMEOUT
-        );
+        let answer: unknown;
+        try {
+            answer = await answerWithin(
+                isProcessing.call(session.rpc.metadata),
+                RESUME_PROBE_TIMEOUT
+            );
+        } catch {
+            // A runtime that refuses the question may still list the session's history.
+            answer = undefined;
+        }
         const processing = (answer as { processing?: unknown } | null)?.processing;
         if (typeof processing === "boolean") return processing;
     }
-    if (typeof session.getMessages !== "function") return undefined;
-    const events = await answerWithin(session.getMessages(), RESUME_PROBE_TIMEOUT);
+    // The SDK renamed the history's method (getMessages, then getEvents from 1.0.14 on).
+    const history =
+        typeof session.getEvents === "function"
+            ? session.getEvents
+            : typeof session.getMessages === "function"
+              ? session.getMessages
+              : undefined;
+    if (history === undefined) return undefined;
+    const events = await answerWithin(history.call(session), RESUME_PROBE_TIMEOUT);
     if (!Array.isArray(events)) return undefined;
     for (let index = events.length - 1; index >= 0; index--) {
         const event = events[index] as SessionEventLike | null;

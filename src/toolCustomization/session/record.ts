@@ -29,6 +29,8 @@ export interface RunningSession {
         readonly metadata?: { isProcessing?: () => Promise<unknown> };
     };
     on(handler: (event: SessionEventLike) => void): () => void;
+    /** The session's history: `getEvents` from SDK 1.0.14 on, `getMessages` before. */
+    getEvents?: () => Promise<unknown>;
     getMessages?: () => Promise<unknown>;
     abort?: () => Promise<unknown>;
 }

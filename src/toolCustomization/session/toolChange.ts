@@ -144,6 +144,8 @@ export async function runToolChange(change: ToolChange): Promise<SessionToolReso
     record.current = next;
     record.known = true;
     record.mayReplace = new Set();
+    // A session created with nothing to agree on has no transforms to follow this change.
+    record.agreement?.changed((prepared.source as { model?: unknown }).model);
     return next.resolution;
 }
 

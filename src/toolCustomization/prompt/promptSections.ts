@@ -1,0 +1,90 @@
+import { MEASURED_PROMPT_SECTIONS } from "../catalog/generated/promptSectionNames.generated.js";
+import type { PromptTools } from "./promptAgreement.js";
+
+/**
+ * The sections of the runtime's prompt the agreement registers transforms for:
+ * - undefined (all of them): the runtime, or the model id on it, was not measured
+ *   (`scripts/measure/measure-prompt-sections.mjs`), so any section may name any tool;
+ * - none: on the session's model, no section names a tool the session lacks or replaces, and
+ *   nothing is unconfirmed: the session gets the SDK's own prompt, untouched (no customize mode,
+ *   no transforms, no extra requests);
+ * - otherwise, every section that names a tool on some model of this runtime: the ones that
+ *   disagree now, and those a later `setTools` or `setModel` could make disagree (the runtime
+ *   calls the transforms registered at creation again after each; it takes no new ones).
+ *
+ * @param runtime - `toolResolution.runtime` of the session
+ * @param model - the session's model id
+ * @param tools - the session's tools as the rewrite sees them
+ * @returns section ids, or undefined for all
+ */
+export function sectionsToAgree(
+    runtime: { readonly version: string; readonly catalog: "measured" | "fallback" },
+    model: unknown,
+    tools: PromptTools
+): readonly string[] | undefined {
+    if (runtime.catalog !== "measured") return undefined;
+    const measured = MEASURED_PROMPT_SECTIONS.find(
+        (entry) => entry.runtimeVersion === runtime.version
+    );
+    if (measured === undefined || typeof model !== "string") return undefined;
+    // An own-property check: a model id such as 'constructor' is just an unmeasured id.
+    if (!Object.hasOwn(measured.byModel, model)) return undefined;
+    const current = Object.values(measured.byModel[model]!);
+    const disagrees =
+        tools.unconfirmed.length > 0 ||
+        current.some((names) => names.some((name) => tools.dropped.has(name)));
+    if (!disagrees) return NONE;
+    const naming = new Set<string>();
+    for (const sections of Object.values(measured.byModel)) {
+        for (const [id, names] of Object.entries(sections)) {
+            if (names.length > 0) naming.add(id);
+        }
+    }
+    return Object.freeze([...naming]);
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * The tools a session lacks or replaces that sections without a transform name on its model:
+ * after a `setTools` or `setModel` of a session that had nothing to agree on at its creation (so
+ * none was registered, and the runtime takes none later), what the runtime's instructions now
+ * say wrongly. Empty where the transforms cover every section (`agreed` undefined) or the
+ * runtime was not measured.
+ *
+ * @param agreed - the sections registered ({@link sectionsToAgree}'s answer at creation)
+ * @param runtime - `toolResolution.runtime` of the session
+ * @param model - the session's model id now
+ * @param tools - the session's tools now
+ * @returns tool names, sorted
+ */
+export function namesOutsideAgreement(
+    agreed: readonly string[] | undefined,
+    runtime: { readonly version: string; readonly catalog: "measured" | "fallback" },
+    model: unknown,
+    tools: PromptTools
+): readonly string[] {
+    if (agreed === undefined) return NONE;
+    const measured = MEASURED_PROMPT_SECTIONS.find(
+        (entry) => entry.runtimeVersion === runtime.version
+    );
+    if (measured === undefined) return NONE;
+    // An unmeasured model id may be given any model's text.
+    const models =
+        typeof model === "string" && Object.hasOwn(measured.byModel, model)
+            ? [measured.byModel[model]!]
+            : Object.values(measured.byModel);
+    const covered = new Set(agreed);
+    const names = new Set<string>();
+    for (const sections of models) {
+        for (const [id, named] of Object.entries(sections)) {
+            if (covered.has(id)) continue;
+            // A replaced built-in loses only its own block, which the runtime leaves out itself
+            // (measured for view on 1.0.85): what else names it holds for the app's tool.
+            for (const name of named) {
+                if (tools.dropped.has(name) && !tools.replaced.includes(name)) names.add(name);
+            }
+        }
+    }
+    return Object.freeze([...names].sort());
+}

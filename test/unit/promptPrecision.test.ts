@@ -1,0 +1,237 @@
+/**
+ * The rewrite removes only what is false for the session (issue 42's table), held on the
+ * runtime's real section texts, captured from the installed runtime when the test runs (and from
+ * the runtime at COPILOT_EXTERNAL_RUNTIME, when set: runtime 1.0.102 writes `<skill>` blocks the
+ * bundled one lacks). Each case names the sentence the runtime writes and what the rewrite must
+ * leave of it; a case whose sentence this runtime does not write is skipped with a message, so a
+ * runtime that rewords the text shows up as skipped cases, not as passing ones.
+ */
+import { existsSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { RuntimeConnection } from "@github/copilot-sdk";
+import { CLAUDE_MODEL, GPT_MODEL, cleanupStack } from "../support/e2eHarness.js";
+import { captureRuntimePrompt, type CapturedPrompt } from "../support/runtimeSections.js";
+import { rewriteWithoutTools } from "../../src/toolCustomization/prompt/promptRewrite.js";
+import { toolMentions } from "../../src/toolCustomization/prompt/toolMentions.js";
+import { describeNoLeftovers } from "../support/noLeftovers.js";
+import { MEASURED_BUILT_IN_TOOLS } from "../../src/toolCustomization/catalog/generated/measuredBuiltInTools.generated.js";
+
+/** Every built-in name any measured runtime has. */
+const NAMES = new Set([
+    ...MEASURED_BUILT_IN_TOOLS.flatMap((measured) => measured.builtIns),
+    "skill",
+]);
+
+const external = process.env.COPILOT_EXTERNAL_RUNTIME;
+const RUNTIMES: readonly (readonly [string, Record<string, unknown>])[] = [
+    ["bundled", {}],
+    ...(external !== undefined && existsSync(external)
+        ? ([["external", { connection: RuntimeConnection.forStdio({ path: external }) }]] as const)
+        : []),
+];
+
+/** A session's view of the captured text: what it offers, lacks and replaces. */
+interface Session {
+    /** Built-ins the session lacks beyond those the model is not offered. */
+    readonly lacks?: readonly string[];
+    /** Built-ins a custom tool of the same name replaces. */
+    readonly replaces?: readonly string[];
+}
+
+/** The captured sections rewritten for `session`, joined. */
+function rewritten(captured: CapturedPrompt, session: Session): { before: string; after: string } {
+    const offered = new Set(captured.tools);
+    const replaced = new Set(session.replaces ?? []);
+    const dropped = new Set(
+        [...NAMES].filter(
+            (name) => !offered.has(name) || session.lacks?.includes(name) || replaced.has(name)
+        )
+    );
+    const before: string[] = [];
+    const after: string[] = [];
+    for (const text of captured.sections.values()) {
+        before.push(text);
+        after.push(rewriteWithoutTools(text, NAMES, dropped, replaced).text);
+    }
+    return { before: before.join("\n"), after: after.join("\n") };
+}
+
+/** By tag, opening minus closing tags. */
+function tagBalance(text: string): Map<string, number> {
+    const balance = new Map<string, number>();
+    for (const match of text.matchAll(/<(\/?)([A-Za-z_]+)>/g)) {
+        balance.set(match[2]!, (balance.get(match[2]!) ?? 0) + (match[1] === "/" ? -1 : 1));
+    }
+    return balance;
+}
+
+interface KeptCase {
+    readonly row: string;
+    readonly model: string;
+    readonly session: Session;
+    /** Text the runtime writes (the case is skipped where it does not). */
+    readonly written: string;
+    /** What the rewritten text must hold. */
+    readonly kept: readonly string[];
+    /** What it must not hold (a false recommendation, or an orphan). */
+    readonly gone?: readonly string[];
+}
+
+const CASES: readonly KeptCase[] = [
+    {
+        row: "a sentence conditional on ask_user's absence is kept (no ask_user)",
+        model: CLAUDE_MODEL,
+        session: {},
+        written: "If the ask_user tool is not available",
+        kept: [
+            "If the ask_user tool is not available, present the follow-up options as a numbered list and ask the user to reply with their choice.",
+            "use the ask_user tool (if available) to offer follow-up actions with these choices:",
+        ],
+    },
+    {
+        row: "only view replaced: the grep and glob pairs are kept, and the view pair too",
+        model: CLAUDE_MODEL,
+        session: { replaces: ["view"] },
+        written: "**view** instead of",
+        kept: [
+            "**grep** instead of commands such as `grep`/`rg`",
+            "**glob** instead of `find`/`ls`",
+        ],
+    },
+    {
+        row: "only view excluded: its pair goes, the grep and glob pairs stay",
+        model: CLAUDE_MODEL,
+        session: { lacks: ["view"] },
+        written: "**view** instead of",
+        kept: [
+            "use built-in tools rather than bash commands: **grep** instead of commands such as `grep`/`rg` and **glob** instead of `find`/`ls`. Fall back to bash only when these tools cannot meet your needs.",
+        ],
+        gone: ["**view** instead of"],
+    },
+    {
+        row: "only bash missing: the ranking keeps glob and grep",
+        model: CLAUDE_MODEL,
+        session: { lacks: ["bash"] },
+        written: "> grep with a glob > bash.",
+        kept: [
+            "For code, prefer: available code intelligence > available LSP > glob > grep with a glob.",
+        ],
+    },
+    {
+        row: "only apply_patch missing: the backticked list keeps rg, glob and view",
+        model: GPT_MODEL,
+        session: { lacks: ["apply_patch"] },
+        written: "`view`, and `apply_patch`",
+        kept: ["- Prefer built-ins such as `rg`, `glob`, and `view`; use shell commands"],
+    },
+    {
+        row: "a replaced view keeps the advice on parallel calls",
+        model: CLAUDE_MODEL,
+        session: { replaces: ["view"] },
+        written: "view tool calls in one response",
+        kept: [
+            "make 3 view tool calls in one response",
+            "Put all independent view calls in one response",
+        ],
+        gone: ["For likely-large files, use `view_range` immediately"],
+    },
+    {
+        row: "a list item keeps its marker when its first sentence goes",
+        model: CLAUDE_MODEL,
+        session: { lacks: ["view", "grep", "glob"] },
+        written: "compile the report. Verify with tests",
+        kept: ["\n* Verify with tests, not repeated searches; use write_agent for follow-up."],
+    },
+    {
+        row: "a sentence that refers back goes with the one it refers to (no apply_patch)",
+        model: GPT_MODEL,
+        session: { lacks: ["apply_patch"] },
+        written: "Formatting commands and bulk-edit tools are exempt.",
+        kept: [],
+        gone: ["Formatting commands and bulk-edit tools are exempt."],
+    },
+];
+
+describe.each(RUNTIMES)("on the %s runtime's sections", (_label, clientOptions) => {
+    const captured = new Map<string, CapturedPrompt>();
+    const cleanups = cleanupStack();
+    beforeAll(async () => {
+        for (const model of [CLAUDE_MODEL, GPT_MODEL]) {
+            captured.set(
+                model,
+                await captureRuntimePrompt(cleanups.defer, model, {}, clientOptions)
+            );
+        }
+        await cleanups.run();
+    });
+
+    it.for(CASES)("$row", (testCase, { skip }) => {
+        const prompt = captured.get(testCase.model)!;
+        const { before, after } = rewritten(prompt, testCase.session);
+        if (!before.includes(testCase.written)) {
+            skip(`runtime ${prompt.runtimeVersion} does not write "${testCase.written}"`);
+        }
+        for (const text of testCase.kept) expect(after, text).toContain(text);
+        for (const text of testCase.gone ?? []) expect(after, text).not.toContain(text);
+    });
+
+    it.for([
+        { label: "view, grep and glob excluded", lacks: ["view", "grep", "glob"] },
+        { label: "bash excluded", lacks: ["bash"] },
+        { label: "skill and task excluded", lacks: ["skill", "task"] },
+        { label: "apply_patch excluded", lacks: ["apply_patch"] },
+    ])(
+        "$label: tags stay balanced, no list item loses its marker, no mention is left",
+        ({ lacks }) => {
+            for (const [model, prompt] of captured) {
+                const { before, after } = rewritten(prompt, { lacks });
+                // Each tag left is as balanced as it was (a block removed whole takes its tags).
+                const balanceBefore = tagBalance(before);
+                for (const [tag, balance] of tagBalance(after)) {
+                    expect(balance, `${model} <${tag}>`).toBe(balanceBefore.get(tag));
+                }
+                expect(after.split("```").length % 2, model).toBe(before.split("```").length % 2);
+                // A line the rewrite left or edited keeps the marker its source line had.
+                const sources = before.split("\n");
+                for (const line of after.split("\n")) {
+                    if (line.trim() === "" || sources.includes(line)) continue;
+                    const tail = line.slice(-24);
+                    const source = sources.find((candidate) => candidate.endsWith(tail));
+                    if (source === undefined) continue;
+                    const marker = (text: string) => /^\s*(?:[*-]|\d+\.)?\s*/.exec(text)![0];
+                    expect(marker(line), `${model}: ${line}`).toBe(marker(source));
+                }
+                const dropped = new Set(lacks);
+                const left = toolMentions(after, NAMES).filter(
+                    (mention) => dropped.has(mention.name) && mention.conditional !== true
+                );
+                expect(left, model).toEqual([]);
+            }
+        }
+    );
+});
+
+describe("blocks of the same tag nested in a tool's block", () => {
+    it("are removed with it: runtime 1.0.102's <skill> holds <skill> entries", () => {
+        const text = [
+            "<edit>",
+            "Edit.",
+            "</edit>",
+            "<skill>",
+            "<available_skills>",
+            "<skill>",
+            "  <name>a</name>",
+            "</skill>",
+            "</available_skills>",
+            "</skill>",
+            "<sql>",
+            "Query.",
+            "</sql>",
+        ].join("\n");
+        expect(rewriteWithoutTools(text, NAMES, new Set(["skill"])).text).toBe(
+            "<edit>\nEdit.\n</edit>\n<sql>\nQuery.\n</sql>"
+        );
+    });
+});
+
+describeNoLeftovers();
