@@ -1036,6 +1036,175 @@ async function checkRust() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Broken variants of unit tests (PR D): a pull request's fix removed from the temporary tree, the
+// unit test that guards it must fail. For each entry whose source file the pull requests change:
+// the fix (a text that must occur exactly once) is removed, only that test runs, the file is
+// restored. A test that passes without its fix does not guard it.
+
+/**
+ * @typedef {{
+ *   folder: string,
+ *   language: string,
+ *   label: string,
+ *   file: string,
+ *   fix: string,
+ *   test: string,
+ *   run: (env: NodeJS.ProcessEnv | undefined) => { tests: E2eTestResult[], output: string },
+ * }} UnitBreak
+ */
+
+/** @type {UnitBreak[]} */
+const UNIT_BREAKS = [
+    {
+        folder: "nodejs",
+        language: "Node",
+        label: "setNoDelay(true) removed",
+        file: "nodejs/src/client.ts",
+        fix: "                this.socket!.setNoDelay(true);\n",
+        test: "disables Nagle's algorithm on the socket it connects",
+        run(env) {
+            const report = join(work, `unit-break-vitest-${results.length}.json`);
+            const result = exec(
+                "npx",
+                [
+                    "vitest",
+                    "run",
+                    "test/client.test.ts",
+                    "-t",
+                    this.test,
+                    "--reporter=json",
+                    `--outputFile=${report}`,
+                ],
+                { cwd: nodejs, env }
+            );
+            /** @type {E2eTestResult[]} */
+            const tests = [];
+            /** @type {string[]} */
+            const failures = [];
+            if (existsSync(report)) {
+                for (const file of JSON.parse(readFileSync(report, "utf8")).testResults) {
+                    for (const t of file.assertionResults) {
+                        const status =
+                            t.status === "passed" ? "pass" : t.status === "failed" ? "fail" : "skip";
+                        tests.push({ name: t.title, status });
+                        failures.push(...(t.failureMessages ?? []));
+                    }
+                }
+            }
+            return { tests, output: `${failures.join("\n")}\n${result.output}` };
+        },
+    },
+    {
+        folder: "python",
+        language: "Python",
+        label: "setsockopt(TCP_NODELAY) removed",
+        file: "python/copilot/client.py",
+        fix: "            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)\n",
+        test: "test_disables_nagle_on_the_socket_it_connects",
+        run(env) {
+            const report = join(work, `unit-break-pytest-${results.length}.xml`);
+            /** @type {NodeJS.ProcessEnv} */
+            const pyEnv = {
+                ...env,
+                PATH: `${pythonTools()}:${env?.PATH ?? process.env.PATH}`,
+                UV_NO_PROGRESS: "1",
+            };
+            delete pyEnv.VIRTUAL_ENV;
+            const result = exec(
+                "uv",
+                [
+                    "run",
+                    "pytest",
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    "test_client.py",
+                    "-k",
+                    this.test,
+                    `--junitxml=${report}`,
+                ],
+                { cwd: join(tree, "python"), env: pyEnv }
+            );
+            return {
+                tests: existsSync(report) ? junitTests(readFileSync(report, "utf8")) : [],
+                output: result.output,
+            };
+        },
+    },
+    {
+        folder: "java",
+        language: "Java",
+        label: "setTcpNoDelay(true) removed",
+        file: "java/sdk/src/main/java/com/github/copilot/CliServerManager.java",
+        fix: "            socket.setTcpNoDelay(true);\n",
+        test: "connectToServerTcpModeDisablesNagle",
+        run(env) {
+            const java = join(tree, "java");
+            const reports = join(java, "sdk", "target", "surefire-reports");
+            rmSync(reports, { recursive: true, force: true });
+            const result = exec(
+                "mvn",
+                [
+                    "-B",
+                    "-q",
+                    "-pl",
+                    "sdk",
+                    "-Denforcer.skip=true",
+                    "-Dskip.test.harness=true",
+                    "-Dsurefire.failIfNoSpecifiedTests=false",
+                    `-Dtest=CliServerManagerTest#${this.test}`,
+                    "test",
+                ],
+                { cwd: java, env }
+            );
+            const xml = join(reports, "TEST-com.github.copilot.CliServerManagerTest.xml");
+            return {
+                tests: existsSync(xml) ? junitTests(readFileSync(xml, "utf8")) : [],
+                output: result.output,
+            };
+        },
+    },
+];
+
+/**
+ * Runs each unit test of UNIT_BREAKS with its fix removed; each must fail.
+ *
+ * @param {NodeJS.ProcessEnv | undefined} nodeEnv
+ * @param {(folder: string) => boolean} wanted
+ */
+async function checkUnitBreaks(nodeEnv, wanted) {
+    const changed = new Set(
+        run("git", ["diff", "--name-only", `${base}..HEAD`], { cwd: tree })
+            .split("\n")
+            .filter(Boolean)
+    );
+    for (const target of UNIT_BREAKS.filter((t) => changed.has(t.file) && wanted(t.folder))) {
+        await step(target.language, `unit test '${target.test}', broken: ${target.label}`, () => {
+            const path = join(tree, target.file);
+            const original = readFileSync(path, "utf8");
+            writeFileSync(path, applyBreak(original, { find: target.fix, replace: "" }, target.file));
+            try {
+                const { tests, output } = target.run(nodeEnv);
+                const own = tests.find((t) => t.name === target.test || t.name.endsWith(target.test));
+                if (own?.status !== "fail") {
+                    process.stdout.write(tail(output, 30));
+                    throw failure(
+                        own?.status === "pass"
+                            ? "the test passed with its fix removed: it does not guard the fix"
+                            : "the test has no result in the output (it did not run: see the output above)",
+                        own?.status ?? "no result"
+                    );
+                }
+                return `fails, as it should: ${failureReason(output)}`;
+            } finally {
+                writeFileSync(path, original);
+            }
+        });
+    }
+}
+// ------------------------------------------------------------------------ end of unit breaks ---
+
+// ---------------------------------------------------------------------------------------------
 // e2e: the touched e2e tests, against upstream's replaying proxy (test/harness) and the runtime
 // from npm, offline (issue 29, PR C). For each SDK whose e2e test file the pull requests touch:
 // - "as is": every test of that file (Go: its TestToolsE2E, Rust: its tools:: module) passes;
@@ -1564,6 +1733,7 @@ try {
             if (only("java")) await checkJava(nodeEnv);
             if (only("rust")) await checkRust();
             if (only("dotnet")) skip(".NET", "build, format, tests", "not run: no toolchain here");
+            await checkUnitBreaks(nodeEnv, only);
         }
         await checkE2e(nodeEnv, only);
         for (const [folder, language] of LANGUAGES) {
