@@ -403,7 +403,8 @@ export const REPRO_CASES = [
         title: "Over TCP, every JSON-RPC request waits about 40 ms (Node, Python and Java set no TCP_NODELAY)",
         report: "06-tcp-nagle-delay.md",
         repository: "github/copilot-sdk",
-        expected: "the client's TCP socket to the runtime has Nagle's algorithm disabled (setNoDelay(true))",
+        expected:
+            "the client's TCP socket to the runtime has Nagle's algorithm disabled (setNoDelay(true))",
         async run(rig) {
             // The verdict is whether the SDK's TCP socket got setNoDelay(true), not a timing; the
             // medians are printed for the report.
