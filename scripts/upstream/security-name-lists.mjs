@@ -7,6 +7,7 @@
 // the documented conflict error at the first send; the names whose built-in still answers with
 // the flag set (finding 2). A name is listed under every outcome either model showed.
 
+import { checkArguments } from "../../build/cli/cliArguments.js";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +20,10 @@ const RUNTIMES = [
     "@github/copilot-sdk 1.0.15-preview.4 (runtime 1.0.89-7)",
     "@github/copilot-sdk 1.0.14 with the external runtime 1.0.102",
 ];
+checkArguments(process.argv.slice(2), {
+    usage: "Usage: node scripts/upstream/security-name-lists.mjs > patches/upstream/issues/SECURITY-PRIVATE-name-lists.md",
+});
+
 const HIJACKED = /\*\*built-in silently answers\*\*|\*\*tool dropped\*\*/;
 
 const report = readFileSync(join(ROOT, "CONFORMANCE.md"), "utf8");
