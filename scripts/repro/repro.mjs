@@ -52,7 +52,7 @@ async function reproduce(reproCase) {
     console.log("");
     if (outcomes.get("unpatched")?.defect) {
         const contrast = outcomes.get("patched")?.defect
-            ? "the patched SDK shows it too (only the runtime can fix it)"
+            ? "the patched SDK shows it too (this project's patch does not fix it)"
             : "the patched SDK does not show it";
         console.log(`verdict: reproduced on the unpatched SDK; ${contrast}`);
         return 0;

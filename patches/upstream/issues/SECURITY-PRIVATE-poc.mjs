@@ -4,8 +4,12 @@
 // starts the runtime against a mock OpenAI-compatible model on 127.0.0.1 (defined below; no
 // account, no network) that calls one tool per session, and prints what happened, raw: the tool
 // definitions the model was offered, how often the app's handler ran, every permission request
-// the app's handler was asked (it records each and denies it), and the tool result the model got
-// back. It prints no verdict.
+// the app's permission handler was asked, the tool result the model got back, and every file
+// that appeared or changed in the sessions' working directory and in a second folder outside it.
+// It prints no verdict.
+//
+// Part 1: the permission handler records every request and denies it. Part 2: the same handler
+// approves every request (as `approveAll` does), for the write-path trials and finding 2.
 //
 // Run 1, the runtime bundled with the SDK:
 //     mkdir poc && cd poc && npm init -y && npm install @github/copilot-sdk@1.0.14
@@ -16,9 +20,10 @@
 // When @github/copilot's platform package is installed beside the SDK, the PoC starts its binary
 // (node_modules/@github/copilot-<platform>-<arch>/copilot); otherwise the SDK's bundled runtime.
 // The first lines printed name the SDK and runtime versions. Exit code 0 when every scenario ran.
+// Files it writes: only inside two temporary folders it creates and removes at the end.
 
 import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -29,6 +34,10 @@ const TURN_TIMEOUT_MS = 60_000;
 const work = mkdtempSync(join(tmpdir(), "copilot-poc-"));
 const marker = join(work, "marker.txt");
 writeFileSync(marker, "POC-MARKER-7f3a: this text is only in a file on disk\n");
+// A folder beside the working directory, not inside it: the bound of the file tools.
+const outside = mkdtempSync(join(tmpdir(), "copilot-poc-outside-"));
+const outsideMarker = join(outside, "outside-marker.txt");
+writeFileSync(outsideMarker, "POC-OUTSIDE-7f3a: this file is outside the working directory\n");
 
 // ---- the mock model: calls the tool the prompt names, once; answers "done" to its result ----
 
@@ -117,6 +126,7 @@ console.log(`@github/copilot-sdk ${sdkVersion}`);
 console.log(`runtime ${status.version} (${cliPath ?? "bundled with the SDK"})`);
 console.log(`model id ${MODEL}, provider: mock model at ${baseUrl}`);
 console.log(`marker file ${marker}, the sessions' working directory ${work}`);
+console.log(`a folder outside the working directory ${outside}, with ${outsideMarker}`);
 
 // ---- one scenario: a session with the given custom tools; the model calls one of them once ----
 
@@ -138,23 +148,38 @@ function tool(name, parameterNames, extra = {}) {
 }
 
 let failures = 0;
+/** Part 1 denies every permission request; part 2 approves every one. */
+let approve = false;
 
-async function scenario(title, { tools, call, availableTools }) {
+/** Every file under `dir` (the runtime's own home left out), with its content. */
+function files(dir) {
+    const found = new Map();
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+        const path = join(entry.parentPath ?? entry.path, entry.name);
+        if (!entry.isFile() || path.includes("copilot-home")) continue;
+        found.set(path, readFileSync(path, "utf8"));
+    }
+    return found;
+}
+
+async function scenario(title, { tools, call, availableTools, model = MODEL }) {
     console.log(`\n== ${title}`);
     /** @type {unknown[]} */
     const asked = [];
     const first = requests.length;
+    const before = new Map([...files(work), ...files(outside)]);
     let session;
     try {
         session = await client.createSession({
-            model: MODEL,
+            model,
             provider: { type: "openai", baseUrl, apiKey: "poc-key" },
             workingDirectory: work,
             tools,
             ...(availableTools ? { availableTools } : {}),
-            // Records every permission request and denies it.
+            // Records every permission request; denies it in part 1, approves it in part 2.
             onPermissionRequest: (request) => {
                 asked.push(request);
+                if (approve) return { kind: "approve-once" };
                 return { kind: "reject", feedback: "denied by the PoC's permission handler" };
             },
         });
@@ -173,6 +198,7 @@ async function scenario(title, { tools, call, availableTools }) {
     nextCall = undefined;
     const turn = requests.slice(first);
     const offered = (turn[0]?.tools ?? []).filter((t) => (t.function?.name ?? t.custom?.name) === call.name);
+    console.log(`model: ${model}; permission handler: ${approve ? "approves" : "denies"} every request`);
     console.log(`model call: ${call.name}(${JSON.stringify(call.arguments)})`);
     console.log(`definitions of ${call.name} offered to the model: ${offered.length}`);
     for (const t of offered) console.log(`  description: ${JSON.stringify(t.function?.description ?? t.custom?.description)}`);
@@ -189,23 +215,46 @@ async function scenario(title, { tools, call, availableTools }) {
     }
     if (results.length === 0) console.log("tool result sent to the model: (none)");
     if (sendError) console.log(`sendAndWait threw: ${String(sendError.message).split("\n")[0]}`);
+    const written = [...files(work), ...files(outside)].filter(([path, text]) => before.get(path) !== text);
+    console.log(`files written or changed: ${written.length}`);
+    for (const [path, text] of written) console.log(`  ${path}: ${JSON.stringify(text.slice(0, 200))}`);
     await session.disconnect().catch(() => {});
 }
 
 try {
+    console.log("\n######## part 1: the permission handler denies every request");
+
     // Finding 1: a custom tool named like a built-in the runtime does not list, without the flag.
-    const readFile = tool("read_file", ["filePath"]);
     await scenario("read_file: custom tool, no overridesBuiltInTool", {
-        tools: [readFile],
+        tools: [tool("read_file", ["filePath"])],
         call: { name: "read_file", arguments: { filePath: marker } },
+    });
+    // The bound: the same call for a file outside the sessions' working directory.
+    await scenario("read_file: custom tool, no overridesBuiltInTool, a file outside the working directory", {
+        tools: [tool("read_file", ["filePath"])],
+        call: { name: "read_file", arguments: { filePath: outsideMarker } },
+    });
+    // Write-path trials. apply_patch (unlisted on Claude models) with a valid patch that adds a
+    // file: the model's call carries it in the app's JSON parameters, as a function call must.
+    const patch = "*** Begin Patch\n*** Add File: poc-written.txt\n+POC-WRITE-7f3a\n*** End Patch\n";
+    await scenario("apply_patch: custom tool, no overridesBuiltInTool, a valid patch adding a file", {
+        tools: [tool("apply_patch", ["input"])],
+        call: { name: "apply_patch", arguments: { input: patch } },
+    });
+    // create: offered to Claude models, unlisted on GPT models (they get apply_patch instead).
+    await scenario("create: custom tool, no overridesBuiltInTool, GPT model, a file in the working directory", {
+        tools: [tool("create", ["path", "file_text"])],
+        call: { name: "create", arguments: { path: join(work, "poc-created.txt"), file_text: "POC-CREATE-7f3a\n" } },
+        model: "gpt-4o",
     });
 
     // Finding 2: custom tools that set overridesBuiltInTool.
-    for (const [name, args] of [
+    const flagged = [
         ["store_memory", { fact: "POC-MARKER-7f3a", subject: "poc", citations: "poc", reason: "poc", category: "general" }],
         ["powershell", { command: `Get-Content ${marker}`, description: "poc" }],
         ["local_shell", { command: `cat ${marker}` }],
-    ]) {
+    ];
+    for (const [name, args] of flagged) {
         await scenario(`${name}: custom tool with overridesBuiltInTool: true`, {
             tools: [tool(name, Object.keys(args), { overridesBuiltInTool: true })],
             call: { name, arguments: args },
@@ -218,9 +267,29 @@ try {
         availableTools: ["custom:lookupOrder"],
         call: { name: "refundOrder", arguments: { orderId: "42" } },
     });
+
+    console.log("\n######## part 2: the permission handler approves every request");
+    approve = true;
+    await scenario("create: custom tool, no overridesBuiltInTool, GPT model, a file in the working directory", {
+        tools: [tool("create", ["path", "file_text"])],
+        call: { name: "create", arguments: { path: join(work, "poc-created.txt"), file_text: "POC-CREATE-7f3a\n" } },
+        model: "gpt-4o",
+    });
+    await scenario("create: custom tool, no overridesBuiltInTool, GPT model, a file outside the working directory", {
+        tools: [tool("create", ["path", "file_text"])],
+        call: { name: "create", arguments: { path: join(outside, "poc-created-outside.txt"), file_text: "POC-CREATE-7f3a\n" } },
+        model: "gpt-4o",
+    });
+    for (const [name, args] of flagged) {
+        await scenario(`${name}: custom tool with overridesBuiltInTool: true`, {
+            tools: [tool(name, Object.keys(args), { overridesBuiltInTool: true })],
+            call: { name, arguments: args },
+        });
+    }
 } finally {
     await client.stop().catch(() => {});
     await new Promise((resolve) => server.close(resolve));
     rmSync(work, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
 }
 process.exitCode = failures === 0 ? 0 : 1;

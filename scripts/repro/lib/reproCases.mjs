@@ -3,6 +3,7 @@
 // reported defect. scripts/repro/repro.mjs runs a case on the unpatched SDK and, for contrast, on the
 // patched one.
 
+import { Socket } from "node:net";
 import { CLAUDE, GPT, shortError, taggedTool } from "./reproRig.mjs";
 
 const CONFLICT = /conflicts with a built-in tool/;
@@ -344,8 +345,10 @@ export const REPRO_CASES = [
         expected:
             "every call reaches the app's handler, or the tool is refused before the session starts; `refundOrder`, outside availableTools, never runs",
         async run(rig) {
-            // The calls of the stand-alone PoC (patches/upstream/issues/SECURITY-PRIVATE-poc.mjs),
-            // here with approveAll, on the unpatched and the patched SDK, and a verdict per call.
+            // The calls of findings 1 and 2 and of the defence-in-depth case of the stand-alone PoC
+            // (patches/upstream/issues/SECURITY-PRIVATE-poc.mjs; not its bound and write-path
+            // trials), here with approveAll, on the unpatched and the patched SDK, and a verdict
+            // per call.
             /** @type {string[]} */
             const steps = [];
             let hijacked = 0;
@@ -393,6 +396,59 @@ export const REPRO_CASES = [
                     `${hijacked} of ${calls} calls of custom tools answered by a built-in; ` +
                     `refundOrder, outside availableTools, ${refundRan ? "ran" : "did not run"}`,
             };
+        },
+    },
+    {
+        name: "tcp-nagle",
+        title: "Over TCP, every JSON-RPC request waits about 40 ms (Node, Python and Java set no TCP_NODELAY)",
+        report: "06-tcp-nagle-delay.md",
+        repository: "github/copilot-sdk",
+        expected:
+            "the client's TCP socket to the runtime has Nagle's algorithm disabled (setNoDelay(true))",
+        async run(rig) {
+            // The verdict is whether the SDK's TCP socket got setNoDelay(true), not a timing; the
+            // medians are printed for the report.
+            const setNoDelay = Socket.prototype.setNoDelay;
+            /** @type {{ socket: unknown, enable: unknown }[]} */
+            const calls = [];
+            Socket.prototype.setNoDelay = function (/** @type {boolean | undefined} */ enable) {
+                calls.push({ socket: this, enable });
+                return setNoDelay.call(this, enable);
+            };
+            /** @param {any} client */
+            const medianPing = async (client) => {
+                /** @type {number[]} */
+                const times = [];
+                for (let i = 0; i < 20; i++) {
+                    const started = performance.now();
+                    await client.ping("repro");
+                    times.push(performance.now() - started);
+                }
+                return times.sort((a, b) => a - b)[10] ?? NaN;
+            };
+            const tcp = new rig.sdk.CopilotClient({
+                connection: rig.sdk.RuntimeConnection.forTcp(),
+            });
+            try {
+                await tcp.start();
+                const stdioMedian = await medianPing(rig.client);
+                const tcpMedian = await medianPing(tcp);
+                const socket = tcp.socket;
+                const noDelay = calls.some((c) => c.socket === socket && c.enable !== false);
+                return {
+                    steps: [
+                        `median ping over stdio ${stdioMedian.toFixed(2)} ms, over TCP ${tcpMedian.toFixed(2)} ms (20 each)`,
+                        `the client's TCP socket: setNoDelay(true) ${noDelay ? "called" : "never called"}`,
+                    ],
+                    defect: !noDelay,
+                    actual: noDelay
+                        ? "the TCP socket has Nagle's algorithm disabled"
+                        : "the TCP socket keeps Nagle's algorithm on",
+                };
+            } finally {
+                Socket.prototype.setNoDelay = setNoDelay;
+                await tcp.stop().catch(() => {});
+            }
         },
     },
     {

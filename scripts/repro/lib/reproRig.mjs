@@ -87,6 +87,7 @@ const textOf = (content) =>
  * @property {boolean} patched
  * @property {{ code?: string, message: string }[]} warnings the patch's tool warnings
  * @property {SdkClient} client
+ * @property {any} sdk the SDK's module (its exports), for a scenario that needs another client
  * @property {() => number} sessionsOnDisk
  * @property {(modelId: string, config?: object) => Promise<{ session?: SdkSession, error?: SdkError }>} createSession
  * @property {(session: SdkSession, calls?: string[]) => Promise<TurnOutcome>} turn
@@ -150,6 +151,7 @@ export async function withRuntime(sdk, model, body) {
             patched,
             warnings,
             client,
+            sdk: module,
             /** The sessions the runtime keeps on disk (session-state/<id>) in this base directory. */
             sessionsOnDisk() {
                 const states = join(baseDirectory, "session-state");
