@@ -181,7 +181,10 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
             const left = mentioned(outside, missing);
             for (const name of left) expect(noteText).toContain(name);
             expect(left).toEqual([]);
-            for (const text of testCase.kept ?? []) expect(outside, text).toContain(text);
+            // Each kept text is 1.0.85's wording: held where the runtime wrote it.
+            for (const text of testCase.kept ?? []) {
+                if (off.prompt.includes(text)) expect(outside, text).toContain(text);
+            }
             for (const text of testCase.gone ?? []) expect(outside, text).not.toContain(text);
         }
     );
@@ -276,6 +279,16 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
     });
 });
 
+/**
+ * Whether the package measured which sections of `runtimeVersion`'s prompt name tools
+ * (data/prompt-section-names/): elsewhere it registers every section's transform.
+ */
+function sectionsMeasured(runtimeVersion: string): boolean {
+    return existsSync(
+        new URL(`../../data/prompt-section-names/runtime-${runtimeVersion}.json`, import.meta.url)
+    );
+}
+
 describe("a session with nothing to agree on", () => {
     it("gets the SDK's own prompt, byte for byte, and no transform is registered", async ({
         onTestFinished,
@@ -289,6 +302,10 @@ describe("a session with nothing to agree on", () => {
             defer,
             (baseDirectory) => new UnpatchedClient({ baseDirectory })
         );
+        await rig.client.start();
+        const { version } = await rig.client.getStatus();
+        // Measured only for some runtimes (1.0.85): elsewhere every transform is registered.
+        if (!sectionsMeasured(version)) return;
         const prompts: string[] = [];
         for (const [each, client] of [
             [rig, rig.client],
@@ -328,6 +345,8 @@ describe("a session with nothing to agree on", () => {
                     onToolWarning: (warning: { code: string }) => void warnings.push(warning),
                 } as never)
         );
+        await rig.client.start();
+        if (!sectionsMeasured((await rig.client.getStatus()).version)) return;
         const session = await rig.client.createSession({ ...rig.base(CLAUDE_MODEL) });
         defer(() => session.disconnect());
         await session.sendAndWait({ prompt: "hello" });
