@@ -22,7 +22,11 @@ import {
     validateSessionTools,
 } from "../toolCustomization/input/customToolChecks.js";
 import { SessionToolError } from "../toolCustomization/api/sessionToolError.js";
-import { readSessionBody, readSessionHead } from "../toolCustomization/input/sessionInput.js";
+import {
+    readSessionBody,
+    readSessionHead,
+    refusedBySdkFirst,
+} from "../toolCustomization/input/sessionInput.js";
 import { toolSetEntry } from "../toolCustomization/catalog/defaultToolSets.js";
 import {
     prepareSession,
@@ -143,20 +147,6 @@ export function wrapCopilotClientWithChecks<T extends ClientClass>(Published: T)
             ? construct(config as never)
             : checkedConstruction(config as ToolSessionConfig, construct, discard)
     );
-}
-
-/**
- * Whether the SDK's own method refuses `config` before it does anything (both `gitHubToken` and
- * `gitHubTokenProvider`): the wrapper then hands it on untouched, so that the SDK's error comes
- * first, as without the patch.
- */
-function refusedBySdkFirst(config: SessionConfig | ResumeSessionConfig): boolean {
-    if (config === null || typeof config !== "object") return false;
-    const { gitHubToken, gitHubTokenProvider } = config as {
-        gitHubToken?: unknown;
-        gitHubTokenProvider?: unknown;
-    };
-    return gitHubToken !== undefined && gitHubTokenProvider !== undefined;
 }
 
 /**

@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { SessionToolError, approveAll } from "@github/copilot-sdk";
 import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
+import { EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
 
 const MODEL = "claude-sonnet-4.5";
 const handler = async (): Promise<string> => "custom result";
@@ -51,19 +52,7 @@ describe("custom agents' tools in the session's vocabulary", () => {
             { name: "unlisted", prompt: "Unlisted." },
         ]);
         expect(sent!.defaultAgent).toEqual({
-            excludedTools: [
-                "bash",
-                "read_bash",
-                "stop_bash",
-                "list_bash",
-                "write_bash",
-                "powershell",
-                "read_powershell",
-                "stop_powershell",
-                "list_powershell",
-                "local_shell",
-                "lint",
-            ],
+            excludedTools: [...EXECUTE_MEMBERS, "lint"],
         });
         expect(warnings).toEqual([]);
     });

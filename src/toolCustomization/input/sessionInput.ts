@@ -98,8 +98,15 @@ export function readSessionBody<C extends ToolSessionConfig>(
     });
 }
 
-function refusedBySdkFirst(options: Readonly<Record<string, unknown>>): boolean {
-    return options.gitHubToken !== undefined && options.gitHubTokenProvider !== undefined;
+/**
+ * Whether the SDK's own method refuses `config` before it does anything (both `gitHubToken` and
+ * `gitHubTokenProvider`): the wrap then hands it on untouched, so that the SDK's error comes
+ * first, as without the package.
+ */
+export function refusedBySdkFirst(config: unknown): boolean {
+    if (config === null || typeof config !== "object") return false;
+    const { gitHubToken, gitHubTokenProvider } = config as Readonly<Record<string, unknown>>;
+    return gitHubToken !== undefined && gitHubTokenProvider !== undefined;
 }
 
 const AGREEMENT_MODES: ReadonlySet<unknown> = new Set(["rewrite", "warn", "off"]);
