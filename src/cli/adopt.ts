@@ -200,11 +200,22 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
     log(manifest.json.type === "module" ? ESM_START_UP_CHECK : CJS_START_UP_CHECK);
     log("");
     log(
+        "For production, construct each client with the fail-closed preset, " +
+            "`new CopilotClient({ failClosed: true })`: it refuses unflagged overrides, filter " +
+            "entries that name nothing and custom tools the runtime rejects " +
+            `(${USING_OPTIONS}).`
+    );
+    log("");
+    log(
         `In a container image, copy patches/ before the install ` +
             `(${manager === "npm" ? "COPY package.json package-lock.json ./ then COPY patches ./patches then RUN npm ci" : "COPY package.json pnpm-lock.yaml ./ then COPY patches ./patches then RUN pnpm install --frozen-lockfile"}); ` +
             `\`${cli} doctor\` checks a Dockerfile.`
     );
 }
+
+/** Where the preset is described, in the installed package. */
+const USING_OPTIONS =
+    "node_modules/copilot-sdk-tool-override/docs/using.md, Options, members and exports";
 
 /** The files the thin patch appends to, as the check for a patched SDK reads them. */
 const PATCHED_FILES = [

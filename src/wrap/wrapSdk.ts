@@ -4,7 +4,7 @@
 // of the SDK's client.js, which rebinds `CopilotClient` to that subclass
 // (`toolCustomizationHook`). Either way, what the installed release can do is read at run time
 // (sdk/release.ts), and a release that cannot be served is refused when a client is constructed. Why the client needs a subclass: the fork's client options
-// (`builtInToolCollisions`, `onToolWarning`, `strictToolFilters`) are read in the constructor,
+// (`builtInToolCollisions`, `onToolWarning`, `strictToolFilters`, `failClosed`) are read in the constructor,
 // which keeps only the options it knows; everything else is a method the subclass wraps.
 
 import type {
@@ -98,10 +98,9 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
             const head = readSessionHead(given);
             // The SDK's own first check refuses such a config before anything else: it answers.
             if (head.refusedBySdkFirst) return construct(head.config as never);
-            refuseMissingCapabilities(
-                head.validateTools,
-                sessionToolStateOf(client as CopilotClient & SessionToolHost).release
-            );
+            const state = sessionToolStateOf(client as CopilotClient & SessionToolHost);
+            const validateTools = validatesTools(head.validateTools, state.failClosed);
+            refuseMissingCapabilities(validateTools, state.release);
             refuseUnusableSessionId(resumedSessionId ?? head.sessionId);
             // As the SDK's own method does: start only a client that has no connection yet.
             if (!hasConnection(client)) await client.start();
@@ -113,12 +112,11 @@ export function wrapCopilotClient<T extends ClientClass>(Published: T, release?:
                 (read) => normaliseToolFilters(client, read),
                 resumedSessionId
             );
-            const session = await checkedConstruction(prepared.config, construct, discard).catch(
-                (error: unknown) => {
-                    // Another connection holds a name on a resumed session: say which.
-                    throw clashOf(error, prepared.config.tools ?? []) ?? error;
-                }
-            );
+            const checked = checkedConstruction(prepared.config, validateTools, construct, discard);
+            const session = await checked.catch((error: unknown) => {
+                // Another connection holds a name on a resumed session: say which.
+                throw clashOf(error, prepared.config.tools ?? []) ?? error;
+            });
             await attachSession(session, prepared as PreparedSessionTools<ToolSessionConfig>, {
                 client: client as CopilotClient & SessionToolHost,
                 onToolAnswered: input.onToolAnswered,
@@ -145,8 +143,30 @@ export function wrapCopilotClientWithChecks<T extends ClientClass>(Published: T)
     return wrapClient(Published, undefined, (_client, config, { construct, discard }) =>
         refusedBySdkFirst(config)
             ? construct(config as never)
-            : checkedConstruction(config as ToolSessionConfig, construct, discard)
+            : checkedConstruction(
+                  config as ToolSessionConfig,
+                  (config as ToolSessionConfig).validateTools === true,
+                  construct,
+                  discard
+              )
     );
+}
+
+/**
+ * Whether the runtime validates this session's tools: the session's `validateTools`, or every
+ * session of a `failClosed` client, which refuses a session that turns it off.
+ */
+function validatesTools(given: boolean | undefined, failClosed: boolean): boolean {
+    if (!failClosed) return given === true;
+    if (given === false) {
+        throw new SessionToolError(
+            "INVALID_SESSION_OPTION",
+            "Invalid validateTools false on a client with failClosed: true: the preset validates " +
+                "every session's custom tools. Leave validateTools out, or use a client without failClosed.",
+            ["validateTools"]
+        );
+    }
+    return true;
 }
 
 /**
@@ -188,12 +208,15 @@ function refuseUnusableSessionId(sessionId: unknown): void {
 /** The construction checks around the SDK's own method. */
 async function checkedConstruction(
     config: ToolSessionConfig,
+    validateTools: boolean,
     construct: Construction["construct"],
     discard: Construction["discard"]
 ): Promise<CopilotSession> {
     assertUniqueToolNames(config.tools);
     const session = await construct(config as never);
-    await validateSessionTools(session, config, () => discard(session));
+    await validateSessionTools(session, { tools: config.tools, validateTools }, () =>
+        discard(session)
+    );
     return session;
 }
 

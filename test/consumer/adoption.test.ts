@@ -102,14 +102,18 @@ function freshApp(
 
 /** Runs the app's ESM and CommonJS start-up code: the check init prints, then SessionToolError. */
 function startBoth(app: string): void {
+    // The fail-closed preset init recommends is read by the patched client: a contradiction of
+    // it is refused (the unpatched SDK would ignore both options).
     const use =
-        "console.log(typeof copilotSdk.SessionToolError, copilotSdk.TOOL_CUSTOMIZATION_PATCH.form);";
+        "let code; try { new copilotSdk.CopilotClient({ failClosed: true, strictToolFilters: false }); }" +
+        " catch (error) { code = error.code; }" +
+        " console.log(typeof copilotSdk.SessionToolError, copilotSdk.TOOL_CUSTOMIZATION_PATCH.form, code);";
     writeFileSync(join(app, "start.mjs"), `${ESM_START_UP_CHECK}\n${use}\n`);
     writeFileSync(join(app, "start.cjs"), `${CJS_START_UP_CHECK}\n${use}\n`);
     for (const file of ["start.mjs", "start.cjs"]) {
         expect(run(process.execPath, [file], app)).toEqual({
             status: 0,
-            output: "function patch\n",
+            output: "function patch INVALID_CLIENT_OPTION\n",
         });
     }
 }
@@ -250,6 +254,15 @@ describe("the patch form, adopted from the packed package", () => {
         const init = paste(readmeBlock("npx --yes"), app);
         expect(init).toContain("verified (ESM and CommonJS): copilot-sdk-tool-override");
         expect(init).toContain("The app's SDK runs the tool customization and stays patched");
+        expect(init).toContain("`new CopilotClient({ failClosed: true })`");
+        // The place init names for the preset is in the installed package.
+        const using = readFileSync(
+            join(app, "node_modules", "copilot-sdk-tool-override", "docs", "using.md"),
+            "utf8"
+        );
+        expect(init).toContain("docs/using.md, Options, members and exports");
+        expect(using).toContain("## Options, members and exports");
+        expect(using).toContain("- `failClosed: boolean`");
         const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));
         expect(manifest.dependencies).toEqual({
             "@github/copilot-sdk": SDK,

@@ -36,6 +36,22 @@ export interface SessionToolClientOptions {
      * names still reach the runtime, which may know them (MCP tools).
      */
     strictToolFilters?: boolean;
+    /**
+     * The fail-closed preset for production: with `true`, the client refuses, before anything is
+     * sent, every session the package can tell is not what the app meant. It sets
+     * `builtInToolCollisions: "error"` (a custom tool replaces a built-in only with
+     * `overridesBuiltInTool: true`), `strictToolFilters: true` (a filter entry that names nothing
+     * refuses the session) and `validateTools: true` for every session (the runtime checks the
+     * custom tools before `createSession`/`resumeSession` returns). An option that contradicts it
+     * (`builtInToolCollisions: "override"`, `strictToolFilters: false`, a session's
+     * `validateTools: false`) is refused, not silently overruled. Default `false`.
+     *
+     * @example
+     * ```typescript
+     * const client = new CopilotClient({ failClosed: true });
+     * ```
+     */
+    failClosed?: boolean;
 }
 
 /**

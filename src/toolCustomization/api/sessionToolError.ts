@@ -10,7 +10,8 @@
  *   custom agent's `tools` or of `defaultAgent.excludedTools` (there, also a `toolset:` entry
  *   that names no toolset);
  * - `INVALID_TOOL_SET`: a `customToolSets` entry is malformed;
- * - `INVALID_CLIENT_OPTION`: `builtInToolCollisions` or `onToolWarning` has a wrong value;
+ * - `INVALID_CLIENT_OPTION`: `builtInToolCollisions`, `onToolWarning`, `strictToolFilters` or
+ *   `failClosed` has a wrong value, or an option contradicts `failClosed: true`;
  * - `INVALID_TOOL_UPDATE`: `session.setTools` got something other than its four options, or the
  *   session was not constructed by the patched SDK, is disconnected or was resumed as another
  *   object;
@@ -30,7 +31,8 @@
  * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`, `FILTER_DROPS_CUSTOM_TOOL`,
  *   `AGENT_TOOL_WITHHELD`: the warnings of these codes, on a client created with
  *   `strictToolFilters: true`;
- * - `INVALID_SESSION_OPTION`: `onToolAnswered` is not a function, `model` is not a string, or
+ * - `INVALID_SESSION_OPTION`: `onToolAnswered` is not a function, `validateTools` is not a
+ *   boolean (or `false` on a `failClosed` client), `model` is not a string, or
  *   `systemMessage` or `mcpServers` holds what JSON cannot carry as it is (or cannot be read);
  * - `CALL_ANSWERED_ELSEWHERE`: a built-in or an MCP server answered a call of one of the session's
  *   custom tools; the turn was aborted and the session refuses every later `send`;

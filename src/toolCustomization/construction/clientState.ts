@@ -36,6 +36,8 @@ export interface SessionToolState extends CatalogCache {
     readonly policy: BuiltInToolCollisionPolicy;
     /** Whether filter warnings that name nothing refuse the session (`strictToolFilters`). */
     readonly strictToolFilters: boolean;
+    /** Whether every session's custom tools are validated by the runtime (`failClosed`). */
+    readonly failClosed: boolean;
     readonly onWarning: (warning: SessionToolWarning) => void;
     /** Names whose automatic override this client has reported already. */
     readonly reportedOverrides: Set<string>;
@@ -82,7 +84,7 @@ export function createSessionToolState(
     release: ClientRelease = recordedRelease()
 ): SessionToolState {
     // Checked at run time too: JavaScript callers may pass anything.
-    const { builtInToolCollisions, onToolWarning, strictToolFilters } = options ?? {};
+    const { builtInToolCollisions, onToolWarning, strictToolFilters, failClosed } = options ?? {};
     if (builtInToolCollisions !== undefined && !COLLISION_POLICIES.has(builtInToolCollisions)) {
         throw new SessionToolError(
             "INVALID_CLIENT_OPTION",
@@ -104,9 +106,21 @@ export function createSessionToolState(
                 `use true (a filter entry or toolset member that names nothing refuses the session) or false (it only warns).`
         );
     }
+    if (failClosed !== undefined && typeof failClosed !== "boolean") {
+        throw new SessionToolError(
+            "INVALID_CLIENT_OPTION",
+            `Invalid failClosed ${quoteValue(failClosed)}: use true (the fail-closed preset) ` +
+                `or leave it out.`
+        );
+    }
+    if (failClosed === true) refuseFailClosedContradictions(options ?? {}, release);
     return {
-        policy: builtInToolCollisions ?? DEFAULT_BUILT_IN_TOOL_COLLISIONS,
-        strictToolFilters: strictToolFilters ?? false,
+        policy:
+            failClosed === true
+                ? "error"
+                : (builtInToolCollisions ?? DEFAULT_BUILT_IN_TOOL_COLLISIONS),
+        strictToolFilters: failClosed === true || (strictToolFilters ?? false),
+        failClosed: failClosed === true,
         onWarning: onToolWarning ?? ((warning) => console.warn(warning.message)),
         bundledRuntimeVersion,
         asksLocalRuntime: startsRuntime && bundledRuntimeVersion === undefined,
@@ -116,6 +130,44 @@ export function createSessionToolState(
         promptRewrites: createPromptRewrites(),
         release,
     };
+}
+
+/** What `failClosed: true` sets, each option with the value it takes. */
+const FAIL_CLOSED_SETS: ReadonlyMap<keyof SessionToolClientOptions, unknown> = new Map<
+    keyof SessionToolClientOptions,
+    unknown
+>([
+    ["builtInToolCollisions", "error"],
+    ["strictToolFilters", true],
+]);
+
+/**
+ * Refuses a client option that `failClosed: true` would overrule, and the preset on a release
+ * that cannot validate tools (it could not keep its promise there).
+ */
+function refuseFailClosedContradictions(
+    options: SessionToolClientOptions,
+    release: ClientRelease
+): void {
+    for (const [option, value] of FAIL_CLOSED_SETS) {
+        const given = options[option];
+        if (given === undefined || given === value) continue;
+        throw new SessionToolError(
+            "INVALID_CLIENT_OPTION",
+            `Invalid ${option} ${quoteValue(given)} with failClosed: true: the preset sets ` +
+                `${option}: ${quoteValue(value)}. Leave ${option} out, or leave failClosed out ` +
+                `and set each option yourself.`
+        );
+    }
+    if (release.capabilities.validateTools) return;
+    throw new SessionToolError(
+        "UNSUPPORTED_BY_RELEASE",
+        `failClosed validates every session's tools through the runtime request ` +
+            `'session.tools.initializeAndValidate', which @github/copilot-sdk ` +
+            `${release.version} does not have: move to an SDK release that has it, or leave ` +
+            `failClosed out and set builtInToolCollisions and strictToolFilters yourself.`,
+        ["session.tools.initializeAndValidate"]
+    );
 }
 
 /**

@@ -32,8 +32,8 @@ export interface SessionInput<C> {
     readonly promptAgreement: PromptAgreementMode;
     /** `onToolAnswered`, or undefined. */
     readonly onToolAnswered: CallAttributionConfig["onToolAnswered"];
-    /** Whether `validateTools` is `true`. */
-    readonly validateTools: boolean;
+    /** `validateTools` as given (`true`, `false`), or undefined when left out. */
+    readonly validateTools: boolean | undefined;
     /** The session id the config names (`sessionId`), as given. */
     readonly sessionId: unknown;
 }
@@ -68,7 +68,7 @@ export function readSessionHead<C>(given: C): SessionHead<C & ToolSessionConfig>
         config,
         refusedBySdkFirst: sdkFirst,
         onToolAnswered: sdkFirst ? undefined : readToolAnsweredOption(options.onToolAnswered),
-        validateTools: options.validateTools === true,
+        validateTools: sdkFirst ? undefined : readValidateToolsOption(options.validateTools),
         sessionId: options.sessionId,
     });
 }
@@ -134,6 +134,16 @@ export function readPromptAgreement(value: unknown): PromptAgreementMode {
  * @returns the callback, or undefined
  * @throws SessionToolError `INVALID_SESSION_OPTION` for anything but a function or undefined
  */
+function readValidateToolsOption(value: unknown): boolean | undefined {
+    if (value === undefined || typeof value === "boolean") return value;
+    throw new SessionToolError(
+        "INVALID_SESSION_OPTION",
+        `Invalid validateTools ${quoteValue(value)}: use true (the runtime checks the custom ` +
+            "tools before the session is returned) or false, or leave it out.",
+        ["validateTools"]
+    );
+}
+
 export function readToolAnsweredOption(value: unknown): CallAttributionConfig["onToolAnswered"] {
     if (value === undefined || typeof value === "function") {
         return value as CallAttributionConfig["onToolAnswered"];
