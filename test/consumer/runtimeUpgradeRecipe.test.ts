@@ -262,8 +262,8 @@ beforeAll(() => {
 }, 300_000);
 
 interface Report {
-    a: { version: string };
-    b: { version: string };
+    a: { version: string; sdk: string };
+    b: { version: string; sdk: string };
     differences: unknown[];
     exitCode: number;
 }
@@ -298,6 +298,12 @@ describe("the runtime-upgrade recipe on an SDK upgrade", () => {
                 `${manager}: runtime ${report.a.version} -> ${report.b.version}: ${report.differences.length} unreviewed differences, exit ${report.exitCode}`
             );
             expect([report.a.version, report.b.version]).toEqual([expected.base, expected.head]);
+            // Each side driven by the SDK release its lockfile locks, not the package's pin.
+            expect([runtimes.get("base_sdk"), runtimes.get("head_sdk")]).toEqual([
+                BASE_SDK,
+                HEAD_SDK,
+            ]);
+            expect([report.a.sdk, report.b.sdk]).toEqual([BASE_SDK, HEAD_SDK]);
             // The job fails exactly when the comparison found an unreviewed difference.
             expect(report.exitCode).toBe(report.differences.length > 0 ? 1 : 0);
             expect(failed?.name).toBe(

@@ -176,6 +176,11 @@ describe("conformance --compare: usage errors name the bad value", () => {
         ],
         [["--compare", "a@1", "b@2", "--jsn"], "Unknown option '--jsn'."],
         [["--compare", "a@1", "b@2", "c@3"], "Unexpected argument 'c@3'."],
+        [
+            ["--compare", "a@1", "b@2", "--sdk-a", "latest"],
+            "Invalid --sdk-a 'latest': give the @github/copilot-sdk version",
+        ],
+        [["--compare", "a@1", "b@2", "--sdk-b"], "--sdk-b needs a value."],
     ] as const)("%j", ([args, message]) => {
         expect(refused([...args])).toContain(message);
     });
@@ -189,13 +194,20 @@ describe("conformance --compare: usage errors name the bad value", () => {
                 "--tools",
                 "view,bash,apply_patch",
                 "--json",
+                "--sdk-a",
+                "1.0.14",
+                "--sdk-b",
+                "1.0.15-preview.4",
             ])
-        ).toEqual({
+        ).toStrictEqual({
             a: "@github/copilot@1.0.83",
             b: "@github/copilot@1.0.102",
             tools: ["view", "bash", "apply_patch"],
             app: undefined,
             json: true,
+            accept: undefined,
+            sdkA: "1.0.14",
+            sdkB: "1.0.15-preview.4",
         });
     });
 });

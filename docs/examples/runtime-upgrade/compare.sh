@@ -3,10 +3,17 @@
 # own copy of copilot-sdk-tool-override (pnpm exec or npx --no: never a download) to compare the
 # two runtimes for the app's session config, accepting the reviewed differences; the JSON report
 # goes to <report>. Exit: 0 nothing the app relies on changed; 1 something did; 2 usage; 3 probe.
+# Each runtime is driven by the SDK release its lockfile locks (<base sdk>, <head sdk>).
 # Usage: bash compare.sh <base runtime> <head runtime> <app module> <reviewed differences> <report>
+#        <base sdk> <head sdk>
 set -eo pipefail
-if [[ $# -ne 5 ]]; then
-    echo "usage: compare.sh <base runtime> <head runtime> <app module> <reviewed differences> <report>" >&2
+usage="usage: compare.sh <base runtime> <head runtime> <app module> <reviewed differences> <report> <base sdk> <head sdk>"
+if [[ $# -ne 7 ]]; then
+    echo "$usage" >&2
+    exit 2
+fi
+if [[ -z $6 || -z $7 ]]; then
+    echo "compare: an empty SDK version ('$6', '$7'): the runtimes step gave none." >&2
     exit 2
 fi
 for runtime in "$1" "$2"; do
@@ -17,4 +24,4 @@ for runtime in "$1" "$2"; do
 done
 if [[ -f pnpm-lock.yaml ]]; then run=(pnpm exec); else run=(npx --no); fi
 "${run[@]}" copilot-sdk-tool-override conformance --compare "$1" "$2" \
-    --app "$3" --accept "$4" --json > "$5"
+    --sdk-a "$6" --sdk-b "$7" --app "$3" --accept "$4" --json > "$5"

@@ -3,8 +3,10 @@
 //                                  runtime from that package (1.0.11 and older);
 //   @github/copilot-sdk@<version>  the runtime the SDK release bundles (1.0.13 and later), in its
 //                                  platform package @github/copilot-sdk-<platform>.
-// Usage: node lockfile-runtime.mjs <package-lock.json | pnpm-lock.yaml>
-// Prints the spec on stdout; exits 2 with the reason on stderr when the lockfile does not tell.
+// Usage: node lockfile-runtime.mjs [--sdk] <package-lock.json | pnpm-lock.yaml>
+// Prints the spec on stdout (with --sdk: the @github/copilot-sdk version the lockfile locks, the
+// release that drives the runtime in the comparison); exits 2 with the reason on stderr when the
+// lockfile does not tell.
 
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -17,9 +19,11 @@ function fail(message) {
     process.exit(2);
 }
 
-const [file, extra] = process.argv.slice(2);
-if (file === undefined || extra !== undefined) {
-    fail("usage: node lockfile-runtime.mjs <package-lock.json | pnpm-lock.yaml>");
+const args = process.argv.slice(2);
+const sdkOnly = args[0] === "--sdk";
+const [file, extra] = sdkOnly ? args.slice(1) : args;
+if (file === undefined || extra !== undefined || file.startsWith("-")) {
+    fail("usage: node lockfile-runtime.mjs [--sdk] <package-lock.json | pnpm-lock.yaml>");
 }
 let text;
 try {
@@ -98,7 +102,9 @@ const found = kind === "pnpm" ? fromPnpm() : fromNpm();
 if (found.sdkVersion === undefined) {
     fail(`'${file}' locks no ${SDK}: the app does not depend on it, or this is not its lockfile.`);
 }
-if (found.appPinsCli && found.cliVersion !== undefined) {
+if (sdkOnly) {
+    console.log(found.sdkVersion);
+} else if (found.appPinsCli && found.cliVersion !== undefined) {
     console.log(`${CLI}@${found.cliVersion}`);
 } else if (found.bundled) {
     console.log(`${SDK}@${found.sdkVersion}`);

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// conformance --compare <runtime A> <runtime B> [--tools <names> | --app <module>] [--json]:
-// what a runtime upgrade changes for an app. Both runtimes (npm specs such as
-// @github/copilot@1.0.83, or paths of a copilot CLI or of a folder that installed one) are driven
-// by the pinned SDK, offline, with the mock model on 127.0.0.1 (compareProbe.ts), and the
-// results compared (runtimeComparison.ts).
+// conformance --compare <runtime A> <runtime B> [--sdk-a <version>] [--sdk-b <version>]
+// [--tools <names> | --app <module>] [--json]: what a runtime upgrade changes for an app. Both
+// runtimes (npm specs such as @github/copilot@1.0.83, or paths of a copilot CLI or of a folder
+// that installed one) are driven offline, with the mock model on 127.0.0.1 (compareProbe.ts), each
+// by the SDK release its side names (--sdk-a/--sdk-b: the release the app's lockfile locks on that
+// side; default the release this package pins), and the results compared (runtimeComparison.ts).
 //
 // Exit codes: 0 nothing the app relies on changed; 1 something did (each difference is named);
 // 2 a usage error (the message names the bad value); 3 a runtime could not be probed. Runtime installs are cached in
@@ -23,14 +24,16 @@ import {
     readAcceptedDifferences,
     type AcceptedDifference,
 } from "./runtimeComparison.js";
-import { CACHE, freshPrefix, installSdkVersion, npmInstall } from "./sdkVersions.js";
+import { CACHE, freshPrefix, installSdkVersion, nodeFor, npmInstall } from "./sdkVersions.js";
 import { promptAgreementSummary } from "./promptReport.js";
 
 const USAGE =
-    "Usage: conformance --compare <runtime A> <runtime B> [--tools <name,name,...> | --app <module>] " +
-    "[--accept <file>] [--json]\n" +
+    "Usage: conformance --compare <runtime A> <runtime B> [--sdk-a <version>] [--sdk-b <version>]\n" +
+    "  [--tools <name,name,...> | --app <module>] [--accept <file>] [--json]\n" +
     "  <runtime>: an npm spec (@github/copilot@1.0.83) or the path of a copilot CLI (or of a folder\n" +
-    "  whose node_modules/.bin/copilot is one). --accept: a reviewed-differences file,\n" +
+    "  whose node_modules/.bin/copilot is one). --sdk-a, --sdk-b: the @github/copilot-sdk release\n" +
+    "  that drives each runtime, as the app's lockfile has it on that side (default: the release\n" +
+    "  this package pins). --accept: a reviewed-differences file,\n" +
     '  { "accepted": [{ "code": "NEW_BUILT_IN", "tool": "apply_patch", "model"?: "gpt-4o", "reason"?: "..." }] }.\n' +
     "  Exit 0: nothing the app relies on changed, or only accepted differences; 1: something else\n" +
     "  did; 2: usage error; 3: a runtime could not be probed.";
@@ -38,7 +41,16 @@ const PROBE = join(dirname(fileURLToPath(import.meta.url)), "compareProbe.js");
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const NPM_SPEC = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*@[A-Za-z0-9._^~<>=*+-]+$/;
 
-const KNOWN_FLAGS = new Set(["--compare", "--tools", "--app", "--json", "--accept"]);
+const KNOWN_FLAGS = new Set([
+    "--compare",
+    "--tools",
+    "--app",
+    "--json",
+    "--accept",
+    "--sdk-a",
+    "--sdk-b",
+]);
+const SDK_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 
 class UsageError extends Error {}
 
@@ -49,6 +61,8 @@ export function readCompareArguments(args: string[]): {
     app: string | undefined;
     json: boolean;
     accept: string | undefined;
+    sdkA: string | undefined;
+    sdkB: string | undefined;
 } {
     const unknown = args.find((arg) => arg.startsWith("-") && !KNOWN_FLAGS.has(arg));
     if (unknown !== undefined) throw new UsageError(`Unknown option '${unknown}'.`);
@@ -81,6 +95,16 @@ export function readCompareArguments(args: string[]): {
     const toolList = take("--tools");
     const app = take("--app");
     const accept = take("--accept");
+    const [sdkA, sdkB] = (["--sdk-a", "--sdk-b"] as const).map((flag) => {
+        const version = take(flag);
+        if (version !== undefined && !SDK_VERSION.test(version)) {
+            throw new UsageError(
+                `Invalid ${flag} '${version}': give the @github/copilot-sdk version the app's ` +
+                    `lockfile locks on that side, e.g. ${flag} 1.0.14.`
+            );
+        }
+        return version;
+    });
     if (accept !== undefined && !existsSync(accept)) {
         throw new UsageError(
             `--accept '${accept}' does not exist: name the reviewed-differences file (docs/runtime-proof.md).`
@@ -116,7 +140,7 @@ export function readCompareArguments(args: string[]): {
             );
         }
     }
-    return { a, b, tools, app, json, accept };
+    return { a, b, tools, app, json, accept, sdkA, sdkB };
 }
 
 /**
@@ -158,23 +182,45 @@ function cliOf(runtime: string): string {
  * Runs the probe on one runtime.
  */
 function probe(
-    sdkDir: string,
+    sdk: DrivingSdk,
     cli: string,
     tools: readonly string[],
-    app: string | undefined,
-    patchedDir: string
+    app: string | undefined
 ): CompareProbeResult {
     const dir = mkdtempSync(join(tmpdir(), "conformance-compare-out-"));
     try {
         const out = join(dir, "result.json");
-        const extra = [patchedDir, ...(app === undefined ? [] : [resolve(app)])];
-        execFileSync(process.execPath, [PROBE, sdkDir, cli, JSON.stringify(tools), out, ...extra], {
+        const extra = [sdk.patchedDir, ...(app === undefined ? [] : [resolve(app)])];
+        const args = [PROBE, sdk.sdkDir, cli, JSON.stringify(tools), out, ...extra];
+        execFileSync(sdk.node, args, {
             stdio: ["ignore", "ignore", "inherit"],
         });
         return JSON.parse(readFileSync(out, "utf8"));
     } finally {
         rmSync(dir, { recursive: true, force: true });
     }
+}
+
+/** The SDK release that drives one side's runtime, installed with its patched copy. */
+interface DrivingSdk {
+    readonly version: string;
+    readonly sdkDir: string;
+    /** The same release with the package's patch, for the prompt cases and the app's config. */
+    readonly patchedDir: string;
+    /** The Node that runs the release (Node 22 for releases that need it). */
+    readonly node: string;
+}
+
+/** Installs (once, into the cache) the SDK release that drives a side. */
+async function drivingSdk(version: string): Promise<DrivingSdk> {
+    const sdkDir = await installSdkVersion(version);
+    const { patchedCopy } = await import("./patchedInstall.js");
+    return {
+        version,
+        sdkDir,
+        patchedDir: patchedCopy(version, sdkDir, "compare"),
+        node: await nodeFor(version),
+    };
 }
 
 /**
@@ -231,19 +277,27 @@ export async function runComparison(args: string[]): Promise<number> {
         return 2;
     }
     const { pinnedVersion } = await import("./servedReleases.js");
-    const sdkVersion = pinnedVersion();
-    const sdkDir = await installSdkVersion(sdkVersion);
-    // The patched copy runs the prompt probe's cases, and the app's session config if any.
-    const { patchedCopy } = await import("./patchedInstall.js");
-    const patchedDir = patchedCopy(sdkVersion, sdkDir, "compare");
+    const sdks = new Map<string, DrivingSdk>();
     const results: CompareProbeResult[] = [];
-    for (const [label, spec, cli] of [
-        ["A", a, cliA],
-        ["B", b, cliB],
+    for (const [label, spec, cli, version = pinnedVersion()] of [
+        ["A", a, cliA, options.sdkA],
+        ["B", b, cliB, options.sdkB],
     ] as const) {
-        console.error(`probing ${label} (${cli})`);
+        let sdk = sdks.get(version);
         try {
-            results.push(probe(sdkDir, cli, tools, app, patchedDir));
+            sdk ??= await drivingSdk(version);
+        } catch (error) {
+            console.error(
+                `The SDK release ${version} that drives runtime ${label} could not be installed ` +
+                    `(${error instanceof Error ? error.message.split("\n")[0] : error}): ` +
+                    `name a published @github/copilot-sdk release.`
+            );
+            return 3;
+        }
+        sdks.set(version, sdk);
+        console.error(`probing ${label} (${cli}, driven by @github/copilot-sdk ${version})`);
+        try {
+            results.push(probe(sdk, cli, tools, app));
         } catch (error) {
             // Not a difference: nothing is known about what changed.
             console.error(
@@ -270,8 +324,8 @@ export async function runComparison(args: string[]): Promise<number> {
     }
     const exitCode = differences.length > 0 ? 1 : 0;
     const report = {
-        a: { spec: a, version: resultA.runtimeVersion },
-        b: { spec: b, version: resultB.runtimeVersion },
+        a: { spec: a, version: resultA.runtimeVersion, sdk: options.sdkA ?? pinnedVersion() },
+        b: { spec: b, version: resultB.runtimeVersion, sdk: options.sdkB ?? pinnedVersion() },
         tools,
         differences,
         accepted,

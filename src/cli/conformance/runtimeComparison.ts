@@ -300,8 +300,8 @@ export function compareRuntimes(
  * The comparison as a table for people.
  */
 export function formatComparison(report: {
-    a: { spec: string; version: string };
-    b: { spec: string; version: string };
+    a: { spec: string; version: string; sdk?: string };
+    b: { spec: string; version: string; sdk?: string };
     tools: readonly string[];
     differences: Difference[];
     accepted?: Difference[];
@@ -313,8 +313,8 @@ export function formatComparison(report: {
     const { a, b, tools, differences, added } = report;
     const accepted = report.accepted ?? [];
     const lines = [
-        `Runtime A: ${a.spec} (${a.version})`,
-        `Runtime B: ${b.spec} (${b.version})`,
+        `Runtime A: ${a.spec} (${a.version}${a.sdk === undefined ? "" : `, driven by SDK ${a.sdk}`})`,
+        `Runtime B: ${b.spec} (${b.version}${b.sdk === undefined ? "" : `, driven by SDK ${b.sdk}`})`,
         `App tools: ${tools.length === 0 ? "(none)" : tools.join(", ")}`,
         "",
     ];
