@@ -36,9 +36,11 @@ Patch form, for apps that cannot change their imports (run in your app's folder,
                             what a runtime does with custom tools named like built-ins,
                             unpatched and patched (offline, mock model on 127.0.0.1)
   conformance --compare <runtime A> <runtime B> [--tools <names> | --app <module>]
-      [--accept <file>] [--json]
+      [--sdk-a <version>] [--sdk-b <version>] [--accept <file>] [--json]
                             what upgrading from runtime A to B changes for the app's tools
-                            (npm specs such as @github/copilot@1.0.83, or CLI paths); --accept
+                            (npm specs such as @github/copilot@1.0.83, or CLI paths), each
+                            driven by its SDK release (--sdk-a/--sdk-b; default the pinned one);
+                            --accept
                             names a file of reviewed differences, which do not fail; exits 1
                             when something else the app relies on changed, 2 on a usage error,
                             3 when a runtime could not be probed

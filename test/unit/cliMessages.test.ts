@@ -33,8 +33,10 @@ function cli(args: string[], cwd = work) {
 }
 
 describe("the command's help and version", () => {
-    it("lists --accept with conformance --compare", () => {
-        expect(cli(["--help"]).stdout).toContain("[--accept <file>]");
+    it("lists --accept, --sdk-a and --sdk-b with conformance --compare", () => {
+        const help = cli(["--help"]).stdout;
+        expect(help).toContain("[--accept <file>]");
+        expect(help).toContain("[--sdk-a <version>] [--sdk-b <version>]");
     });
 
     it("answers `version` and `--version` with this package's version", () => {
