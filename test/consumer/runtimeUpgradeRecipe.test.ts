@@ -358,7 +358,7 @@ describe("the runtime-upgrade recipe on an SDK upgrade", () => {
                 "The runtimes of the base and the head lockfile"
             );
             expect(results.at(-1)!.status).not.toBe(0);
-            expect(results.at(-1)!.output).toContain("runtimes: an empty runtime path");
+            expect(results.at(-1)!.output).toContain("runtimes: an empty value (base '', head ''");
             expect(outputs.get("runtimes")).toEqual(new Map());
         } finally {
             writeFileSync(script, original);
