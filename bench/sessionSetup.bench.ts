@@ -216,7 +216,7 @@ async function interleaved(
 
 /**
  * What the runtime's side of the prompt agreement costs the unwrapped SDK: sessions of one
- * unwrapped client alternate between its usual config and the same with the 12 sections marked
+ * unwrapped client alternate between its usual config and the same with all 12 sections marked
  * `transform` (identity functions, as agreement on registers them). Each round's ratio, with the
  * session without transforms as the base.
  */
@@ -504,7 +504,7 @@ try {
             `  paired ratio (median of each round's ratio): agreement on ${withInterval(pairedRatios(sharedTimes, "agreement on"))} | agreement off ${withInterval(pairedRatios(sharedTimes, "agreement off"))}`
         );
         console.log(
-            `  the unwrapped SDK given the ${PROMPT_SECTIONS.length} section transforms agreement on registers (identity functions), against itself without them, same runtime: paired ratio ${withInterval(sectionsRatios)}`
+            `  the unwrapped SDK given identity transforms for all ${PROMPT_SECTIONS.length} sections (agreement on registers ${work["agreement on"].transformSections} of them here: those that can name a tool on this runtime), against itself without them, same runtime: paired ratio ${withInterval(sectionsRatios)}`
         );
         // Over TCP as an app gets it: the unwrapped SDK's socket without TCP_NODELAY (as
         // published), the wrapped clients' with it (what the package sets until upstream does).
