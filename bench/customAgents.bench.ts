@@ -1,28 +1,34 @@
 /**
  * Benchmark: warm createSession with three custom agents, through this package and through the
- * unwrapped SDK given the same agents as the package sends them (their `tools` in the runtime's
- * names), so that the difference is the package's own work (reading the agents once, checking
- * their tools against the session's, expanding toolsets). Both clients share one real bundled
- * runtime (offline) on loopback TCP with TCP_NODELAY, as `sessionSetup.bench.ts` explains; the
- * samples alternate, each round starting with the other client, and the figure is the median of
- * each round's ratio (package / unwrapped) with its quartiles.
+ * unwrapped SDK given the same agents, as the app would write them without the package (their
+ * `tools` in the runtime's names: the runtime knows no `toolset:`), and the app's own custom
+ * tools. A third variant gives the unwrapped SDK the package's wire tools too (the override flags
+ * and `defer` it adds), so the remaining difference is the package's own work (reading the agents
+ * once, checking their tools against the session's, expanding toolsets).
  *
- * Run: `tsc -p tsconfig.bench.json && node build/bench/bench/customAgents.bench.js`. Exits 0.
+ * One real bundled runtime for all clients (offline; support/sharedRuntime.ts); every round runs
+ * the variants back to back in a shuffled order, and the figure is the median of the rounds'
+ * ratios to the unwrapped SDK with the app's tools, with its quartiles and the target beside it
+ * (printed, not enforced). Part of `npm run bench`. Exits 0.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { CopilotClient, RuntimeConnection, approveAll, type Tool } from "@github/copilot-sdk";
+import { approveAll, type Tool } from "@github/copilot-sdk";
 import {
-    CopilotClient as UnpatchedClient,
-    RuntimeConnection as UnpatchedConnection,
-} from "copilot-sdk-unpatched";
+    MODEL,
+    PROVIDER,
+    pairedRatios,
+    pairedRounds,
+    quantile,
+    startSharedRuntime,
+    timeSession,
+    withQuartiles,
+    type BenchClient,
+} from "./support/sharedRuntime.js";
 
-const MODEL = "claude-sonnet-4.5";
-const PROVIDER = { type: "openai" as const, baseUrl: "http://127.0.0.1:9/v1", apiKey: "bench" };
-const ROUNDS = Number(process.env.AGENT_BENCH_ROUNDS ?? 300);
+const ROUNDS = Number(process.env.AGENT_BENCH_ROUNDS ?? 150);
 const TOKEN = "agents-bench";
 
 const handler = async (): Promise<string> => "ok";
@@ -54,70 +60,34 @@ const agents = {
     sent: [] as unknown[],
 };
 
-interface Session {
-    disconnect(): Promise<void>;
-}
-interface Client {
-    start(): Promise<void>;
-    stop(): Promise<unknown>;
-    createSession(config: Record<string, unknown>): Promise<Session & Record<string, unknown>>;
-}
+type Variant = "package" | "unwrapped" | "unwrapped, wire tools";
+const VARIANTS: readonly Variant[] = ["package", "unwrapped", "unwrapped, wire tools"];
 
-function config(kind: "package" | "unwrapped"): Record<string, unknown> {
+function config(variant: Variant): Record<string, unknown> {
     return {
         model: MODEL,
         provider: PROVIDER,
         onPermissionRequest: approveAll,
-        tools: kind === "package" ? tools : sentTools,
-        customAgents: kind === "package" ? agents.given : agents.sent,
+        tools: variant === "unwrapped, wire tools" ? sentTools : tools,
+        customAgents: variant === "package" ? agents.given : agents.sent,
     };
 }
 
 /** The custom tools as the package sends them (with the override flags it adds). */
 let sentTools: unknown[] = tools;
 
-async function timeSession(client: Client, kind: "package" | "unwrapped"): Promise<number> {
-    const start = performance.now();
-    const session = await client.createSession(config(kind));
-    const elapsed = performance.now() - start;
-    await session.disconnect();
-    return elapsed;
-}
-
-function quantile(values: readonly number[], q: number): number {
-    const sorted = [...values].sort((a, b) => a - b);
-    const at = (sorted.length - 1) * q;
-    const low = Math.floor(at);
-    return sorted[low]! + (sorted[Math.ceil(at)]! - sorted[low]!) * (at - low);
-}
-
 async function main(): Promise<void> {
     const baseDirectory = mkdtempSync(join(tmpdir(), "agents-bench-"));
-    const server = new UnpatchedClient({
-        connection: UnpatchedConnection.forTcp({ connectionToken: TOKEN }),
-        baseDirectory,
-    });
+    const runtime = await startSharedRuntime(baseDirectory, TOKEN);
+    const clients: BenchClient[] = [];
     try {
-        await server.start();
-        const url = `127.0.0.1:${(server as unknown as { runtimePort: number }).runtimePort}`;
-        const clients = {
-            package: new CopilotClient({
-                connection: RuntimeConnection.forUri(url, { connectionToken: TOKEN }),
-                onToolWarning: () => {},
-            }) as unknown as Client,
-            unwrapped: new UnpatchedClient({
-                connection: UnpatchedConnection.forUri(url, { connectionToken: TOKEN }),
-            }) as unknown as Client,
-        };
-        for (const client of Object.values(clients)) {
-            await client.start();
-            (
-                client as unknown as { socket?: { setNoDelay(on: boolean): void } }
-            ).socket?.setNoDelay(true);
-        }
+        const wrapped = await runtime.connect("wrapped");
+        const unwrapped = await runtime.connect("unwrapped");
+        clients.push(wrapped, unwrapped);
+        const clientOf = (variant: Variant) => (variant === "package" ? wrapped : unwrapped);
         // What the package sends, recorded from its own connection once.
         const live = (
-            clients.package as unknown as {
+            wrapped as unknown as {
                 connection: { sendRequest: (method: string, params: unknown) => unknown };
             }
         ).connection;
@@ -126,49 +96,55 @@ async function main(): Promise<void> {
             if (method === "session.create") {
                 const sent = params as { customAgents: unknown[]; tools: unknown[] };
                 agents.sent = sent.customAgents;
+                const wire = new Map(
+                    (
+                        sent.tools as {
+                            name: string;
+                            overridesBuiltInTool?: boolean;
+                            defer?: string;
+                        }[]
+                    ).map((tool) => [tool.name, tool])
+                );
                 sentTools = tools.map((tool) => ({
                     ...tool,
-                    overridesBuiltInTool: true,
-                    ...(tool.name === "view" ? {} : { defer: "auto" }),
+                    overridesBuiltInTool: wire.get(tool.name)?.overridesBuiltInTool,
+                    ...(wire.get(tool.name)?.defer === undefined
+                        ? {}
+                        : { defer: wire.get(tool.name)?.defer }),
                 }));
             }
             return send(method, params);
         };
-        await (await clients.package.createSession(config("package"))).disconnect();
+        await (await wrapped.createSession(config("package"))).disconnect();
         live.sendRequest = send;
         if (agents.sent.length !== agents.given.length) {
             throw new Error("the package's session.create was not recorded");
         }
         console.log(`agents as sent: ${JSON.stringify(agents.sent)}`);
-        for (const kind of ["package", "unwrapped"] as const) {
-            for (let i = 0; i < 10; i++) await timeSession(clients[kind], kind);
+        for (const variant of VARIANTS) {
+            for (let i = 0; i < 10; i++) await timeSession(clientOf(variant), config(variant));
         }
-        const times = { package: [] as number[], unwrapped: [] as number[] };
-        for (let round = 0; round < ROUNDS; round++) {
-            const order =
-                round % 2 === 0
-                    ? (["package", "unwrapped"] as const)
-                    : (["unwrapped", "package"] as const);
-            for (const kind of order) times[kind].push(await timeSession(clients[kind], kind));
-        }
-        const ratios = times.package.map((value, round) => value / times.unwrapped[round]!);
+        const times = await pairedRounds(ROUNDS, VARIANTS, (variant) =>
+            timeSession(clientOf(variant), config(variant))
+        );
         const line = (values: readonly number[]) =>
             `median ${quantile(values, 0.5).toFixed(2)} ms (quartiles ${quantile(values, 0.25).toFixed(2)}-${quantile(values, 0.75).toFixed(2)})`;
         console.log(
-            `warm createSession, 20 custom tools and 3 custom agents, one runtime for both clients (${ROUNDS} sessions each):`
+            `warm createSession, 20 custom tools and 3 custom agents, one runtime for all clients (${ROUNDS} shuffled rounds):`
         );
         console.log(
-            `  unwrapped SDK, the agents as the package sends them: ${line(times.unwrapped)}`
+            `  unwrapped SDK, the app's tools and the agents in the runtime's names: ${line(times.unwrapped)}`
+        );
+        console.log(`  this package, the agents in its vocabulary: ${line(times.package)}`);
+        console.log(
+            `  paired ratio to the unwrapped SDK given the same agents: ${withQuartiles(pairedRatios(times.package, times.unwrapped))}   target 1.02`
         );
         console.log(
-            `  this package, the agents in its vocabulary:          ${line(times.package)}`
+            `  the unwrapped SDK given the package's wire tools too (flags, defer), to the same: ${withQuartiles(pairedRatios(times["unwrapped, wire tools"], times.unwrapped))}; the package to it: ${withQuartiles(pairedRatios(times.package, times["unwrapped, wire tools"]))}`
         );
-        console.log(
-            `  paired ratio (median of each round's ratio): ${quantile(ratios, 0.5).toFixed(3)} (quartiles ${quantile(ratios, 0.25).toFixed(3)}-${quantile(ratios, 0.75).toFixed(3)})`
-        );
-        await Promise.allSettled(Object.values(clients).map((client) => client.stop()));
     } finally {
-        await server.stop();
+        await Promise.allSettled(clients.map((client) => client.stop()));
+        await runtime.stop();
         rmSync(baseDirectory, { recursive: true, force: true });
     }
 }

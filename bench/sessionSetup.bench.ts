@@ -4,7 +4,9 @@
  * sends). Three warm clients: the unwrapped SDK, the package with `promptAgreement` on (the
  * default, "rewrite"), and the package with it "off". All build the same session: 20 custom
  * tools, one overriding `view`, and a toolset filter for the package (the unwrapped SDK gets the
- * wire lists the package sends, so the difference is the package's own work).
+ * wire lists the package sends, so the difference is the package's own work). What an app
+ * feels, against the unwrapped SDK given the app's own config, and what each field the package
+ * adds costs the runtime: `appConfig.bench.ts`.
  *
  * Samples rotate between the kinds one by one (each round starts with another kind), so that
  * machine noise hits all alike; each line gives min, median and quartiles, and the ratios of the
@@ -24,18 +26,23 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { CopilotClient, RuntimeConnection, approveAll, type Tool } from "@github/copilot-sdk";
-import {
-    CopilotClient as UnpatchedClient,
-    RuntimeConnection as UnpatchedConnection,
-} from "copilot-sdk-unpatched";
+import { CopilotClient, approveAll, type Tool } from "@github/copilot-sdk";
+import { CopilotClient as UnpatchedClient } from "copilot-sdk-unpatched";
 import { prepareSessionTools } from "../src/toolCustomization/construction/pipeline.js";
 import { createSessionToolState } from "../src/toolCustomization/construction/clientState.js";
 import { startMockModel } from "../src/mockModel/mockChatModel.js";
 import { PROMPT_SECTIONS } from "../src/toolCustomization/prompt/promptAgreement.js";
+import {
+    MODEL,
+    PROVIDER,
+    quantile,
+    startSharedRuntime,
+    timeSession,
+    withInterval,
+    type BenchClient as Client,
+    type BenchSession as Session,
+} from "./support/sharedRuntime.js";
 
-const MODEL = "claude-sonnet-4.5";
-const PROVIDER = { type: "openai" as const, baseUrl: "http://127.0.0.1:9/v1", apiKey: "bench" };
 const WARM_ROUNDS = 150;
 const FIRST_SEND_ROUNDS = 50;
 const NEW_CLIENT_ROUNDS = 8;
@@ -60,15 +67,6 @@ const packageConfig = {
 /** The unwrapped SDK gets what the package sends, so the difference is the package's work. */
 let unwrappedConfig: Record<string, unknown> = {};
 
-interface Session {
-    disconnect(): Promise<void>;
-    sendAndWait(options: { prompt: string }): Promise<unknown>;
-}
-interface Client {
-    start(): Promise<void>;
-    stop(): Promise<unknown>;
-    createSession(config: Record<string, unknown>): Promise<Session>;
-}
 type Kind = "unwrapped" | "agreement on" | "agreement off";
 const KINDS: readonly Kind[] = ["unwrapped", "agreement on", "agreement off"];
 
@@ -78,22 +76,8 @@ let clientCount = 0;
 /** The token of the shared runtime (see {@link sharedRuntimeClients}). */
 const SHARED_TOKEN = "session-bench";
 
-/** A client of `kind` with a runtime of its own, or connected to the runtime at `sharedUrl`. */
-function newClient(kind: Kind, sharedUrl?: string): Client {
-    if (sharedUrl !== undefined) {
-        return (kind === "unwrapped"
-            ? new UnpatchedClient({
-                  connection: UnpatchedConnection.forUri(sharedUrl, {
-                      connectionToken: SHARED_TOKEN,
-                  }),
-              })
-            : new CopilotClient({
-                  connection: RuntimeConnection.forUri(sharedUrl, {
-                      connectionToken: SHARED_TOKEN,
-                  }),
-                  onToolWarning: () => {},
-              })) as unknown as Client;
-    }
+/** A client of `kind` with a runtime of its own. */
+function newClient(kind: Kind): Client {
     const directory = join(baseDirectory, String(clientCount++));
     return (kind === "unwrapped"
         ? new UnpatchedClient({ baseDirectory: directory })
@@ -104,35 +88,20 @@ function newClient(kind: Kind, sharedUrl?: string): Client {
 }
 
 /**
- * One runtime for all three kinds: a runtime process answers `session.create` in 48-52 ms of
- * its own CPU, and that figure differs between runtime processes by a few percent for the whole
- * run (heap, JIT), more than the package adds. With one runtime, what differs is the clients'
- * work. The runtime listens on loopback TCP (started by an unwrapped client that creates no
- * sessions); each client's socket gets TCP_NODELAY, as the SDK's TCP transport writes a message's
- * header and body separately and would otherwise wait on delayed ACKs (about 40 ms a request,
- * measured), the same for all three.
+ * One runtime for all three kinds (support/sharedRuntime.ts says why); the unwrapped client's
+ * socket gets TCP_NODELAY unless `setNoDelayOnUnwrapped` is false (TCP as shipped).
  */
 async function sharedRuntimeClients(setNoDelayOnUnwrapped = true): Promise<{
     clients: Record<Kind, Client>;
-    server: Client;
+    server: { stop(): Promise<unknown> };
 }> {
-    const server = new UnpatchedClient({
-        connection: UnpatchedConnection.forTcp({ connectionToken: SHARED_TOKEN }),
-        baseDirectory: join(baseDirectory, "shared"),
-    }) as unknown as Client;
-    await server.start();
-    const port = (server as unknown as { runtimePort: number }).runtimePort;
-    const clients = Object.fromEntries(
-        KINDS.map((kind) => [kind, newClient(kind, `127.0.0.1:${port}`)])
-    ) as Record<Kind, Client>;
+    const server = await startSharedRuntime(join(baseDirectory, "shared"), SHARED_TOKEN);
+    const clients = {} as Record<Kind, Client>;
     for (const kind of KINDS) {
-        await clients[kind].start();
-        // The wrapped clients set it themselves (src/sdk/internals.ts, setNoDelayOnConnect).
-        if (kind === "unwrapped" && setNoDelayOnUnwrapped) {
-            (
-                clients[kind] as unknown as { socket?: { setNoDelay(on: boolean): void } }
-            ).socket?.setNoDelay(true);
-        }
+        clients[kind] = await server.connect(
+            kind === "unwrapped" ? "unwrapped" : "wrapped",
+            setNoDelayOnUnwrapped
+        );
     }
     return { clients, server };
 }
@@ -197,21 +166,6 @@ function sessionConfig(kind: Kind, baseUrl?: string): Record<string, unknown> {
     };
 }
 
-async function timeSession(client: Client, config: Record<string, unknown>): Promise<number> {
-    const start = performance.now();
-    const session = await client.createSession(config);
-    const elapsed = performance.now() - start;
-    await session.disconnect();
-    return elapsed;
-}
-
-function quantile(values: readonly number[], q: number): number {
-    const sorted = [...values].sort((a, b) => a - b);
-    const at = (sorted.length - 1) * q;
-    const low = Math.floor(at);
-    return sorted[low]! + (sorted[Math.ceil(at)]! - sorted[low]!) * (at - low);
-}
-
 /** CPU per sample, in ms: this process (all clients' SDK code) and each warm client's runtime. */
 const cpu: Record<"client" | "runtime", Record<Kind, number[]>> = {
     client: { unwrapped: [], "agreement on": [], "agreement off": [] },
@@ -262,7 +216,7 @@ async function interleaved(
 
 /**
  * What the runtime's side of the prompt agreement costs the unwrapped SDK: sessions of one
- * unwrapped client alternate between its usual config and the same with the 12 sections marked
+ * unwrapped client alternate between its usual config and the same with all 12 sections marked
  * `transform` (identity functions, as agreement on registers them). Each round's ratio, with the
  * session without transforms as the base.
  */
@@ -298,26 +252,6 @@ function pairedRatio(times: Record<Kind, number[]>, kind: Kind): number {
 
 function pairedRatios(times: Record<Kind, number[]>, kind: Kind): number[] {
     return times[kind].map((value, round) => value / times.unwrapped[round]!);
-}
-
-/**
- * A median with its 90% interval, by resampling the rounds (1,000 bootstrap samples from a fixed
- * seed, so a run prints the same interval for the same samples): "1.021 (1.012-1.030)".
- */
-function withInterval(ratios: readonly number[]): string {
-    let seed = 0x2545f491;
-    const random = () => {
-        seed ^= seed << 13;
-        seed ^= seed >>> 17;
-        seed ^= seed << 5;
-        return (seed >>> 0) / 2 ** 32;
-    };
-    const medians: number[] = [];
-    for (let sample = 0; sample < 1000; sample++) {
-        const resampled = ratios.map(() => ratios[Math.floor(random() * ratios.length)]!);
-        medians.push(quantile(resampled, 0.5));
-    }
-    return `${quantile(ratios, 0.5).toFixed(3)} (90% interval ${quantile(medians, 0.05).toFixed(3)}-${quantile(medians, 0.95).toFixed(3)})`;
 }
 
 /**
@@ -570,7 +504,7 @@ try {
             `  paired ratio (median of each round's ratio): agreement on ${withInterval(pairedRatios(sharedTimes, "agreement on"))} | agreement off ${withInterval(pairedRatios(sharedTimes, "agreement off"))}`
         );
         console.log(
-            `  the unwrapped SDK given the ${PROMPT_SECTIONS.length} section transforms agreement on registers (identity functions), against itself without them, same runtime: paired ratio ${withInterval(sectionsRatios)}`
+            `  the unwrapped SDK given identity transforms for all ${PROMPT_SECTIONS.length} sections (agreement on registers ${work["agreement on"].transformSections} of them here: those that can name a tool on this runtime), against itself without them, same runtime: paired ratio ${withInterval(sectionsRatios)}`
         );
         // Over TCP as an app gets it: the unwrapped SDK's socket without TCP_NODELAY (as
         // published), the wrapped clients' with it (what the package sets until upstream does).

@@ -34,7 +34,7 @@ import {
     rewriteWithoutTools,
     type RewrittenText,
 } from "./promptRewrite.js";
-import type { ToolMention } from "./toolMentions.js";
+import { toolMentions, type ToolMention } from "./toolMentions.js";
 
 /** The section ids of the SDK's `SYSTEM_MESSAGE_SECTIONS` (1.0.x), in the runtime's order. */
 export const PROMPT_SECTIONS: readonly string[] = Object.freeze([
@@ -88,29 +88,61 @@ export interface PromptAgreement {
 }
 
 /**
+ * A section's text after the rewrite, what changed, and the mentions of dropped names left in
+ * the rewritten text (what the report's `mentions.after` starts from).
+ */
+export interface AgreedText extends RewrittenText {
+    readonly left: readonly ToolMention[];
+}
+
+/**
  * The rewrite of one section's text for the session's tools: {@link rewriteWithoutTools}, or the
  * same answer remembered from an earlier build (see {@link createPromptRewrites}).
  */
-export type PromptRewriter = (text: string, tools: PromptTools) => RewrittenText;
+export type PromptRewriter = (text: string, tools: PromptTools) => AgreedText;
 
 /** At most this many rewrites are remembered per client (about 12 per set of tools in force). */
 const MAX_REMEMBERED_REWRITES = 96;
+
+/** The rewrite of `text`, and the mentions left in its result, frozen. */
+function agreedText(text: string, tools: PromptTools): AgreedText {
+    const replaced = replacedOf(tools);
+    const rewritten = rewriteWithoutTools(text, tools.names, tools.dropped, replaced);
+    return Object.freeze({
+        text: rewritten.text,
+        edits: Object.freeze(
+            rewritten.edits.map((edit) =>
+                Object.freeze({ ...edit, names: Object.freeze([...edit.names]) })
+            )
+        ),
+        mentions: Object.freeze(rewritten.mentions.map((mention) => Object.freeze(mention))),
+        left: Object.freeze(
+            (rewritten.edits.length === 0
+                ? rewritten.mentions
+                : droppedMentions(rewritten.text, tools.names, tools.dropped, replaced)
+            ).map((mention) => Object.freeze(mention))
+        ),
+    });
+}
 
 /**
  * A client's rewriter, which remembers its answers. The rewrite is a pure function of the
  * section's text and the names it recognises and drops, and the runtime sends a client's sessions
  * mostly the same texts: a build whose section text and tools match an earlier build's (compared
- * in full, not by a digest) gets the earlier answer without scanning the text again. Anything
- * else (another text, other tools) is rewritten as it comes; nothing is skipped on a guess.
- * Bounded: the oldest answers are forgotten first.
+ * in full, not by a digest) gets the earlier answer without scanning the text again. The one
+ * part of a text that differs in every session, its id (the session folder's path in
+ * `runtime_instructions` ends with it), is compared as a placeholder where the rewrite cannot
+ * depend on it ({@link sessionIdsMasked}), and put back in the answer. Anything else (another
+ * text, other tools) is rewritten as it comes; nothing is skipped on a guess. Bounded: the oldest
+ * answers are forgotten first.
  *
  * @returns the rewriter, kept in the client's session-tool state
  */
 export function createPromptRewrites(): PromptRewriter {
     const keys = new WeakMap<PromptTools, string>();
-    const remembered = new Map<string, Map<string, RewrittenText>>();
+    const remembered = new Map<string, Map<string, AgreedText>>();
     let size = 0;
-    return (text, tools) => {
+    const rememberedAnswer = (text: string, tools: PromptTools): AgreedText => {
         let key = keys.get(tools);
         if (key === undefined) {
             key = JSON.stringify([[...tools.names], [...tools.dropped], tools.replaced]);
@@ -119,16 +151,7 @@ export function createPromptRewrites(): PromptRewriter {
         let byText = remembered.get(key);
         const known = byText?.get(text);
         if (known !== undefined) return known;
-        const rewritten = rewriteWithoutTools(text, tools.names, tools.dropped, replacedOf(tools));
-        const frozen: RewrittenText = Object.freeze({
-            text: rewritten.text,
-            edits: Object.freeze(
-                rewritten.edits.map((edit) =>
-                    Object.freeze({ ...edit, names: Object.freeze([...edit.names]) })
-                )
-            ),
-            mentions: Object.freeze(rewritten.mentions.map((mention) => Object.freeze(mention))),
-        });
+        const frozen = agreedText(text, tools);
         if (size >= MAX_REMEMBERED_REWRITES) {
             // Forget the oldest set of tools' answers.
             const [oldest, answers] = remembered.entries().next().value!;
@@ -143,6 +166,65 @@ export function createPromptRewrites(): PromptRewriter {
         size++;
         return frozen;
     };
+    return (text, tools) => {
+        const masked = sessionIdsMasked(text, tools);
+        if (masked === undefined) return rememberedAnswer(text, tools);
+        return (
+            unmasked(rememberedAnswer(masked.text, tools), masked.ids) ?? agreedText(text, tools)
+        );
+    };
+}
+
+/** A session id as the runtime writes it (a UUID), not inside a longer word. */
+const SESSION_ID =
+    /(?<![A-Za-z0-9_-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![A-Za-z0-9_-])/gi;
+
+/** What an id is compared as: of its length, and no word (a word starts with a letter). */
+const ID_MASK = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * The text with each session id replaced by {@link ID_MASK}, so that texts that differ only in
+ * the id are one text to the rewriter; offsets are unchanged (same length). An id is masked only
+ * where the rewrite cannot depend on it: its line names no tool, with the id or with the mask
+ * (toolMentions' rule; a mention's context, lists included, is read within a line, and the
+ * sentences and blocks the rewrite removes are bounded by what it names). Undefined when nothing
+ * is masked.
+ */
+function sessionIdsMasked(
+    text: string,
+    tools: PromptTools
+): { text: string; ids: string[] } | undefined {
+    if (!text.includes("-") || text.includes(ID_MASK)) return undefined;
+    const ids: string[] = [];
+    let safe = true;
+    const masked = text.replace(SESSION_ID, (id: string, at: number) => {
+        const from = text.lastIndexOf("\n", at) + 1;
+        const lineEnd = text.indexOf("\n", at);
+        const line = text.slice(from, lineEnd < 0 ? text.length : lineEnd);
+        const maskedLine = line.slice(0, at - from) + ID_MASK + line.slice(at - from + id.length);
+        if (toolMentions(line, tools.names).length > 0) safe = false;
+        if (toolMentions(maskedLine, tools.names).length > 0) safe = false;
+        ids.push(id);
+        return ID_MASK;
+    });
+    return safe && ids.length > 0 ? { text: masked, ids } : undefined;
+}
+
+/**
+ * The answer for the masked text with the ids put back, in order (the rewrite removes and
+ * rewrites spans, it never moves them); undefined when an id went with removed text (a block
+ * whose other lines name a tool), as then which one is not known: the caller rewrites the text
+ * itself. (An edit's excerpt cannot show the mask otherwise: the rest of what the rewrite
+ * removes or rewrites is on lines that name a tool, where nothing is masked.)
+ */
+function unmasked(answer: AgreedText, ids: readonly string[]): AgreedText | undefined {
+    const parts = answer.text.split(ID_MASK);
+    if (parts.length - 1 !== ids.length) return undefined;
+    // Offsets hold: an id and the mask have the same length.
+    return Object.freeze({
+        ...answer,
+        text: parts.reduce((text, part, i) => `${text}${ids[i - 1]!}${part}`),
+    });
 }
 
 /** The replaced built-ins as a set, made once per `PromptTools`. */
@@ -179,8 +261,7 @@ export function agreeingSystemMessage(
     mode: PromptAgreementMode,
     tools: () => PromptTools,
     onWarning: (warning: SessionToolWarning) => void,
-    rewrite: PromptRewriter = (text, tools) =>
-        rewriteWithoutTools(text, tools.names, tools.dropped, replacedOf(tools)),
+    rewrite: PromptRewriter = agreedText,
     agreed?: readonly string[],
     outside: (tools: PromptTools, model: unknown) => readonly string[] = () => []
 ): { systemMessage: unknown; agreement: PromptAgreement | undefined } {
@@ -360,6 +441,8 @@ function newRound(
     let before: PromptToolMention[] = [];
     /** By section, the mentions in the text returned, then in the text sent. */
     let after = new Map<string, PromptToolMention[]>();
+    /** By section, the text the rewrite returned (with the note) in this build. */
+    let returned = new Map<string, string>();
     let builds = 0;
     let buildNote: string | undefined;
     let failed = false;
@@ -390,6 +473,7 @@ function newRound(
                 edits = [];
                 before = [];
                 after = new Map();
+                returned = new Map();
                 buildNote = undefined;
             }
             seen.add(section);
@@ -405,8 +489,10 @@ function newRound(
                 before.push(...found);
                 if (agreement.mode === "rewrite") {
                     out = rewritten.text;
-                    const left = mentionsIn(section, out, tools);
-                    after.set(section, left);
+                    after.set(
+                        section,
+                        rewritten.left.map((m) => reported(section, out, m, tools))
+                    );
                     const note = withNote ? noteFor(tools) : undefined;
                     if (note !== undefined) {
                         out = `${out}\n\n${note}`;
@@ -430,11 +516,13 @@ function newRound(
                 }
             }
             publish();
+            returned.set(section, out);
             return out;
         },
         sent(section, text) {
             const ours = after.get(section);
-            if (ours === undefined) return;
+            // The text as the rewrite returned it: its mentions are known, none was added.
+            if (ours === undefined || returned.get(section) === text) return;
             try {
                 const tools = agreement.tools();
                 // The note names what the session lacks on purpose.
