@@ -4,7 +4,8 @@
  *   models refuse, a handler that is not a function, a non-boolean `overridesBuiltInTool`);
  * - `DUPLICATE_TOOL_NAME`: two custom tools have one name, or names that differ only in case;
  * - `BUILT_IN_TOOL_COLLISION`: a custom tool has a built-in's name and is not allowed to
- *   replace it (the client refuses collisions, or the tool sets `overridesBuiltInTool: false`);
+ *   replace it (the client refuses collisions, or the tool sets `overridesBuiltInTool: false`),
+ *   also a built-in of a custom agent's own `model` that the runtime lists;
  * - `UNSUPPORTED_OVERRIDE`: the runtime does not let a custom tool replace this built-in;
  * - `INVALID_TOOL_FILTER`: an `availableTools` / `excludedTools` entry is malformed, or one of a
  *   custom agent's `tools` or of `defaultAgent.excludedTools` (there, also a `toolset:` entry

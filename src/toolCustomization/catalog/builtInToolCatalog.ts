@@ -189,6 +189,31 @@ export async function loadBuiltInToolCatalog(
     return catalogOf(newest, "fallback", listed);
 }
 
+/** A client that can list the runtime's tools for one model. */
+export interface ModelListingHost {
+    readonly rpc: {
+        readonly tools: { list(params: { model?: string }): Promise<unknown> };
+    };
+}
+
+/**
+ * The runtime's tool names for `model` (`tools.list({ model })`), or undefined when it gives no
+ * list of named tools within {@link RUNTIME_LISTING_TIMEOUT_MS} (then the measurements decide).
+ *
+ * @param host - the client
+ * @param model - a model id
+ */
+export async function runtimeListingFor(
+    host: ModelListingHost,
+    model: string
+): Promise<readonly string[] | undefined> {
+    try {
+        return namesOf(await withTimeout(host.rpc.tools.list({ model }), "tools.list"));
+    } catch {
+        return undefined;
+    }
+}
+
 /** The version in a `status.get` answer, when it holds one. */
 function versionOf(status: unknown): string | undefined {
     if (status === null || typeof status !== "object") return undefined;

@@ -3,6 +3,7 @@ import {
     modeBuiltIns,
     modelFacingBuiltIns,
     type BuiltInToolCatalog,
+    type ModelListingHost,
 } from "../catalog/builtInToolCatalog.js";
 import type { BuiltInToolOverrides } from "./overrides.js";
 import type { PromptAgreementMode, SessionToolResolution, ToolAnswer } from "../api/publicTypes.js";
@@ -27,6 +28,7 @@ import {
 import { refuseMcpShadows } from "../input/mcpToolNames.js";
 import type { AgentsInput } from "../input/agents.js";
 import { resolveAgents } from "./agents.js";
+import { refuseAgentModelCollisions } from "./agentModels.js";
 import {
     resolveSessionToolFilter,
     type SessionToolFilter,
@@ -265,6 +267,13 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
     );
     const warnings = sessionToolWarnings(state, overrides, filter, enabled, filterWarnings);
     const prepared = sessionToolResolution(input, catalog, filter, enabled, warnings);
+    await refuseAgentModelCollisions(
+        client as unknown as ModelListingHost,
+        catalog,
+        input.source.model,
+        prepared.config.tools ?? [],
+        agents.customAgents
+    );
     return extended(prepared, { config: { ...prepared.config, ...agents } });
 }
 

@@ -6,7 +6,7 @@
 import {
     clientCatalog,
     offeredBuiltIns,
-    RUNTIME_LISTING_TIMEOUT_MS,
+    runtimeListingFor,
     unmeasuredBuiltIns,
 } from "../catalog/builtInToolCatalog.js";
 import { formatList, quoteValue } from "../../shared/formatting.js";
@@ -28,7 +28,6 @@ import {
     liveRecordOf,
     sessionOf,
 } from "./setTools.js";
-import { answerWithin } from "./timeLimit.js";
 import { runToolChange } from "./toolChange.js";
 
 /** The part of `CopilotClient` the preview uses. */
@@ -127,7 +126,7 @@ async function previewModel(
     const catalog = await clientCatalog(client, sessionToolStateOf(client), true);
     const before = offeredBuiltIns(catalog, source);
     const after = offeredBuiltIns(catalog, next);
-    const listed = await listedFor(client, model);
+    const listed = await runtimeListingFor(client, model);
 
     let resolution: SessionToolResolution | undefined;
     let sent: readonly { name: string; overridesBuiltInTool?: boolean }[] = [];
@@ -199,22 +198,4 @@ async function previewModel(
         refusal,
     });
     return { preview, prepared };
-}
-
-/** The runtime's tool names for `model`, or undefined when it gives none in time. */
-async function listedFor(client: PreviewHost, model: string): Promise<string[] | undefined> {
-    try {
-        const listing = await answerWithin(
-            client.rpc.tools.list({ model }),
-            RUNTIME_LISTING_TIMEOUT_MS
-        );
-        const tools = (listing as { tools?: unknown } | null | undefined)?.tools;
-        if (!Array.isArray(tools)) return undefined;
-        return tools
-            .map((tool: unknown) => (tool as { name?: unknown } | null)?.name)
-            .filter((name): name is string => typeof name === "string" && name.length > 0);
-    } catch {
-        // A runtime that cannot list for a model leaves the measurements to decide.
-        return undefined;
-    }
 }
