@@ -97,7 +97,7 @@ const LABELS: readonly (readonly [string, string, string])[] = [
         "; follow it directly with grep/view",
     ],
     [
-        "no view/grep/glob|tool_instructions|removed|538f49a2a7",
+        "no view/grep/glob|tool_instructions|removed|0763a4aa2e",
         FALSE_TEXT,
         "After defining a delegated explore scope, do not",
     ],
@@ -230,9 +230,14 @@ const LABELS: readonly (readonly [string, string, string])[] = [
         "`rg`, `glob`, `view`, and `apply_patch`",
     ],
     [
-        "no apply_patch|runtime_instructions|removed|f2cd755d54",
-        TRUE_TEXT,
-        "- Use `apply_patch` for manual file creation/edi",
+        "no apply_patch|runtime_instructions|removed|c385bcd600",
+        FALSE_TEXT,
+        "Use `apply_patch` for manual file creation/edits",
+    ],
+    [
+        "no apply_patch|runtime_instructions|rewritten|a6f6fc8e9f",
+        FALSE_TEXT,
+        "`view`/`apply_patch`",
     ],
     [
         "no apply_patch|last_instructions|rewritten|66d898eb00",
@@ -245,9 +250,9 @@ const LABELS: readonly (readonly [string, string, string])[] = [
 const LABEL_OF = new Map(LABELS.map(([key, label]) => [key, label]));
 
 /**
- * The false removals the labels know of: a new one fails. Left: "- Use `apply_patch` for manual
- * file creation/edits, not shell commands; use `view`/`apply_patch` instead of Python when they
- * suffice." goes whole without apply_patch, with its advice on view.
+ * The false removals the labels know of: a new one fails. None is left: the list item whose
+ * first clause is about apply_patch alone and whose second recommends view with it went whole
+ * without apply_patch (runtimes 1.0.85 and 1.0.102); it is now edited clause by clause.
  */
 const KNOWN_FALSE_REMOVALS = LABELS.filter(([, label]) => label === TRUE_TEXT).map(([key]) => key);
 
