@@ -358,7 +358,7 @@ const INTRO = [
     "outcome, so a name the built-in answers on one model and that fails at send on the other",
     "counts in both columns, and a row's columns can add up to more than its names.",
     "",
-    "Prompt agreement, per release with the patch (the default `promptAgreement: 'rewrite'`): for",
+    "Prompt agreement, per release with the patch (`promptAgreement: 'rewrite'`, set): for",
     "excluded `view`/`grep`/`glob`, a custom `view` replacing the built-in and `availableTools`",
     "narrowed to `toolset:search`, each place where the runtime's instructions name a tool the",
     "session does not offer or a built-in a custom tool replaces (the package's naming rule), with",

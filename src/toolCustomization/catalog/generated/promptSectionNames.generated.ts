@@ -191,5 +191,13 @@ export const MEASURED_PROMPT_SECTIONS: readonly MeasuredPromptSections[] = [
                 ],
             },
         },
+        corpus: {
+            edits: 62,
+            correct: 62,
+            falseRemovals: 0,
+            unlabelled: 0,
+            mentions: 94,
+            handled: 94,
+        },
     },
 ];
