@@ -232,6 +232,20 @@ export const CORPUS_LABELS: readonly (readonly [string, string, string])[] = [
         "example, search, view, edit, and shell",
     ],
     ["no apply_patch|identity|rewritten|69f129dd9c", FALSE_TEXT, "rg, glob, view, apply_patch"],
+    // Seen only through a real session (conformance): excluding grep also removes rg on GPT (the
+    // runtime's filter alias), and without apply_patch the runtime writes "view/edit" for GPT,
+    // which is offered neither edit nor apply_patch then (measured on 1.0.85 and 1.0.102).
+    [
+        "no view/grep/glob|tool_instructions|removed|b32ca3c24f",
+        FALSE_TEXT,
+        "; follow it directly with rg/view",
+    ],
+    [
+        "no view/grep/glob|tool_instructions|removed|c123d05b5a",
+        FALSE_TEXT,
+        "After defining a delegated explore scope, do not",
+    ],
+    ["no apply_patch|guidelines|rewritten|d01abd945c", FALSE_TEXT, "view/edit"],
 ];
 
 const LABEL_OF: ReadonlyMap<string, string> = new Map(
