@@ -445,11 +445,12 @@ function clauseEdits(
     const clauses: { from: number; to: number; mentions: ToolMention[] }[] = [];
     let from = start;
     for (;;) {
-        const separator = text.indexOf("; ", from);
-        const to = separator < 0 || separator >= close ? close : separator;
+        // Within the sentence only (bounded by MAX_SENTENCE), not on through the whole text.
+        const found = text.slice(from, close).indexOf("; ");
+        const to = found < 0 ? close : from + found;
         clauses.push({ from, to, mentions: [] });
         if (to === close) break;
-        from = separator + 2;
+        from = to + 2;
     }
     if (clauses.length < 2) return undefined;
     let clause = 0;
