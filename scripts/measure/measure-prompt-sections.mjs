@@ -8,7 +8,16 @@
  * reads it to register transforms only for the sections that can name a tool a session lacks,
  * and none where nothing disagrees. Only the names are kept, never the runtime's words.
  *
- * Usage: npm run build && node scripts/measure/measure-prompt-sections.mjs
+ * Usage: npm run build && node scripts/measure/measure-prompt-sections.mjs [--runtime <copilot CLI>]
+ *
+ * With --runtime, the SDK drives that CLI (`RuntimeConnection.forStdio({ path })`) instead of its
+ * bundled runtime; the runtime needs a built-in catalog of its own first
+ * (`npm run discover:tool-names -- --runtime <copilot CLI>`).
+ *
+ * It also scores the labelled corpus (src/cli/conformance/promptCorpus.ts) on the sections of
+ * its model ids and records the figures as the file's `corpus`: the default `promptAgreement` is
+ * `"rewrite"` only on a runtime whose corpus shows no false removal and no unlabelled unit
+ * (test/unit/promptCorpus.test.ts fails when the recorded figures are not those it measures).
  *
  * It drives the UNPATCHED SDK ("copilot-sdk-unpatched") and its bundled runtime offline,
  * against the package's mock model on 127.0.0.1: one session per model id, each section
@@ -19,18 +28,32 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CopilotClient, SYSTEM_MESSAGE_SECTIONS, approveAll } from "copilot-sdk-unpatched";
+import {
+    CopilotClient,
+    RuntimeConnection,
+    SYSTEM_MESSAGE_SECTIONS,
+    approveAll,
+} from "copilot-sdk-unpatched";
 import { checkArguments } from "../../build/cli/cliArguments.js";
 import { startMockModel } from "../../build/esm/mockModel/mockChatModel.js";
 import { toolMentions } from "../../build/esm/toolCustomization/prompt/toolMentions.js";
+import { rewriteWithoutTools } from "../../build/esm/toolCustomization/prompt/promptRewrite.js";
+import {
+    CORPUS_CONFIGS,
+    CORPUS_MODELS,
+    scoreCorpus,
+    corpusLine,
+} from "../../build/cli/conformance/promptCorpus.js";
 import { MEASURED_BUILT_IN_TOOLS } from "../../build/esm/toolCustomization/catalog/generated/measuredBuiltInTools.generated.js";
 
 const DATA = new URL("../../data/prompt-section-names/", import.meta.url);
-checkArguments(process.argv.slice(2), {
-    usage: "Usage: node scripts/measure/measure-prompt-sections.mjs",
-    flags: {},
+const args = checkArguments(process.argv.slice(2), {
+    usage: "Usage: node scripts/measure/measure-prompt-sections.mjs [--runtime <copilot CLI>]",
+    flags: { runtime: "value" },
     positionals: 0,
 });
+const runtimeAt = args.indexOf("--runtime");
+const externalRuntime = runtimeAt < 0 ? undefined : args[runtimeAt + 1];
 
 const OUT = new URL(
     "../../src/toolCustomization/catalog/generated/promptSectionNames.generated.ts",
@@ -46,9 +69,10 @@ const NAMES = new Set(MEASURED_BUILT_IN_TOOLS.flatMap((measured) => measured.bui
  * @param {CopilotClient} client
  * @param {string} baseUrl - the mock model's
  * @param {string} model - the model id
+ * @param {Map<string, string>} [texts] - filled with the section texts, by id
  * @returns {Promise<Record<string, string[]>>}
  */
-async function sectionNames(client, baseUrl, model) {
+async function sectionNames(client, baseUrl, model, texts = new Map()) {
     /** @type {Record<string, string[]>} */
     const byId = {};
     const sections = Object.fromEntries(
@@ -56,6 +80,7 @@ async function sectionNames(client, baseUrl, model) {
             id,
             {
                 action: (/** @type {string} */ text) => {
+                    texts.set(id, text);
                     byId[id] = [
                         ...new Set(
                             toolMentions(text, NAMES)
@@ -82,9 +107,63 @@ async function sectionNames(client, baseUrl, model) {
     return Object.fromEntries(Object.entries(byId).sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/**
+ * The labelled corpus's figures on the runtime's sections (as promptCorpus.test.ts scores them),
+ * or undefined when the catalog lacks a corpus model id.
+ *
+ * @param {(typeof MEASURED_BUILT_IN_TOOLS)[number]} measured - the runtime's catalog entry
+ * @param {Map<string, Map<string, string>>} textsByModel - section texts by model id and section
+ */
+function corpusFigures(measured, textsByModel) {
+    /** @type {import("../../build/cli/conformance/promptCorpus.js").CorpusEdit[]} */
+    const edits = [];
+    let mentions = 0;
+    let left = 0;
+    for (const model of CORPUS_MODELS) {
+        const texts = textsByModel.get(model);
+        const offered = measured.offeredByModel[model];
+        if (texts === undefined || offered === undefined) return undefined;
+        for (const [config, lacks, replaces] of CORPUS_CONFIGS) {
+            const replaced = new Set(replaces);
+            const dropped = new Set(
+                [...NAMES].filter(
+                    (name) => !offered.includes(name) || lacks.includes(name) || replaced.has(name)
+                )
+            );
+            for (const [section, text] of texts) {
+                const rewritten = rewriteWithoutTools(text, NAMES, dropped, replaced);
+                mentions += rewritten.mentions.length;
+                left += toolMentions(rewritten.text, NAMES).filter(
+                    (mention) =>
+                        dropped.has(mention.name) &&
+                        mention.conditional !== true &&
+                        (!replaced.has(mention.name) || mention.kind === "block")
+                ).length;
+                for (const edit of rewritten.edits) edits.push({ config, section, ...edit });
+            }
+        }
+    }
+    const figures = scoreCorpus(edits, mentions, left);
+    console.log(`corpus: ${corpusLine(figures)}`);
+    for (const unit of [...figures.falseRemovals, ...figures.unlabelled]) console.log(`  ${unit}`);
+    return {
+        edits: figures.edits,
+        correct: figures.correct,
+        falseRemovals: figures.falseRemovals.length,
+        unlabelled: figures.unlabelled.length,
+        mentions: figures.mentions,
+        handled: figures.handled,
+    };
+}
+
 const baseDirectory = mkdtempSync(join(tmpdir(), "prompt-sections-"));
 const mock = await startMockModel();
-const client = new CopilotClient({ baseDirectory });
+const client = new CopilotClient({
+    baseDirectory,
+    ...(externalRuntime === undefined
+        ? {}
+        : { connection: RuntimeConnection.forStdio({ path: externalRuntime }) }),
+});
 try {
     await client.start();
     const status = /** @type {{ version?: string }} */ (await client.getStatus());
@@ -100,19 +179,27 @@ try {
     const models = Object.keys(measured.offeredByModel).filter((model) => model !== "*");
     /** @type {Record<string, Record<string, string[]>>} */
     const byModel = {};
-    for (const model of models) byModel[model] = await sectionNames(client, mock.baseUrl, model);
+    /** @type {Map<string, Map<string, string>>} */
+    const textsByModel = new Map();
+    for (const model of models) {
+        const texts = new Map();
+        byModel[model] = await sectionNames(client, mock.baseUrl, model, texts);
+        textsByModel.set(model, texts);
+    }
+    const corpus = corpusFigures(measured, textsByModel);
     mkdirSync(DATA, { recursive: true });
     writeFileSync(
         new URL(`runtime-${runtimeVersion}.json`, DATA),
-        `${JSON.stringify({ runtimeVersion, byModel }, null, 4)}\n`
+        `${JSON.stringify({ runtimeVersion, byModel, ...(corpus === undefined ? {} : { corpus }) }, null, 4)}\n`
     );
     const entries = readdirSync(DATA)
         .filter((file) => file.endsWith(".json"))
         .map((file) => JSON.parse(readFileSync(new URL(file, DATA), "utf8")))
         .sort((a, b) => a.runtimeVersion.localeCompare(b.runtimeVersion, "en", { numeric: true }));
-    writeFileSync(
-        OUT,
-        `// GENERATED FILE - do not edit by hand.
+    // Formatted as committed (prettier, the repository's options).
+    const prettier = await import("prettier");
+    const options = (await prettier.resolveConfig(OUT)) ?? {};
+    const moduleText = `// GENERATED FILE - do not edit by hand.
 // Made by: node scripts/measure/measure-prompt-sections.mjs (after npm run build), from
 // data/prompt-section-names/: by runtime version and model id, the tool names each section of the
 // runtime's system prompt names (the package's naming rule, outside conditions on a tool's
@@ -121,8 +208,8 @@ try {
 import type { MeasuredPromptSections } from "../measuredPromptSections.js";
 
 export const MEASURED_PROMPT_SECTIONS: readonly MeasuredPromptSections[] = ${JSON.stringify(entries, null, 4)};
-`
-    );
+`;
+    writeFileSync(OUT, await prettier.format(moduleText, { ...options, filepath: OUT.pathname }));
     console.log(`runtime ${runtimeVersion}: ${models.length} model ids measured`);
 } finally {
     await client.stop();

@@ -28,6 +28,7 @@ import {
 } from "../support/e2eHarness.js";
 import { contentText, toolNameOf } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
+import { MEASURED_PROMPT_SECTIONS } from "../../src/toolCustomization/catalog/generated/promptSectionNames.generated.js";
 import { toolMentions } from "../../src/toolCustomization/prompt/toolMentions.js";
 import { MEASURED_BUILT_IN_TOOLS } from "../../src/toolCustomization/catalog/generated/measuredBuiltInTools.generated.js";
 
@@ -169,7 +170,7 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
             });
             // The runtime's own text names them: the case can fail.
             if (missing.size > 0) expect(mentioned(off.prompt, missing).length).toBeGreaterThan(0);
-            const on = await firstPrompt(rig, testCase.config());
+            const on = await firstPrompt(rig, { promptAgreement: "rewrite", ...testCase.config() });
             console.log(
                 `${_label} ${testCase.label}: mentions before ${JSON.stringify(mentioned(off.prompt, missing))}, after (outside the note) ${JSON.stringify(mentioned(on.prompt.split("<tool_availability>")[0]!, missing))}; prompt ${off.prompt.length} -> ${on.prompt.length} characters`
             );
@@ -189,12 +190,42 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
         }
     );
 
+    it("unset, the mode follows the runtime's evidence: 'rewrite' where its corpus proves it, else 'warn' with the note", async ({
+        onTestFinished,
+    }) => {
+        const lacks = new Set(["view", "grep", "glob"]);
+        const session = await rig.client.createSession({
+            ...rig.base(CLAUDE_MODEL),
+            excludedTools: [...lacks],
+        });
+        onTestFinished(() => session.disconnect());
+        const from = rig.model.requests.length;
+        await session.sendAndWait({ prompt: "hello" });
+        const [prompt] = systemPrompts(requestsFrom(rig, from));
+        const { runtime, prompt: report } = session.toolResolution!;
+        const corpus = MEASURED_PROMPT_SECTIONS.find(
+            (entry) => entry.runtimeVersion === runtime.version
+        )?.corpus;
+        const proven =
+            runtime.catalog === "measured" &&
+            corpus !== undefined &&
+            corpus.falseRemovals === 0 &&
+            corpus.unlabelled === 0;
+        console.log(`${_label}: runtime ${runtime.version} (${runtime.catalog}): ${report!.mode}`);
+        expect(report!.mode).toBe(proven ? "rewrite" : "warn");
+        expect(prompt).toContain("does not offer the tools glob, grep and view");
+        const left = mentioned(prompt!.split("<tool_availability>")[0]!, lacks);
+        if (proven) expect(left).toEqual([]);
+        else expect(left.length).toBeGreaterThan(0);
+    });
+
     it("a tool the package cannot confirm absent drives no removal, and the note names it", async ({
         onTestFinished,
     }) => {
         const session = await rig.client.createSession({
             ...rig.base(CLAUDE_MODEL),
             excludedTools: ["glob"],
+            promptAgreement: "rewrite",
         });
         onTestFinished(() => session.disconnect());
         const from = rig.model.requests.length;
@@ -231,6 +262,7 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
         const session = await rig.client.createSession({
             ...rig.base(CLAUDE_MODEL),
             excludedTools: ["glob"],
+            promptAgreement: "rewrite",
         });
         onTestFinished(() => session.disconnect());
         const from = rig.model.requests.length;
@@ -252,6 +284,7 @@ describe.each(RUNTIMES)("promptAgreement on the %s runtime", (_label, clientOpti
         const session = await rig.client.createSession({
             ...rig.base(CLAUDE_MODEL),
             excludedTools: ["glob"],
+            promptAgreement: "rewrite",
         });
         onTestFinished(() => session.disconnect());
         const from = rig.model.requests.length;
@@ -368,6 +401,7 @@ describe("promptAgreement with a second client on the same session", () => {
         const a = await rig.client.createSession({
             ...rig.base(CLAUDE_MODEL),
             excludedTools: ["view"],
+            promptAgreement: "rewrite",
         });
         defer(() => a.disconnect());
         await a.sendAndWait({ prompt: "hello" });
@@ -375,6 +409,7 @@ describe("promptAgreement with a second client on the same session", () => {
         const b = await other.resumeSession(a.sessionId, {
             ...rig.base(CLAUDE_MODEL),
             excludedTools: ["grep"],
+            promptAgreement: "rewrite",
         });
         defer(() => b.disconnect());
         await b.sendAndWait({ prompt: "again" });

@@ -104,6 +104,8 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
         const session = await client.createSession({
             model: MODEL,
             onPermissionRequest: approveAll,
+            // Set: unset, a session whose runtime was not asked gets 'warn' (below).
+            promptAgreement: "rewrite",
         });
         const before = await transform(session, SECTIONS);
         expect(before.sections.tool_efficiency!.content).toBe(SECTIONS.tool_efficiency);
@@ -132,6 +134,49 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
             ["tool_instructions", "view", "replaced"],
         ]);
         expect(mentions.after).toEqual([]);
+    });
+});
+
+describe("promptAgreement unset: the default follows the evidence", () => {
+    it("is 'rewrite' on a measured runtime whose labelled corpus shows no false removal", async () => {
+        const { client } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["view", "grep", "glob"],
+        });
+        expect(session.toolResolution!.runtime).toEqual({ version: "1.0.85", catalog: "measured" });
+        const { sections } = await transform(session, SECTIONS);
+        expect(sections.tool_instructions!.content).toBe("<bash>\nRun commands.\n</bash>");
+        expect(session.toolResolution!.prompt!.mode).toBe("rewrite");
+    });
+
+    it("is 'warn' with the note where the runtime is not known: the text stays, a warning says so", async () => {
+        const { client, warnings } = await fake.setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+        });
+        // A session with nothing to check did not ask the runtime its version.
+        expect(session.toolResolution!.runtime.catalog).toBe("fallback");
+        await session.setTools({
+            tools: [
+                { name: "view", description: "Show a record", handler, overridesBuiltInTool: true },
+            ],
+        });
+        const { sections } = await transform(session, SECTIONS);
+        expect(sections.tool_instructions!.content).toBe(SECTIONS.tool_instructions);
+        expect(sections.last_instructions!.content).toContain(
+            "The tool view is this application's own: follow its description"
+        );
+        const report = session.toolResolution!.prompt!;
+        expect(report.mode).toBe("warn");
+        expect(report.edits.map((e) => [e.section, e.action, e.names])).toEqual([
+            ["tool_instructions", "removed", ["view"]],
+        ]);
+        const warned = warnings.filter((w) => w.code === "RUNTIME_PROMPT_NAMES_MISSING_TOOL");
+        expect(warned.map((w) => w.identifiers)).toEqual([["view"]]);
+        expect(warned[0]!.message).toContain("'warn' is the default on this runtime");
     });
 });
 

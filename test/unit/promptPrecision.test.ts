@@ -136,19 +136,22 @@ const CASES: readonly KeptCase[] = [
         gone: ["For likely-large files, use `view_range` immediately"],
     },
     {
-        row: "a list item keeps its marker when its first sentence goes",
+        row: "a list item keeps its marker when its first clause goes",
         model: CLAUDE_MODEL,
         session: { lacks: ["view", "grep", "glob"] },
         written: "compile the report. Verify with tests",
-        kept: ["\n* Verify with tests, not repeated searches; use write_agent for follow-up."],
+        kept: ["\n* Compile the report. Verify with tests, not repeated searches; use write_agent"],
+        gone: ["delegated explore scope"],
     },
     {
-        row: "a sentence that refers back goes with the one it refers to (no apply_patch)",
+        row: "a list item keeps its advice on view, and what refers back to it (no apply_patch)",
         model: GPT_MODEL,
         session: { lacks: ["apply_patch"] },
         written: "Formatting commands and bulk-edit tools are exempt.",
-        kept: [],
-        gone: ["Formatting commands and bulk-edit tools are exempt."],
+        kept: [
+            "- Use `view` instead of Python when they suffice. Formatting commands and bulk-edit",
+        ],
+        gone: ["for manual file creation/edits"],
     },
 ];
 

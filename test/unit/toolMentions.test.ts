@@ -175,6 +175,31 @@ describe("rewriteWithoutTools: the smallest unit that leaves correct text", () =
         ).toBe("* Never delegate a trace. Next.");
     });
 
+    it("edits a sentence of clauses clause by clause, keeping what the offered tools are told", () => {
+        // A list item whose first clause is all about apply_patch and whose second recommends
+        // view and apply_patch together: without apply_patch the item keeps its advice on view.
+        const item =
+            "- Use `apply_patch` to change files, never sed; use `view`/`apply_patch` over scripts.\n";
+        const { text, edits } = rewriteWithoutTools(item, NAMES, new Set(["apply_patch"]));
+        expect(text).toBe("- Use `view` over scripts.\n");
+        expect(edits.map((edit) => [edit.action, edit.excerpt])).toEqual([
+            ["removed", "Use `apply_patch` to change files, never sed;"],
+            ["rewritten", "`view`/`apply_patch`"],
+        ]);
+        // A later clause without a dropped name stays; a clause that starts with a tool's name
+        // keeps its case.
+        expect(
+            rewriteWithoutTools("Run `grep` first; then read; edit last.", NAMES, dropped).text
+        ).toBe("Then read; edit last.");
+        expect(
+            rewriteWithoutTools("Call `view` once; bash/glob help.", NAMES, new Set(["view"])).text
+        ).toBe("bash/glob help.");
+        // Every clause about dropped tools: the sentence goes, as before.
+        expect(rewriteWithoutTools("A. Use `grep`; then `view`. B.", NAMES, dropped).text).toBe(
+            "A. B."
+        );
+    });
+
     it("keeps for a replaced built-in all but its own block", () => {
         const text = "<view>\nRead.\n</view>\nMake 3 view tool calls. Use view, edit.";
         expect(rewriteWithoutTools(text, NAMES, new Set(["view"]), new Set(["view"])).text).toBe(

@@ -36,6 +36,7 @@ import { installSdkVersion, nodeFor, sdkRelease } from "./sdkVersions.js";
 import { pinnedVersion, requestedVersions, ROOT, supportedVersions } from "./servedReleases.js";
 import { writePromptAgreement, type PromptAgreementMeasurement } from "./promptAgreementData.js";
 import { promptAgreementLines, promptAgreementSummary } from "./promptReport.js";
+import { promptCorpusLines, promptCorpusSummary } from "./corpusReport.js";
 if (process.argv.includes("--compare")) {
     // npm run conformance -- --compare <runtime A> <runtime B> ...: see conformanceCompare.ts.
     const { runComparison } = await import("./conformanceCompare.js");
@@ -202,6 +203,8 @@ function silentNames(patched: ProbeResult) {
 const sections: string[] = [];
 /** By SDK version, the prompt cases' summary of the bundled runtimes run now. */
 const promptMeasured = new Map<string, PromptAgreementMeasurement>();
+/** Per runtime run, the labelled corpus's figures line (corpusReport.ts). */
+const corpusSummaries: (string | undefined)[] = [];
 const headlines: {
     version: string;
     runtime: string;
@@ -325,7 +328,11 @@ for (const version of versions) {
             ...filterRows,
             "",
             ...promptAgreementLines(patched.prompt ?? [], models),
+            ...promptCorpusLines(patched.corpus),
         ].join("\n")
+    );
+    corpusSummaries.push(
+        promptCorpusSummary(`${version} (runtime ${patched.runtimeVersion})`, patched.corpus)
     );
 }
 
@@ -358,7 +365,7 @@ const INTRO = [
     "outcome, so a name the built-in answers on one model and that fails at send on the other",
     "counts in both columns, and a row's columns can add up to more than its names.",
     "",
-    "Prompt agreement, per release with the patch (the default `promptAgreement: 'rewrite'`): for",
+    "Prompt agreement, per release with the patch (`promptAgreement: 'rewrite'`, set): for",
     "excluded `view`/`grep`/`glob`, a custom `view` replacing the built-in and `availableTools`",
     "narrowed to `toolset:search`, each place where the runtime's instructions name a tool the",
     "session does not offer or a built-in a custom tool replaces (the package's naming rule), with",
@@ -468,6 +475,7 @@ for (const [version, measured] of promptMeasured) {
             `${measured.after} after the rewrite`
     );
 }
+for (const summary of corpusSummaries) if (summary !== undefined) console.error(summary);
 if (headlines.some((h) => h.patchedSilent > 0)) {
     console.error(
         `a built-in answered a custom tool's call through the PATCHED SDK: see ${written}`

@@ -16,6 +16,8 @@ import { pathToFileURL } from "node:url";
 import { connectionTo } from "./externalRuntime.js";
 import { startMockChatModel } from "copilot-sdk-tool-override/mock-model";
 import { probePromptScenarios, type PromptScenarioResult } from "./promptProbe.js";
+import { probePromptCorpus, type CorpusRun } from "./corpusProbe.js";
+import { CORPUS_MODELS } from "./promptCorpus.js";
 import {
     type Mock,
     type ProbedClient,
@@ -58,6 +60,8 @@ export interface ProbeResult {
     catalog: string | undefined;
     /** The patched SDK only: the prompt probe's cases (promptProbe.ts). */
     prompt?: PromptScenarioResult[];
+    /** The patched SDK only: the labelled corpus on this runtime (corpusProbe.ts). */
+    corpus?: CorpusRun;
 }
 
 /**
@@ -199,6 +203,7 @@ try {
     // What the runtime's instructions say of tools a session lacks, before and after the
     // package's rewrite: the patched SDK reports it.
     if (patched) result.prompt = await probePromptScenarios(client, sdk, mock, MODELS);
+    if (patched) result.corpus = await probePromptCorpus(client, sdk, mock, CORPUS_MODELS);
     writeFileSync(outFile, JSON.stringify({ ...result, catalog }, null, 2));
 } finally {
     await client.stop().catch(() => {});

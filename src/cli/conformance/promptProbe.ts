@@ -100,6 +100,8 @@ export async function probePromptScenarios(
                     model,
                     provider: probeProvider(mock),
                     onPermissionRequest: sdk.approveAll,
+                    // Set: the default is "warn" where the runtime's corpus does not prove it.
+                    promptAgreement: "rewrite",
                     ...scenario.config(),
                 });
             } catch (error) {

@@ -18,14 +18,19 @@ import {
  *   app's tools that answered on A, is gone on B;
  * - `NEW_PROMPT_MENTION`: in a case of the prompt probe (promptProbe.ts, patched SDK), the
  *   instructions the model receives on B still name a tool the session lacks or replaces where
- *   they did not on A (a mention the package's rewrite left, or a case B did not rewrite).
+ *   they did not on A (a mention the package's rewrite left, or a case B did not rewrite);
+ * - `UNLABELLED_PROMPT_EDIT`: in the labelled corpus (corpusProbe.ts, patched SDK), the package's
+ *   rewrite removes or edits a unit of B's runtime text that no label covers (promptCorpus.ts) and
+ *   that it did not on A: nothing says the edit removes only what is false for the session, so an
+ *   upgrade cannot start removing unlabelled text unseen. Its `tool` is the unit's corpus key.
  */
 export type DifferenceKind =
     | "NEW_BUILT_IN"
     | "OVERRIDE_NOT_HONOURED"
     | "FILTER_CHANGED"
     | "TOOL_DROPPED"
-    | "NEW_PROMPT_MENTION";
+    | "NEW_PROMPT_MENTION"
+    | "UNLABELLED_PROMPT_EDIT";
 
 export interface Difference {
     kind: DifferenceKind;
@@ -57,6 +62,7 @@ const DIFFERENCE_KINDS: ReadonlySet<string> = new Set<DifferenceKind>([
     "FILTER_CHANGED",
     "TOOL_DROPPED",
     "NEW_PROMPT_MENTION",
+    "UNLABELLED_PROMPT_EDIT",
 ]);
 
 /**
@@ -289,11 +295,29 @@ export function compareRuntimes(
             b: shown,
         });
     }
+    differences.push(...unlabelledPromptEdits(a, b));
     return {
         differences,
         added,
         promptMentionsAdded: newPromptMentions(a.prompt ?? [], b.prompt ?? [], "before"),
     };
+}
+
+/**
+ * `UNLABELLED_PROMPT_EDIT`: the units of B's corpus run no label covers, by model, that A's run
+ * did not have (same key and model). None when B ran no corpus (no patched SDK).
+ */
+export function unlabelledPromptEdits(a: CompareProbeResult, b: CompareProbeResult): Difference[] {
+    const onA = new Set((a.corpus?.unlabelled ?? []).map((unit) => `${unit.model}|${unit.key}`));
+    return (b.corpus?.unlabelled ?? [])
+        .filter((unit) => !onA.has(`${unit.model}|${unit.key}`))
+        .map((unit) => ({
+            kind: "UNLABELLED_PROMPT_EDIT" as const,
+            tool: unit.key,
+            model: unit.model,
+            a: a.corpus === undefined ? "corpus not run" : "no such edit, or a labelled one",
+            b: `an edit no label covers (of ${unit.names.join(", ")}): "${unit.excerpt}"`,
+        }));
 }
 
 /**

@@ -80,7 +80,7 @@ export interface SessionToolConfig {
      * Whether the package makes the runtime's own instructions agree with the session's tools,
      * through the SDK's `systemMessage` section transforms (customize mode), each time the
      * runtime builds them (the first turn, after `setTools`, after `setModel`):
-     * - `"rewrite"` (default): what recommends or describes a tool the session does not offer
+     * - `"rewrite"`: what recommends or describes a tool the session does not offer
      *   goes, in the smallest unit that leaves true text: a list of tools (or a ranking, or
      *   "**X** instead of ..." pairs) loses the name, a sentence goes only when all it says is
      *   about absent tools, a sentence conditional on the tool's absence stays, markup stays
@@ -89,10 +89,12 @@ export interface SessionToolConfig {
      * - `"warn"`: the text stays; a `RUNTIME_PROMPT_NAMES_MISSING_TOOL` warning says what the
      *   rewrite would remove;
      * - `"off"`: nothing is added to the `systemMessage`.
+     * Unset, it is `"rewrite"` on a measured runtime whose labelled corpus shows no false removal,
+     * and `"warn"` with the note elsewhere (docs/runtime-checks.md).
      * What changed is in `session.toolResolution.prompt`. With `systemMessage: { mode: 'replace' }`
      * the app owns the whole prompt and nothing is rewritten.
      *
-     * @defaultValue "rewrite"
+     * @defaultValue `"rewrite"` where the runtime's corpus proves it, else `"warn"` with the note
      * @beta
      */
     promptAgreement?: PromptAgreementMode;

@@ -18,9 +18,10 @@ import type { ToolFilterWarningCode } from "../../toolFilter/toolFilter.js";
  * - `BUILT_IN_COMPANIONS_REMAIN`: a custom tool replaces one member of a built-in family (`bash`
  *   and `read_bash`/`write_bash`/`stop_bash`/`list_bash`, the `powershell` ones) while others stay
  *   built-in;
- * - `RUNTIME_PROMPT_NAMES_MISSING_TOOL`: with `promptAgreement: "warn"`, the runtime's
- *   instructions recommend or describe a tool the session does not offer, or a built-in a custom
- *   tool replaces (with `"rewrite"`, the default, the package removes that text instead);
+ * - `RUNTIME_PROMPT_NAMES_MISSING_TOOL`: with `promptAgreement: "warn"` (set, or the default on a
+ *   runtime whose rewrite is not proven), the runtime's instructions recommend or describe a tool
+ *   the session does not offer, or a built-in a custom tool replaces (with `"rewrite"` the package
+ *   removes that text instead);
  * - `PROMPT_REWRITE_FAILED`: the rewrite of a section of the runtime's instructions failed; the
  *   section was left as the runtime wrote it;
  * - `AGENT_TOOL_WITHHELD`: a custom agent's `tools` name a tool that the session's

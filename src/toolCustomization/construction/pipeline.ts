@@ -16,7 +16,11 @@ import {
 import type { CustomToolSnapshot } from "../input/customTools.js";
 import { readSessionInput, type SessionInput } from "../input/sessionInput.js";
 import { promptToolsOf } from "../prompt/promptTools.js";
-import { namesOutsideAgreement, sectionsToAgree } from "../prompt/promptSections.js";
+import {
+    defaultPromptAgreement,
+    namesOutsideAgreement,
+    sectionsToAgree,
+} from "../prompt/promptSections.js";
 import { refuseRemovedOptions } from "../input/removedOptions.js";
 import {
     droppedCustomToolWarnings,
@@ -146,10 +150,13 @@ export async function prepareSession<C extends ToolSessionConfig>(
  */
 function withAgreement<C extends ToolSessionConfig>(
     prepared: PreparedSessionTools<C>,
-    mode: PromptAgreementMode,
+    setting: PromptAgreementMode | undefined,
     state: SessionToolState
 ): PreparedSessionTools<C> {
     const { config } = prepared;
+    // Unset: "rewrite" where the runtime's labelled corpus shows no false removal, else "warn"
+    // with the note (promptSections.ts).
+    const mode = setting ?? defaultPromptAgreement(prepared.resolution.runtime);
     const runtime = mode === "off" ? undefined : prepared.resolution.runtime;
     const agreed =
         runtime === undefined
@@ -163,7 +170,8 @@ function withAgreement<C extends ToolSessionConfig>(
         state.promptRewrites,
         agreed,
         (tools, model) =>
-            runtime === undefined ? [] : namesOutsideAgreement(agreed, runtime, model, tools)
+            runtime === undefined ? [] : namesOutsideAgreement(agreed, runtime, model, tools),
+        setting === undefined
     );
     if (agreement === undefined) return prepared;
     return extended(prepared, {

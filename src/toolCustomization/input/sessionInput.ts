@@ -28,8 +28,11 @@ export interface SessionInput<C> {
      * copy on so that the SDK's error comes first, as without the package.
      */
     readonly refusedBySdkFirst: boolean;
-    /** `promptAgreement` (default `rewrite`). */
-    readonly promptAgreement: PromptAgreementMode;
+    /**
+     * `promptAgreement`; undefined when the app set none: the default is decided per runtime, from
+     * the evidence (`defaultPromptAgreement`).
+     */
+    readonly promptAgreement: PromptAgreementMode | undefined;
     /** `onToolAnswered`, or undefined. */
     readonly onToolAnswered: CallAttributionConfig["onToolAnswered"];
     /** `validateTools` as given (`true`, `false`), or undefined when left out. */
@@ -116,14 +119,14 @@ const AGREEMENT_MODES: ReadonlySet<unknown> = new Set(["rewrite", "warn", "off"]
  *
  * @throws SessionToolError `INVALID_SESSION_OPTION`
  */
-export function readPromptAgreement(value: unknown): PromptAgreementMode {
-    if (value === undefined) return "rewrite";
+export function readPromptAgreement(value: unknown): PromptAgreementMode | undefined {
+    if (value === undefined) return undefined;
     if (AGREEMENT_MODES.has(value)) return value as PromptAgreementMode;
     throw new SessionToolError(
         "INVALID_SESSION_OPTION",
         `Invalid promptAgreement ${quoteValue(value)}: ` +
-            "use 'rewrite' (the default: the runtime's instructions lose what names tools the session lacks), " +
-            "'warn' (keep them, warn) or 'off'.",
+            "use 'rewrite' (the runtime's instructions lose what names tools the session lacks), " +
+            "'warn' (keep them, warn) or 'off'; unset, the runtime's evidence decides (docs/runtime-checks.md).",
         ["promptAgreement"]
     );
 }

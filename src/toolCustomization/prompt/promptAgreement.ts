@@ -75,6 +75,11 @@ export interface PromptTools {
 /** One session's agreement: what its transforms read and write. */
 export interface PromptAgreement {
     readonly mode: Exclude<PromptAgreementMode, "off">;
+    /**
+     * The app set no `promptAgreement`: the mode is the runtime's default. A defaulted `"warn"`
+     * (the rewrite is not proven on this runtime) adds the note too.
+     */
+    readonly defaulted: boolean;
     /** The tools in force: the prepared ones until the session has its record. */
     tools: () => PromptTools;
     /** The latest build's report (`toolResolution.prompt`). */
@@ -255,6 +260,7 @@ type SystemMessage = { mode?: unknown; content?: unknown; sections?: unknown };
  *   nothing to agree, where the app's `systemMessage` goes as given and the report says so
  * @param outside - the names sections without a transform name that the session lacks, for its
  *   model and tools (`namesOutsideAgreement`)
+ * @param defaulted - the app set no `promptAgreement`; `mode` is the runtime's default
  */
 export function agreeingSystemMessage(
     given: unknown,
@@ -263,7 +269,8 @@ export function agreeingSystemMessage(
     onWarning: (warning: SessionToolWarning) => void,
     rewrite: PromptRewriter = agreedText,
     agreed?: readonly string[],
-    outside: (tools: PromptTools, model: unknown) => readonly string[] = () => []
+    outside: (tools: PromptTools, model: unknown) => readonly string[] = () => [],
+    defaulted = false
 ): { systemMessage: unknown; agreement: PromptAgreement | undefined } {
     const app = (given ?? {}) as SystemMessage;
     if (mode === "off" || app.mode === "replace") {
@@ -272,6 +279,7 @@ export function agreeingSystemMessage(
     const warnedOutside = new Set<string>();
     const agreement: PromptAgreement = {
         mode,
+        defaulted,
         tools,
         report: undefined,
         changed: (model) => {
@@ -493,14 +501,16 @@ function newRound(
                         section,
                         rewritten.left.map((m) => reported(section, out, m, tools))
                     );
-                    const note = withNote ? noteFor(tools) : undefined;
-                    if (note !== undefined) {
-                        out = `${out}\n\n${note}`;
-                        buildNote = note;
-                    }
                 } else {
                     after.set(section, found);
-                    warnOnce(onWarning, warned, sectionEdits);
+                    warnOnce(onWarning, warned, sectionEdits, agreement.defaulted);
+                }
+                // A defaulted "warn" keeps the text and says what the session lacks in the note.
+                const noted = agreement.mode === "rewrite" || agreement.defaulted;
+                const note = withNote && noted ? noteFor(tools) : undefined;
+                if (note !== undefined) {
+                    out = `${out}\n\n${note}`;
+                    buildNote = note;
                 }
             } catch (error) {
                 out = text;
@@ -626,7 +636,8 @@ function englishList(names: readonly string[]): string {
 function warnOnce(
     onWarning: (warning: SessionToolWarning) => void,
     warned: Set<string>,
-    edits: readonly PromptSectionEdit[]
+    edits: readonly PromptSectionEdit[],
+    defaulted: boolean
 ): void {
     if (edits.length === 0) return;
     const names = [...new Set(edits.flatMap((edit) => edit.names))];
@@ -641,8 +652,12 @@ function warnOnce(
             message:
                 `The runtime's instructions (section '${edits[0]!.section}': "${edits[0]!.excerpt}") ` +
                 `recommend or describe ${formatList(names)}, ` +
-                `which this session does not offer or replaces with the app's tool. promptAgreement: ` +
-                `'warn' keeps the text; 'rewrite' (the default) removes it.`,
+                `which this session does not offer or replaces with the app's tool. ` +
+                (defaulted
+                    ? "The text stays and the note names the tools: 'warn' is the default on this runtime, " +
+                      "whose labelled corpus does not show the rewrite removes only false text " +
+                      "(docs/runtime-checks.md). Set promptAgreement: 'rewrite' to remove it."
+                    : "promptAgreement: 'warn' keeps the text; 'rewrite' removes it."),
         } satisfies SessionToolWarning)
     );
 }

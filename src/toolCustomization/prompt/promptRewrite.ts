@@ -6,8 +6,10 @@
 // - a tool's own block, <name> ... </name> (nested blocks of the same tag included), as the
 //   runtime's per-tool instructions are written;
 // - a list item (a line starting with "*", "-" or "1."), or a line that is one sentence;
-// - the trailing clauses of a sentence ("; ..." to its end) when the dropped mentions are all in
-//   them ("never delegate a trace; follow it directly with grep/view." loses "; follow ...");
+// - a clause of a sentence of clauses joined by "; ", when all it says is about dropped tools and
+//   another clause stays ("never delegate a trace; follow it directly with grep/view." loses
+//   "; follow ..."; of "use X for edits; use `view`/X instead of scripts" the first clause goes
+//   and the second loses X from its list), each clause judged as a sentence is;
 // - a sentence (ended by ".", "!" or "?" and a space, or by the end of its line), without the
 //   list item's marker when others sentences of the item stay; a following sentence of the item
 //   that refers back to it ("Formatting commands ... are exempt.", "This ...") goes with it;
@@ -54,6 +56,8 @@ interface Range {
     names: Set<string>;
     replacement: string;
     action: PromptEdit["action"];
+    /** The character just after the range starts a sentence now: it is written as a capital. */
+    capitalize?: boolean;
 }
 
 /**
@@ -105,6 +109,7 @@ export function rewriteWithoutTools(
     }
     // A list keeps the names of replaced built-ins (see the top of this module).
     const removable = new Set([...dropped].filter((name) => !replaced.has(name)));
+    const recognised = names;
     for (const { start, end: sentenceEnd, mentions: inSentence } of sentences) {
         const lists = listsToRewrite(inSentence, removable);
         if (lists !== undefined) {
@@ -113,9 +118,9 @@ export function rewriteWithoutTools(
         }
         const names = inSentence.map((mention) => mention.name);
         // "Never delegate a trace; follow it directly with grep/view.": only the clause goes.
-        const clause = trailingClause(text, start, sentenceEnd, inSentence[0]!.start);
-        if (clause !== undefined) {
-            ranges.push(removal(clause[0], clause[1], names));
+        const byClause = clauseEdits(text, start, sentenceEnd, inSentence, removable, recognised);
+        if (byClause !== undefined) {
+            ranges.push(...byClause);
             continue;
         }
         const end = referringBack(text, sentenceEnd);
@@ -248,6 +253,7 @@ function apply(text: string, ranges: Range[]): Omit<RewrittenText, "mentions"> {
         const last = merged.at(-1);
         if (last !== undefined && range.start < last.end) {
             // An overlap: the larger removal takes the other's names.
+            if (range.end > last.end) last.capitalize = range.capitalize;
             last.end = Math.max(last.end, range.end);
             range.names.forEach((name) => last.names.add(name));
             if (range.action === "removed") {
@@ -261,7 +267,7 @@ function apply(text: string, ranges: Range[]): Omit<RewrittenText, "mentions"> {
     let out = "";
     let at = 0;
     const edits: PromptEdit[] = [];
-    for (const range of merged) {
+    merged.forEach((range, index) => {
         out += text.slice(at, range.start) + range.replacement;
         at = range.end;
         edits.push({
@@ -269,7 +275,11 @@ function apply(text: string, ranges: Range[]): Omit<RewrittenText, "mentions"> {
             action: range.action,
             excerpt: excerptOf(text.slice(range.start, range.end)),
         });
-    }
+        if (range.capitalize === true && merged[index + 1]?.start !== at) {
+            out += text.charAt(at).toUpperCase();
+            at++;
+        }
+    });
     out += text.slice(at);
     return { text: withoutEmptyBlocks(out), edits };
 }
@@ -409,20 +419,76 @@ function referringBack(text: string, end: number): number {
 }
 
 /**
- * The span of a sentence's trailing clauses, from the last "; " before the first dropped
- * mention to the sentence's closing punctuation, when the clauses before it are left (the
- * sentence keeps its first clause and its end); undefined otherwise.
+ * The edits of a sentence of clauses joined by "; ", each clause judged alone: a clause without
+ * a dropped mention stays, one whose dropped mentions are all items of lists that keep another
+ * item has its lists written again, and any other goes (with the "; " before it, or, for the
+ * sentence's first clause, the one after it, the next clause then starting with a capital).
+ * Undefined when the sentence has one clause, or when no clause would stay: the sentence goes.
+ *
+ * @param text - the section's text
+ * @param start - where the sentence starts
+ * @param end - where it ends (after its closing punctuation, if any)
+ * @param mentions - the dropped mentions in it, in order
+ * @param removable - the names a list loses
+ * @param recognised - every tool name (a kept clause that starts with one keeps its case)
  */
-function trailingClause(
+function clauseEdits(
     text: string,
     start: number,
     end: number,
-    firstMention: number
-): [number, number] | undefined {
-    // Within the sentence (bounded by MAX_SENTENCE), not back through the whole text.
-    const at = text.slice(start, firstMention).lastIndexOf("; ");
-    if (at <= 0) return undefined;
-    const cut = start + at;
+    mentions: readonly ToolMention[],
+    removable: ReadonlySet<string>,
+    recognised: ReadonlySet<string>
+): Range[] | undefined {
     const close = /[.!?]/.test(text[end - 1] ?? "") ? end - 1 : end;
-    return close > cut ? [cut, close] : undefined;
+    // Each clause: from its first character to its last (the "; " between them belongs to none).
+    const clauses: { from: number; to: number; mentions: ToolMention[] }[] = [];
+    let from = start;
+    for (;;) {
+        // Within the sentence only (bounded by MAX_SENTENCE), not on through the whole text.
+        const found = text.slice(from, close).indexOf("; ");
+        const to = found < 0 ? close : from + found;
+        clauses.push({ from, to, mentions: [] });
+        if (to === close) break;
+        from = to + 2;
+    }
+    if (clauses.length < 2) return undefined;
+    let clause = 0;
+    for (const mention of mentions) {
+        while (clause + 1 < clauses.length && clauses[clause + 1]!.from <= mention.start) clause++;
+        clauses[clause]!.mentions.push(mention);
+    }
+    const kept = clauses.map((clause) =>
+        clause.mentions.length === 0
+            ? ("kept" as const)
+            : (listsToRewrite(clause.mentions, removable) ?? ("removed" as const))
+    );
+    const firstKept = kept.findIndex((verdict) => verdict !== "removed");
+    if (firstKept < 0) return undefined;
+    const ranges: Range[] = [];
+    clauses.forEach((clause, index) => {
+        const verdict = kept[index]!;
+        if (verdict === "kept") return;
+        if (verdict !== "removed") {
+            for (const list of verdict) ranges.push(listRewrite(text, list, removable));
+            return;
+        }
+        const names = clause.mentions.map((mention) => mention.name);
+        ranges.push(
+            index < firstKept
+                ? removal(clause.from, clauses[index + 1]!.from, names)
+                : removal(clauses[index - 1]!.to, clause.to, names)
+        );
+    });
+    if (firstKept > 0) {
+        // The kept clause now starts the sentence: "use `view` ..." becomes "Use `view` ...",
+        // unless it starts with a tool's name or with a list the edits write again.
+        const at = clauses[firstKept]!.from;
+        const word = /^[a-z][a-z_]*/.exec(text.slice(at, at + 40))?.[0];
+        const edited = ranges.some((range) => range.start === at);
+        if (word !== undefined && !recognised.has(word) && !edited) {
+            ranges.find((range) => range.end === at)!.capitalize = true;
+        }
+    }
+    return ranges;
 }

@@ -46,6 +46,27 @@ export function sectionsToAgree(
 const NONE: readonly string[] = Object.freeze([]);
 
 /**
+ * The mode a session gets when the app sets no `promptAgreement`: `"rewrite"` only where the
+ * evidence shows the rewrite removes nothing true, that is on a runtime whose built-ins were
+ * measured and whose labelled corpus (its measured prompt sections' `corpus`) shows no false
+ * removal and no unit the labels do not cover; elsewhere `"warn"`, with the note (the text
+ * stays, the note and the warnings say what the session lacks).
+ *
+ * @param runtime - `toolResolution.runtime` of the session
+ */
+export function defaultPromptAgreement(runtime: {
+    readonly version: string;
+    readonly catalog: "measured" | "fallback";
+}): "rewrite" | "warn" {
+    if (runtime.catalog !== "measured") return "warn";
+    const corpus = MEASURED_PROMPT_SECTIONS.find(
+        (entry) => entry.runtimeVersion === runtime.version
+    )?.corpus;
+    const proven = corpus !== undefined && corpus.falseRemovals === 0 && corpus.unlabelled === 0;
+    return proven ? "rewrite" : "warn";
+}
+
+/**
  * The tools a session lacks or replaces that sections without a transform name on its model:
  * after a `setTools` or `setModel` of a session that had nothing to agree on at its creation (so
  * none was registered, and the runtime takes none later), what the runtime's instructions now
