@@ -66,13 +66,14 @@ export function resolveAgents(
     onWarning: (warning: SessionToolWarning) => void
 ): ResolvedAgents {
     const resolved: { -readonly [K in keyof ResolvedAgents]: ResolvedAgents[K] } = {};
-    if (agents.customAgents !== undefined) {
+    // `null` (which the reader leaves as given) means none, as `undefined` does.
+    if (agents.customAgents !== undefined && agents.customAgents !== null) {
         resolved.customAgents = Object.freeze(
             agents.customAgents.map((agent) => resolveCustomAgent(agent, context, onWarning))
         );
     }
     const { defaultAgent } = agents;
-    if (defaultAgent !== undefined) {
+    if (defaultAgent !== undefined && defaultAgent !== null) {
         const { excludedTools } = defaultAgent;
         resolved.defaultAgent =
             excludedTools === undefined || excludedTools === null
