@@ -15,6 +15,7 @@ import {
 import type { CustomToolSnapshot } from "../input/customTools.js";
 import { readSessionInput, type SessionInput } from "../input/sessionInput.js";
 import { promptToolsOf } from "../prompt/promptTools.js";
+import { hooksWithTaskNote } from "../prompt/taskPromptNote.js";
 import { namesOutsideAgreement, sectionsToAgree } from "../prompt/promptSections.js";
 import { refuseRemovedOptions } from "../input/removedOptions.js";
 import {
@@ -140,7 +141,8 @@ export async function prepareSession<C extends ToolSessionConfig>(
 
 /**
  * The prepared config with the `systemMessage` that makes the runtime's instructions agree with
- * the session's tools (see promptAgreement.ts), and the agreement the session's record keeps.
+ * the session's tools (see promptAgreement.ts), in rewrite mode the `hooks` that add its note to
+ * each `task` call's prompt (taskPromptNote.ts), and the agreement the session's record keeps.
  */
 function withAgreement<C extends ToolSessionConfig>(
     prepared: PreparedSessionTools<C>,
@@ -164,10 +166,13 @@ function withAgreement<C extends ToolSessionConfig>(
             runtime === undefined ? [] : namesOutsideAgreement(agreed, runtime, model, tools)
     );
     if (agreement === undefined) return prepared;
-    return extended(prepared, {
-        config: { ...config, systemMessage: systemMessage as C["systemMessage"] },
-        agreement,
-    });
+    const sent = { ...config, systemMessage: systemMessage as C["systemMessage"] };
+    // The built-in sub-agents' half: the note goes into each task call's prompt (taskPromptNote.ts).
+    if (agreement.mode === "rewrite") {
+        const hooks = hooksWithTaskNote(config.hooks, () => agreement.tools());
+        if (hooks !== config.hooks) sent.hooks = hooks as C["hooks"];
+    }
+    return extended(prepared, { config: sent, agreement });
 }
 
 /**
