@@ -28,6 +28,7 @@ import {
 } from "./customToolProbe.js";
 import { startMockChatModel } from "copilot-sdk-tool-override/mock-model";
 import { probePromptScenarios, type PromptScenarioResult } from "./promptProbe.js";
+import { probeAgents, type AgentProbeResult } from "./agentProbe.js";
 
 /** The two model families whose built-ins differ. */
 export const COMPARE_MODELS = ["claude-sonnet-4.5", "gpt-4o"] as const;
@@ -53,6 +54,8 @@ export interface CompareProbeResult {
     app: Record<string, { seen: string[] } | { refused: string }> | undefined;
     /** the prompt probe's cases on the patched SDK (promptProbe.ts); absent without one */
     prompt?: PromptScenarioResult[];
+    /** the built-in sub-agents on the patched SDK (agentProbe.ts); absent without one */
+    agents?: AgentProbeResult;
 }
 
 /**
@@ -164,6 +167,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
             const config = appModule === undefined ? undefined : await appSessionConfig(appModule);
             await withClient(patched, cliPath, async (client) => {
                 result.prompt = await probePromptScenarios(client, patched, mock, COMPARE_MODELS);
+                result.agents = await probeAgents(client, patched, COMPARE_MODELS);
                 if (config === undefined) return;
                 const byModel: Record<string, { seen: string[] } | { refused: string }> = {};
                 for (const model of COMPARE_MODELS) {

@@ -36,6 +36,7 @@ import { installSdkVersion, nodeFor, sdkRelease } from "./sdkVersions.js";
 import { pinnedVersion, requestedVersions, ROOT, supportedVersions } from "./servedReleases.js";
 import { writePromptAgreement, type PromptAgreementMeasurement } from "./promptAgreementData.js";
 import { promptAgreementLines, promptAgreementSummary } from "./promptReport.js";
+import { agentReportLines } from "./agentProbe.js";
 if (process.argv.includes("--compare")) {
     // npm run conformance -- --compare <runtime A> <runtime B> ...: see conformanceCompare.ts.
     const { runComparison } = await import("./conformanceCompare.js");
@@ -325,6 +326,7 @@ for (const version of versions) {
             ...filterRows,
             "",
             ...promptAgreementLines(patched.prompt ?? [], models),
+            ...agentReportLines(patched.agents),
         ].join("\n")
     );
 }

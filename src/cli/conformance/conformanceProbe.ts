@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { connectionTo } from "./externalRuntime.js";
 import { startMockChatModel } from "copilot-sdk-tool-override/mock-model";
 import { probePromptScenarios, type PromptScenarioResult } from "./promptProbe.js";
+import { probeAgents, type AgentProbeResult } from "./agentProbe.js";
 import {
     type Mock,
     type ProbedClient,
@@ -58,6 +59,8 @@ export interface ProbeResult {
     catalog: string | undefined;
     /** The patched SDK only: the prompt probe's cases (promptProbe.ts). */
     prompt?: PromptScenarioResult[];
+    /** The patched SDK only: the built-in sub-agents under the cases (agentProbe.ts). */
+    agents?: AgentProbeResult;
 }
 
 /**
@@ -199,6 +202,7 @@ try {
     // What the runtime's instructions say of tools a session lacks, before and after the
     // package's rewrite: the patched SDK reports it.
     if (patched) result.prompt = await probePromptScenarios(client, sdk, mock, MODELS);
+    if (patched) result.agents = await probeAgents(client, sdk, MODELS);
     writeFileSync(outFile, JSON.stringify({ ...result, catalog }, null, 2));
 } finally {
     await client.stop().catch(() => {});

@@ -2,6 +2,7 @@
 // `conformance --compare`, a pure function of the two probe results.
 
 import type { CompareProbeResult } from "./compareProbe.js";
+import { agentDifferences } from "./agentProbe.js";
 import {
     newPromptMentions,
     type NewPromptMention,
@@ -18,14 +19,19 @@ import {
  *   app's tools that answered on A, is gone on B;
  * - `NEW_PROMPT_MENTION`: in a case of the prompt probe (promptProbe.ts, patched SDK), the
  *   instructions the model receives on B still name a tool the session lacks or replaces where
- *   they did not on A (a mention the package's rewrite left, or a case B did not rewrite).
+ *   they did not on A (a mention the package's rewrite left, or a case B did not rewrite);
+ * - `NEW_AGENT_TYPE`: B lists a built-in agent type (a sub-agent the `task` tool starts) that A
+ *   did not; `SUB_AGENT_TOOLS_CHANGED`: under a case of the agent probe (agentProbe.ts), a
+ *   built-in sub-agent is offered a tool on one runtime and not on the other.
  */
 export type DifferenceKind =
     | "NEW_BUILT_IN"
     | "OVERRIDE_NOT_HONOURED"
     | "FILTER_CHANGED"
     | "TOOL_DROPPED"
-    | "NEW_PROMPT_MENTION";
+    | "NEW_PROMPT_MENTION"
+    | "NEW_AGENT_TYPE"
+    | "SUB_AGENT_TOOLS_CHANGED";
 
 export interface Difference {
     kind: DifferenceKind;
@@ -57,6 +63,8 @@ const DIFFERENCE_KINDS: ReadonlySet<string> = new Set<DifferenceKind>([
     "FILTER_CHANGED",
     "TOOL_DROPPED",
     "NEW_PROMPT_MENTION",
+    "NEW_AGENT_TYPE",
+    "SUB_AGENT_TOOLS_CHANGED",
 ]);
 
 /**
@@ -289,6 +297,7 @@ export function compareRuntimes(
             b: shown,
         });
     }
+    differences.push(...agentDifferences(a.agents, b.agents));
     return {
         differences,
         added,
