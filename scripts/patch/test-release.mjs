@@ -30,6 +30,7 @@ export const RELEASE_TESTS = [
     "test/e2e/callAttributionCases.test.ts",
     "test/e2e/unmeasuredModel.test.ts",
     "test/e2e/promptAgreement.test.ts",
+    "test/e2e/customAgents.test.ts",
 ];
 
 const usage =
