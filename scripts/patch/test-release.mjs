@@ -31,6 +31,7 @@ export const RELEASE_TESTS = [
     "test/e2e/unmeasuredModel.test.ts",
     "test/e2e/promptAgreement.test.ts",
     "test/e2e/customAgents.test.ts",
+    "test/e2e/taskPromptNote.test.ts",
 ];
 
 const usage =

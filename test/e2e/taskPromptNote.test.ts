@@ -5,10 +5,18 @@
  * with the app's own `onPreToolUse`. Also the measurements the route rests on (runtime 1.0.85,
  * docs/runtime-checks.md): `task` never asks the app's permission handler; `modifiedArgs` apply
  * without a `permissionDecision` and not with `"ask"`; the sub-agent's own calls still go to the
- * app's permission handler, whose rejection stands.
+ * app's permission handler, whose rejection stands. In the 1.0.0 and 1.0.15-preview.4 release
+ * runs too (runtime 1.0.57 gets no note: see measuredTaskPrompt.ts), and on COPILOT_EXTERNAL_RUNTIME
+ * when set.
  */
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CopilotClient, type PermissionRequest, type SessionConfig } from "@github/copilot-sdk";
+import {
+    CopilotClient,
+    RuntimeConnection,
+    type PermissionRequest,
+    type SessionConfig,
+} from "@github/copilot-sdk";
 import { CLAUDE_MODEL, e2eRig, recordingTool, testCleanups } from "../support/e2eHarness.js";
 import {
     toolResultTexts,
@@ -18,8 +26,16 @@ import {
     type RecordedChatRequest,
 } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
+import { TASK_PROMPT_NOTE_RUNTIMES } from "../../src/toolCustomization/catalog/measuredTaskPrompt.js";
 
 const SUBTASK = "SUBTASK: lint, then run bash";
+
+const external = process.env.COPILOT_EXTERNAL_RUNTIME;
+/** The clients' runtime: the release's own, or COPILOT_EXTERNAL_RUNTIME's (e.g. 1.0.102). */
+const RUNTIME =
+    external !== undefined && existsSync(external)
+        ? { connection: RuntimeConnection.forStdio({ path: external }) }
+        : {};
 
 /** `delegate` makes the model call `task` (general-purpose); the sub-agent calls lint and bash. */
 const script: MockModelScript = {
@@ -63,10 +79,31 @@ function rejectingShell(asked: string[]): SessionConfig["onPermissionRequest"] {
     };
 }
 
+/** Whether the session's runtime is one of TASK_PROMPT_NOTE_RUNTIMES. */
+const measuredRuntime = (session: object) =>
+    TASK_PROMPT_NOTE_RUNTIMES.has(
+        (session as { toolResolution?: { runtime?: { version?: string } } }).toolResolution?.runtime
+            ?.version ?? ""
+    );
+
+/**
+ * Whether the session's runtime is one where the note is added; on another (runtime 1.0.57 of
+ * SDK 1.0.0, where `modifiedArgs` for `task` make the call fail) the test shows the task prompt
+ * as the model wrote it and the sub-agent running, and ends.
+ */
+function noteApplies(session: object, requests: readonly RecordedChatRequest[]): boolean {
+    if (measuredRuntime(session)) return true;
+    const prompt = subAgentPrompt(requests);
+    expect(prompt).toContain(SUBTASK);
+    expect(prompt).not.toContain("<tool_availability>");
+    return false;
+}
+
 async function rig(onTestFinished: Parameters<typeof testCleanups>[0]) {
     return e2eRig(
         testCleanups(onTestFinished),
-        (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} }),
+        (baseDirectory) =>
+            new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
         script
     );
 }
@@ -87,6 +124,7 @@ describe.concurrent("the task prompt note on the real runtime", () => {
             onPermissionRequest: rejectingShell(asked),
         });
         await session.sendAndWait({ prompt: "delegate" });
+        if (!noteApplies(session, model.requests)) return;
         const prompt = subAgentPrompt(model.requests)!;
         expect(prompt).toContain(`${SUBTASK}\n\n<tool_availability>\n`);
         expect(prompt).toContain("does not offer the tool grep");
@@ -127,6 +165,8 @@ describe.concurrent("the task prompt note on the real runtime", () => {
             },
         });
         await session.sendAndWait({ prompt: "delegate" });
+        // Runtime 1.0.57: the app's own modifiedArgs for task make the call fail, package or not.
+        if (!measuredRuntime(session)) return;
         expect(subAgentPrompt(model.requests)).toMatch(
             /SUBTASK: lint, then run bash \(app\)\n\n<tool_availability>\n[^\n]*grep/
         );
@@ -163,8 +203,17 @@ describe.concurrent("the task prompt note on the real runtime", () => {
                 ...options,
             });
             await session.sendAndWait({ prompt: "delegate" });
-            expect(subAgentPrompt(model.requests)).toContain(SUBTASK);
-            expect(subAgentPrompt(model.requests)).not.toContain("<tool_availability>");
+            const prompt = subAgentPrompt(model.requests);
+            expect(prompt).toContain(SUBTASK);
+            const { catalog } = (session as { toolResolution?: { runtime?: { catalog?: string } } })
+                .toolResolution!.runtime!;
+            if (options.promptAgreement === undefined && catalog === "fallback") {
+                // A runtime without measurements: the built-ins the package cannot confirm are
+                // named as such ("may not offer"), as in the main agent's note; nothing else.
+                expect(prompt).not.toContain("does not offer");
+            } else {
+                expect(prompt).not.toContain("<tool_availability>");
+            }
             await session.disconnect();
         }
     });
@@ -178,6 +227,10 @@ describe.concurrent("the task prompt note on the real runtime", () => {
             tools: [recordingTool("lint")],
             excludedTools: ["grep"],
         });
+        model.requests.length = 0;
+        await session.sendAndWait({ prompt: "delegate" });
+        if (!noteApplies(session, model.requests)) return;
+        model.requests.length = 0;
         await session.setTools({ excludedTools: ["glob"] });
         await session.sendAndWait({ prompt: "delegate" });
         const prompt = subAgentPrompt(model.requests)!;

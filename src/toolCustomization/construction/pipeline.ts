@@ -16,6 +16,7 @@ import type { CustomToolSnapshot } from "../input/customTools.js";
 import { readSessionInput, type SessionInput } from "../input/sessionInput.js";
 import { promptToolsOf } from "../prompt/promptTools.js";
 import { hooksWithTaskNote } from "../prompt/taskPromptNote.js";
+import { TASK_PROMPT_NOTE_RUNTIMES } from "../catalog/measuredTaskPrompt.js";
 import { namesOutsideAgreement, sectionsToAgree } from "../prompt/promptSections.js";
 import { refuseRemovedOptions } from "../input/removedOptions.js";
 import {
@@ -167,8 +168,9 @@ function withAgreement<C extends ToolSessionConfig>(
     );
     if (agreement === undefined) return prepared;
     const sent = { ...config, systemMessage: systemMessage as C["systemMessage"] };
-    // The built-in sub-agents' half: the note goes into each task call's prompt (taskPromptNote.ts).
-    if (agreement.mode === "rewrite") {
+    // The built-in sub-agents' half: the note goes into each task call's prompt (taskPromptNote.ts),
+    // on the runtimes where that is measured to work (elsewhere it can break the task call).
+    if (agreement.mode === "rewrite" && TASK_PROMPT_NOTE_RUNTIMES.has(runtime?.version ?? "")) {
         const hooks = hooksWithTaskNote(config.hooks, () => agreement.tools());
         if (hooks !== config.hooks) sent.hooks = hooks as C["hooks"];
     }
