@@ -32,6 +32,7 @@ export const RELEASE_TESTS = [
     "test/e2e/promptAgreement.test.ts",
     "test/e2e/customAgents.test.ts",
     "test/e2e/taskPromptNote.test.ts",
+    "test/e2e/subAgentChanges.test.ts",
 ];
 
 const usage =

@@ -5,8 +5,9 @@
  * then in force; and a change that would make a custom agent's entries name other tools than
  * the runtime holds for it is refused (`AGENT_TOOLS_FIXED`). Measured on runtime 1.0.85.
  */
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CopilotClient, type SessionToolWarning } from "@github/copilot-sdk";
+import { CopilotClient, RuntimeConnection, type SessionToolWarning } from "@github/copilot-sdk";
 import { CLAUDE_MODEL, e2eRig, recordingTool, testCleanups } from "../support/e2eHarness.js";
 import {
     descriptionOf,
@@ -16,6 +17,22 @@ import {
     type RecordedChatRequest,
 } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
+import { RELEASE_UNDER_TEST } from "../support/rawMeasurements.js";
+
+const external = process.env.COPILOT_EXTERNAL_RUNTIME;
+/** The clients' runtime: the release's own, or COPILOT_EXTERNAL_RUNTIME's (e.g. 1.0.102). */
+const RUNTIME =
+    external !== undefined && existsSync(external)
+        ? { connection: RuntimeConnection.forStdio({ path: external }) }
+        : {};
+
+/**
+ * Whether the release under test has the runtime request `session.tools.set` (1.0.13-preview.4
+ * and later), which every case here uses; older releases refuse setTools with
+ * UNSUPPORTED_BY_RELEASE (test/e2e/releaseCapabilities.test.ts).
+ */
+const [, minor = 0, patch = 0] = RELEASE_UNDER_TEST.split(/[.-]/).map(Number);
+const HAS_SET_TOOLS = minor > 0 || patch >= 13;
 
 /** `delegate <agent> [background]` calls task; the sub-agent calls lint when told to. */
 const script: MockModelScript = {
@@ -53,129 +70,138 @@ const offered = (request: RecordedChatRequest | undefined) =>
         )
         .sort();
 
-describe("changes mid-session and sub-agents on the real runtime", () => {
-    for (const mode of ["sync", "background"] as const) {
-        it(`counts a sub-agent started by a ${mode} task as busy while it runs: a change SESSION_BUSY guards is refused, and applied once it ended`, async ({
+describe.skipIf(!HAS_SET_TOOLS)(
+    `changes mid-session and sub-agents on the real runtime${HAS_SET_TOOLS ? "" : ` (skipped: SDK ${RELEASE_UNDER_TEST} has no session.tools.set, so no setTools)`}`,
+    () => {
+        for (const mode of ["sync", "background"] as const) {
+            it(`counts a sub-agent started by a ${mode} task as busy while it runs: a change SESSION_BUSY guards is refused, and applied once it ended`, async ({
+                onTestFinished,
+            }) => {
+                const { client, base } = await e2eRig(
+                    testCleanups(onTestFinished),
+                    (baseDirectory) =>
+                        new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
+                    script
+                );
+                let release!: () => void;
+                const gate = new Promise<void>((resolve) => (release = resolve));
+                let entered!: () => void;
+                const inLint = new Promise<void>((resolve) => (entered = resolve));
+                const lint = {
+                    ...recordingTool("lint"),
+                    handler: async () => {
+                        entered();
+                        await gate;
+                        return "lint done";
+                    },
+                };
+                const session = await client.createSession({
+                    ...base(CLAUDE_MODEL),
+                    tools: [lint],
+                });
+                const idle = new Promise<void>((resolve) =>
+                    session.on("session.idle", () => resolve())
+                );
+                const turn = session.sendAndWait({
+                    prompt: `delegate general-purpose${mode === "sync" ? "" : " background"} lint`,
+                });
+                await inLint;
+                // A custom glob would take the name from the built-in the sub-agent may call.
+                const glob = { ...recordingTool("glob"), overridesBuiltInTool: true };
+                await expect(session.setTools({ tools: [lint, glob] })).rejects.toMatchObject({
+                    code: "SESSION_BUSY",
+                });
+                release();
+                await turn;
+                await idle;
+                await expect(session.setTools({ tools: [lint, glob] })).resolves.toBeDefined();
+            });
+        }
+
+        it("offers a sub-agent started after setTools the tools then in force: the built-in and the list-less custom agent get the new tools, a listing agent keeps its list, less what the session excludes", async ({
             onTestFinished,
         }) => {
-            const { client, base } = await e2eRig(
+            const warnings: SessionToolWarning[] = [];
+            const { client, base, model } = await e2eRig(
                 testCleanups(onTestFinished),
-                (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} }),
+                (baseDirectory) =>
+                    new CopilotClient({
+                        ...RUNTIME,
+                        baseDirectory,
+                        onToolWarning: (warning: SessionToolWarning) => warnings.push(warning),
+                    }),
                 script
             );
-            let release!: () => void;
-            const gate = new Promise<void>((resolve) => (release = resolve));
-            let entered!: () => void;
-            const inLint = new Promise<void>((resolve) => (entered = resolve));
-            const lint = {
-                ...recordingTool("lint"),
-                handler: async () => {
-                    entered();
-                    await gate;
-                    return "lint done";
-                },
+            const session = await client.createSession({
+                ...base(CLAUDE_MODEL),
+                tools: [recordingTool("lint")],
+                customAgents: [
+                    { name: "runner", prompt: "Run.", tools: ["lint", "grep", "glob", "view"] },
+                    { name: "all", prompt: "All." },
+                ],
+            });
+            const offeredTo = async (agent: string) => {
+                model.requests.length = 0;
+                await session.sendAndWait({ prompt: `delegate ${agent}` });
+                return offered(subAgentRequest(model.requests));
             };
-            const session = await client.createSession({ ...base(CLAUDE_MODEL), tools: [lint] });
-            const idle = new Promise<void>((resolve) =>
-                session.on("session.idle", () => resolve())
+            expect(await offeredTo("general-purpose")).toEqual([
+                "bash",
+                "glob",
+                "grep",
+                "lint",
+                "view",
+            ]);
+            expect(await offeredTo("runner")).toEqual(["glob", "grep", "lint", "view"]);
+            await session.setTools({
+                tools: [
+                    recordingTool("lint"),
+                    recordingTool("fmt"),
+                    { ...recordingTool("view"), overridesBuiltInTool: true },
+                ],
+                excludedTools: ["grep"],
+            });
+            expect(
+                warnings.filter((warning) => warning.code === "AGENT_TOOL_WITHHELD")
+            ).toMatchObject([{ identifiers: ["grep"] }]);
+            const after = ["bash", "fmt", "glob", "lint", "view(custom)"];
+            expect(await offeredTo("general-purpose")).toEqual(after);
+            expect(await offeredTo("all")).toEqual(after);
+            expect(await offeredTo("runner")).toEqual(["glob", "lint", "view(custom)"]);
+        });
+
+        it("refuses a setTools after which a custom agent's toolset entry would name other tools than the runtime holds for it (AGENT_TOOLS_FIXED), and changes nothing", async ({
+            onTestFinished,
+        }) => {
+            const { client, base, model } = await e2eRig(
+                testCleanups(onTestFinished),
+                (baseDirectory) =>
+                    new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
+                script
             );
-            const turn = session.sendAndWait({
-                prompt: `delegate general-purpose${mode === "sync" ? "" : " background"} lint`,
+            const session = await client.createSession({
+                ...base(CLAUDE_MODEL),
+                tools: [recordingTool("lint")],
+                customToolSets: { quality: ["lint"] },
+                customAgents: [{ name: "runner", prompt: "Run.", tools: ["toolset:quality"] }],
             });
-            await inLint;
-            // A custom glob would take the name from the built-in the sub-agent may call.
-            const glob = { ...recordingTool("glob"), overridesBuiltInTool: true };
-            await expect(session.setTools({ tools: [lint, glob] })).rejects.toMatchObject({
-                code: "SESSION_BUSY",
+            const update = {
+                tools: [recordingTool("lint"), recordingTool("fmt")],
+                customToolSets: { quality: ["lint", "fmt"] },
+            };
+            await expect(session.setTools(update)).rejects.toMatchObject({
+                code: "AGENT_TOOLS_FIXED",
+                toolNames: ["fmt"],
             });
-            release();
-            await turn;
-            await idle;
-            await expect(session.setTools({ tools: [lint, glob] })).resolves.toBeDefined();
+            await session.sendAndWait({ prompt: "delegate runner" });
+            expect(offered(subAgentRequest(model.requests))).toEqual(["lint"]);
+            expect(offered(model.requests[0])).not.toContain("fmt");
+            // A change that leaves the agent's entries naming the same tools goes through.
+            await expect(
+                session.setTools({ tools: update.tools, customToolSets: { quality: ["lint"] } })
+            ).resolves.toBeDefined();
         });
     }
-
-    it("offers a sub-agent started after setTools the tools then in force: the built-in and the list-less custom agent get the new tools, a listing agent keeps its list, less what the session excludes", async ({
-        onTestFinished,
-    }) => {
-        const warnings: SessionToolWarning[] = [];
-        const { client, base, model } = await e2eRig(
-            testCleanups(onTestFinished),
-            (baseDirectory) =>
-                new CopilotClient({
-                    baseDirectory,
-                    onToolWarning: (warning: SessionToolWarning) => warnings.push(warning),
-                }),
-            script
-        );
-        const session = await client.createSession({
-            ...base(CLAUDE_MODEL),
-            tools: [recordingTool("lint")],
-            customAgents: [
-                { name: "runner", prompt: "Run.", tools: ["lint", "grep", "glob", "view"] },
-                { name: "all", prompt: "All." },
-            ],
-        });
-        const offeredTo = async (agent: string) => {
-            model.requests.length = 0;
-            await session.sendAndWait({ prompt: `delegate ${agent}` });
-            return offered(subAgentRequest(model.requests));
-        };
-        expect(await offeredTo("general-purpose")).toEqual([
-            "bash",
-            "glob",
-            "grep",
-            "lint",
-            "view",
-        ]);
-        expect(await offeredTo("runner")).toEqual(["glob", "grep", "lint", "view"]);
-        await session.setTools({
-            tools: [
-                recordingTool("lint"),
-                recordingTool("fmt"),
-                { ...recordingTool("view"), overridesBuiltInTool: true },
-            ],
-            excludedTools: ["grep"],
-        });
-        expect(warnings.filter((warning) => warning.code === "AGENT_TOOL_WITHHELD")).toMatchObject([
-            { identifiers: ["grep"] },
-        ]);
-        const after = ["bash", "fmt", "glob", "lint", "view(custom)"];
-        expect(await offeredTo("general-purpose")).toEqual(after);
-        expect(await offeredTo("all")).toEqual(after);
-        expect(await offeredTo("runner")).toEqual(["glob", "lint", "view(custom)"]);
-    });
-
-    it("refuses a setTools after which a custom agent's toolset entry would name other tools than the runtime holds for it (AGENT_TOOLS_FIXED), and changes nothing", async ({
-        onTestFinished,
-    }) => {
-        const { client, base, model } = await e2eRig(
-            testCleanups(onTestFinished),
-            (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} }),
-            script
-        );
-        const session = await client.createSession({
-            ...base(CLAUDE_MODEL),
-            tools: [recordingTool("lint")],
-            customToolSets: { quality: ["lint"] },
-            customAgents: [{ name: "runner", prompt: "Run.", tools: ["toolset:quality"] }],
-        });
-        const update = {
-            tools: [recordingTool("lint"), recordingTool("fmt")],
-            customToolSets: { quality: ["lint", "fmt"] },
-        };
-        await expect(session.setTools(update)).rejects.toMatchObject({
-            code: "AGENT_TOOLS_FIXED",
-            toolNames: ["fmt"],
-        });
-        await session.sendAndWait({ prompt: "delegate runner" });
-        expect(offered(subAgentRequest(model.requests))).toEqual(["lint"]);
-        expect(offered(model.requests[0])).not.toContain("fmt");
-        // A change that leaves the agent's entries naming the same tools goes through.
-        await expect(
-            session.setTools({ tools: update.tools, customToolSets: { quality: ["lint"] } })
-        ).resolves.toBeDefined();
-    });
-});
+);
 
 describeNoLeftovers();
