@@ -3,12 +3,19 @@
  * a sub-agent that runs (a sync or a background `task`) keeps the session busy, so a change that
  * `SESSION_BUSY` guards waits for it; a sub-agent started after `setTools` is offered the tools
  * then in force; and a change that would make a custom agent's entries name other tools than
- * the runtime holds for it is refused (`AGENT_TOOLS_FIXED`). Measured on runtime 1.0.85.
+ * the runtime holds for it is refused (`AGENT_TOOLS_FIXED`); a sub-agent started after `setModel`
+ * runs on the new model with its built-ins. Measured on runtime 1.0.85.
  */
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CopilotClient, RuntimeConnection, type SessionToolWarning } from "@github/copilot-sdk";
-import { CLAUDE_MODEL, e2eRig, recordingTool, testCleanups } from "../support/e2eHarness.js";
+import {
+    CLAUDE_MODEL,
+    GPT_MODEL,
+    e2eRig,
+    recordingTool,
+    testCleanups,
+} from "../support/e2eHarness.js";
 import {
     descriptionOf,
     toolNameOf,
@@ -168,6 +175,34 @@ describe.skipIf(!HAS_SET_TOOLS)(
             expect(await offeredTo("general-purpose")).toEqual(after);
             expect(await offeredTo("all")).toEqual(after);
             expect(await offeredTo("runner")).toEqual(["glob", "lint", "view(custom)"]);
+        });
+
+        it("offers a sub-agent started after setModel the new model's built-ins (apply_patch and rg for gpt-4o), and each model's sub-agent its own model", async ({
+            onTestFinished,
+        }) => {
+            const { client, base, model } = await e2eRig(
+                testCleanups(onTestFinished),
+                (baseDirectory) =>
+                    new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
+                script
+            );
+            const session = await client.createSession({
+                ...base(CLAUDE_MODEL),
+                tools: [recordingTool("lint")],
+            });
+            const delegated = async () => {
+                model.requests.length = 0;
+                await session.sendAndWait({ prompt: "delegate general-purpose" });
+                const sub = subAgentRequest(model.requests);
+                const names = (sub?.tools ?? []).map(toolNameOf);
+                return {
+                    model: (sub as { model?: unknown } | undefined)?.model,
+                    family: ["apply_patch", "rg", "edit", "grep"].filter((n) => names.includes(n)),
+                };
+            };
+            expect(await delegated()).toEqual({ model: CLAUDE_MODEL, family: ["edit", "grep"] });
+            await session.setModel(GPT_MODEL);
+            expect(await delegated()).toEqual({ model: GPT_MODEL, family: ["apply_patch", "rg"] });
         });
 
         it("refuses a setTools after which a custom agent's toolset entry would name other tools than the runtime holds for it (AGENT_TOOLS_FIXED), and changes nothing", async ({
