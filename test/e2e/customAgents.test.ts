@@ -235,6 +235,7 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
             await expect(creation).rejects.toMatchObject({
                 code: "UNSUPPORTED_OVERRIDE",
                 toolNames: ["session_store_sql"],
+                message: expect.stringContaining("replaces a built-in that the runtime may keep"),
             });
             return;
         }
