@@ -67,6 +67,22 @@ describe("agentDifferences", () => {
         ]);
     });
 
+    it("reports a change alike in several cases once, naming the cases", () => {
+        const a = probe(["explore"]);
+        const b = probe(["explore"], ["bash", "view"]);
+        a.offered["excluded"] = { [MODEL]: { explore: ["bash", "grep"] } };
+        b.offered["excluded"] = { [MODEL]: { explore: ["bash"] } };
+        expect(agentDifferences(a, b)).toEqual([
+            {
+                kind: "SUB_AGENT_TOOLS_CHANGED",
+                tool: "explore: grep",
+                model: MODEL,
+                a: "offered (no options; excluded)",
+                b: "not offered",
+            },
+        ]);
+    });
+
     it("reports a sub-agent that no longer starts", () => {
         const differences = agentDifferences(
             probe(["explore", "task"]),

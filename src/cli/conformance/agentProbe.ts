@@ -189,7 +189,8 @@ async function probeCase(
  * The differences between runtime A's and B's sub-agents: an agent type B lists that A did not
  * (`NEW_AGENT_TYPE`, once), and, per case, model and agent type probed on both, each tool one
  * sub-agent is offered and the other is not (`SUB_AGENT_TOOLS_CHANGED`, `tool` being
- * `<agent>: <tool>`). Nothing when either side has no probe.
+ * `<agent>: <tool>`, once for all the cases where it changed alike, which `a` names). Nothing
+ * when either side has no probe.
  */
 export function agentDifferences(
     a: AgentProbeResult | undefined,
@@ -197,6 +198,17 @@ export function agentDifferences(
 ): AgentDifference[] {
     if (a === undefined || b === undefined) return [];
     const differences: AgentDifference[] = [];
+    const changed = new Map<
+        string,
+        {
+            kind: "SUB_AGENT_TOOLS_CHANGED";
+            tool: string;
+            model: string;
+            was: string;
+            b: string;
+            cases: string[];
+        }
+    >();
     const typesA = Array.isArray(a.agentTypes) ? new Set(a.agentTypes) : undefined;
     if (typesA !== undefined && Array.isArray(b.agentTypes)) {
         for (const agent of b.agentTypes.filter((name) => !typesA.has(name))) {
@@ -220,14 +232,24 @@ export function agentDifferences(
                 const listB = Array.isArray(toolsB) ? toolsB : [];
                 const inA = new Set(listA);
                 const inB = new Set(listB);
-                const change = (tool: string, was: string, now: string) =>
-                    differences.push({
-                        kind: "SUB_AGENT_TOOLS_CHANGED",
+                const change = (tool: string, was: string, now: string) => {
+                    // One difference per agent, tool, model and change, naming every case.
+                    const key = JSON.stringify([agent, tool, model, was, now]);
+                    const found = changed.get(key);
+                    if (found !== undefined) {
+                        found.cases.push(label);
+                        return;
+                    }
+                    const difference = {
+                        kind: "SUB_AGENT_TOOLS_CHANGED" as const,
                         tool: `${agent}: ${tool}`,
                         model,
-                        a: `${was} (${label})`,
+                        was,
                         b: now,
-                    });
+                        cases: [label],
+                    };
+                    changed.set(key, difference);
+                };
                 if (Array.isArray(toolsA) !== Array.isArray(toolsB)) {
                     change("(sub-agent)", describe(toolsA), describe(toolsB));
                     continue;
@@ -240,6 +262,9 @@ export function agentDifferences(
                 }
             }
         }
+    }
+    for (const { kind, tool, model, was, b: now, cases } of changed.values()) {
+        differences.push({ kind, tool, model, a: `${was} (${cases.join("; ")})`, b: now });
     }
     return differences;
 }
