@@ -8,7 +8,12 @@
  */
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CopilotClient, RuntimeConnection, type SessionToolWarning } from "@github/copilot-sdk";
+import {
+    CopilotClient,
+    RuntimeConnection,
+    type SessionToolWarning,
+    type ToolAnswer,
+} from "@github/copilot-sdk";
 import {
     CLAUDE_MODEL,
     GPT_MODEL,
@@ -203,6 +208,38 @@ describe.skipIf(!HAS_SET_TOOLS)(
             expect(await delegated()).toEqual({ model: CLAUDE_MODEL, family: ["edit", "grep"] });
             await session.setModel(GPT_MODEL);
             expect(await delegated()).toEqual({ model: GPT_MODEL, family: ["apply_patch", "rg"] });
+        });
+
+        it("names the custom agent session.rpc.agent.select picks as the maker of the main agent's later calls, offered that agent's tools", async ({
+            onTestFinished,
+        }) => {
+            const { client, base, model } = await e2eRig(
+                testCleanups(onTestFinished),
+                (baseDirectory) =>
+                    new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
+                {
+                    toolCall: (request) =>
+                        userPrompt(request).includes("direct")
+                            ? { name: "lint", arguments: {} }
+                            : undefined,
+                }
+            );
+            const answers: ToolAnswer[] = [];
+            const session = await client.createSession({
+                ...base(CLAUDE_MODEL),
+                tools: [recordingTool("lint")],
+                customAgents: [{ name: "runner", prompt: "Run.", tools: ["lint", "view"] }],
+                onToolAnswered: (answer) => answers.push(answer),
+            });
+            await session.sendAndWait({ prompt: "direct" });
+            await session.rpc.agent.select({ name: "runner" });
+            model.requests.length = 0;
+            await session.sendAndWait({ prompt: "direct" });
+            expect(offered(model.requests[0])).toEqual(["lint", "view"]);
+            expect(answers.map((answer) => [answer.answeredBy, answer.agent])).toEqual([
+                ["handler", { kind: "main" }],
+                ["handler", { kind: "custom", name: "runner" }],
+            ]);
         });
 
         it("refuses a setTools after which a custom agent's toolset entry would name other tools than the runtime holds for it (AGENT_TOOLS_FIXED), and changes nothing", async ({
