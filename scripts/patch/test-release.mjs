@@ -30,6 +30,9 @@ export const RELEASE_TESTS = [
     "test/e2e/callAttributionCases.test.ts",
     "test/e2e/unmeasuredModel.test.ts",
     "test/e2e/promptAgreement.test.ts",
+    "test/e2e/customAgents.test.ts",
+    "test/e2e/taskPromptNote.test.ts",
+    "test/e2e/subAgentChanges.test.ts",
 ];
 
 const usage =

@@ -166,17 +166,21 @@ describe("custom agents' tools in the session's vocabulary", () => {
                 {
                     name: "r",
                     prompt: "R.",
-                    tools: ["mcp:s-probe", "mcp:*"],
-                    mcpServers: { m: server },
+                    tools: ["mcp:s-probe", "mcp:m-x-tool", "mcp:*", "mcp:z-none"],
+                    mcpServers: { m: server, "m-x": server },
                 },
             ],
             defaultAgent: { excludedTools: ["mcp:s-probe"] },
         });
         const [sent] = runtime.paramsOf("session.create");
+        // <server>/<tool>, by the longest declared server: runtime 1.0.57 matches no <server>-<tool>.
         expect((sent!.customAgents as { tools: unknown }[])[0]!.tools).toEqual([
-            "s-probe",
+            "s/probe",
+            "m-x/tool",
             "s/*",
             "m/*",
+            "m-x/*",
+            "z-none",
         ]);
         expect(sent!.defaultAgent).toEqual({ excludedTools: ["s-probe"] });
     });

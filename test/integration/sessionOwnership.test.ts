@@ -233,4 +233,71 @@ describe("a same-name redefinition while a turn runs", () => {
         await sleep(50);
         await expect(session.setTools({ tools: [lint, view] })).resolves.toBeDefined();
     });
+
+    it("counts a running sub-agent as busy until it completes or fails, even after a session.idle", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+        });
+        const emit = (type: string, data: object, agentId?: string) =>
+            runtime.emit(session.sessionId, { type, data, ...(agentId ? { agentId } : {}) });
+        const busy = () =>
+            session.setTools({ tools: [lint, view] }).then(
+                (resolution) => {
+                    // Applied: put the session back for the next question.
+                    void resolution;
+                    return session.setTools({ tools: [lint] }).then(() => false);
+                },
+                (error: { code?: string }) => {
+                    if (error.code !== "SESSION_BUSY") throw error;
+                    return true;
+                }
+            );
+        for (const end of ["subagent.completed", "subagent.failed"]) {
+            // A background task: the main turn ends while the sub-agent runs; an idle arrives
+            // before the sub-agent's first turn (runtime 1.0.85 holds it back; another may not).
+            emit("assistant.turn_start", { turnId: "0", interactionId: "i1" });
+            emit("subagent.started", { toolCallId: "t1", agentName: "general-purpose" }, "a1");
+            emit("assistant.turn_end", { turnId: "0" });
+            emit("session.idle", {});
+            await sleep(50);
+            expect(await busy()).toBe(true);
+            emit("user.message", { content: "SUBTASK", messageId: "m-sub" }, "a1");
+            emit("assistant.turn_start", { turnId: "0", interactionId: "i-sub" }, "a1");
+            emit("assistant.turn_end", { turnId: "0" }, "a1");
+            await sleep(50);
+            expect(await busy()).toBe(true);
+            emit(end, { toolCallId: "t1", agentName: "general-purpose" }, "a1");
+            await sleep(50);
+            expect(await busy()).toBe(false);
+        }
+    });
+
+    it("keys a sub-agent's turns by its agentId: the main agent's turn end (turn ids alike) leaves the sub-agent's open, and its failure ends them", async () => {
+        const { runtime, client } = await setUp();
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [lint],
+        });
+        const emit = (type: string, data: object, agentId?: string) =>
+            runtime.emit(session.sessionId, { type, data, ...(agentId ? { agentId } : {}) });
+        emit("subagent.started", { toolCallId: "t1", agentName: "explore" }, "a1");
+        emit("assistant.turn_start", { turnId: "0", interactionId: "i-sub" }, "a1");
+        emit("assistant.turn_start", { turnId: "0", interactionId: "i1" });
+        emit("assistant.turn_end", { turnId: "0" });
+        // A late idle while the sub-agent's turn is open ends nothing.
+        emit("session.idle", {});
+        await sleep(50);
+        await expect(session.setTools({ tools: [lint, view] })).rejects.toMatchObject({
+            code: "SESSION_BUSY",
+        });
+        // The sub-agent fails mid-turn (no turn_end of its own): its turn ends with it.
+        emit("subagent.failed", { toolCallId: "t1", agentName: "explore" }, "a1");
+        emit("session.idle", {});
+        await sleep(50);
+        await expect(session.setTools({ tools: [lint, view] })).resolves.toBeDefined();
+    });
 });

@@ -168,6 +168,24 @@ describe("built-in tool overrides: which names may replace a built-in", () => {
         }
     });
 
+    it("names another built-in kept only with tool search as a built-in, not as the tool-search tool", () => {
+        const error = refusal(() =>
+            resolveBuiltInToolOverrides(
+                [tool("session_store_sql")],
+                {
+                    ...catalog,
+                    builtIns: new Set([...BUILT_INS, "session_store_sql"]),
+                    keptOnlyWithToolSearch: new Set(["session_store_sql", "tool_search_tool"]),
+                },
+                "override"
+            )
+        );
+        expect(error.code).toBe("UNSUPPORTED_OVERRIDE");
+        expect(error.message).toMatch(
+            /^Custom tool 'session_store_sql' replaces a built-in that the runtime may keep only while its tool search defers tools; /
+        );
+    });
+
     it("keeps a name that matches a built-in only when case is ignored, and reports the pair", () => {
         const result = resolveBuiltInToolOverrides([tool("View")], catalog, "error");
         expect(result.overridden).toEqual([]);

@@ -29,6 +29,7 @@ import {
 import { startMockChatModel } from "copilot-sdk-tool-override/mock-model";
 import { probePromptScenarios, type PromptScenarioResult } from "./promptProbe.js";
 import { probePromptCorpus, type CorpusRun } from "./corpusProbe.js";
+import { probeAgents, type AgentProbeResult } from "./agentProbe.js";
 
 /** The two model families whose built-ins differ. */
 export const COMPARE_MODELS = ["claude-sonnet-4.5", "gpt-4o"] as const;
@@ -56,6 +57,8 @@ export interface CompareProbeResult {
     prompt?: PromptScenarioResult[];
     /** the labelled corpus on the patched SDK (corpusProbe.ts); absent without one */
     corpus?: CorpusRun;
+    /** the built-in sub-agents on the patched SDK (agentProbe.ts); absent without one */
+    agents?: AgentProbeResult;
 }
 
 /**
@@ -168,6 +171,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
             await withClient(patched, cliPath, async (client) => {
                 result.prompt = await probePromptScenarios(client, patched, mock, COMPARE_MODELS);
                 result.corpus = await probePromptCorpus(client, patched, mock, COMPARE_MODELS);
+                result.agents = await probeAgents(client, patched, COMPARE_MODELS);
                 if (config === undefined) return;
                 const byModel: Record<string, { seen: string[] } | { refused: string }> = {};
                 for (const model of COMPARE_MODELS) {

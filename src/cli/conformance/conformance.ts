@@ -37,6 +37,7 @@ import { pinnedVersion, requestedVersions, ROOT, supportedVersions } from "./ser
 import { writePromptAgreement, type PromptAgreementMeasurement } from "./promptAgreementData.js";
 import { promptAgreementLines, promptAgreementSummary } from "./promptReport.js";
 import { promptCorpusLines, promptCorpusSummary } from "./corpusReport.js";
+import { agentReportLines } from "./agentProbe.js";
 if (process.argv.includes("--compare")) {
     // npm run conformance -- --compare <runtime A> <runtime B> ...: see conformanceCompare.ts.
     const { runComparison } = await import("./conformanceCompare.js");
@@ -329,6 +330,7 @@ for (const version of versions) {
             "",
             ...promptAgreementLines(patched.prompt ?? [], models),
             ...promptCorpusLines(patched.corpus),
+            ...agentReportLines(patched.agents),
         ].join("\n")
     );
     corpusSummaries.push(

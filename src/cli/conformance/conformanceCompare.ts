@@ -338,6 +338,7 @@ export async function runComparison(args: string[]): Promise<number> {
         promptMentionsAdded,
         observed: { a: resultA.names, b: resultB.names },
         promptMentions: { a: resultA.prompt ?? [], b: resultB.prompt ?? [] },
+        agents: { a: resultA.agents, b: resultB.agents },
         exitCode,
         seconds: Math.round((performance.now() - started) / 100) / 10,
     };

@@ -18,6 +18,7 @@ import { startMockChatModel } from "copilot-sdk-tool-override/mock-model";
 import { probePromptScenarios, type PromptScenarioResult } from "./promptProbe.js";
 import { probePromptCorpus, type CorpusRun } from "./corpusProbe.js";
 import { CORPUS_MODELS } from "./promptCorpus.js";
+import { probeAgents, type AgentProbeResult } from "./agentProbe.js";
 import {
     type Mock,
     type ProbedClient,
@@ -62,6 +63,8 @@ export interface ProbeResult {
     prompt?: PromptScenarioResult[];
     /** The patched SDK only: the labelled corpus on this runtime (corpusProbe.ts). */
     corpus?: CorpusRun;
+    /** The patched SDK only: the built-in sub-agents under the cases (agentProbe.ts). */
+    agents?: AgentProbeResult;
 }
 
 /**
@@ -204,6 +207,7 @@ try {
     // package's rewrite: the patched SDK reports it.
     if (patched) result.prompt = await probePromptScenarios(client, sdk, mock, MODELS);
     if (patched) result.corpus = await probePromptCorpus(client, sdk, mock, CORPUS_MODELS);
+    if (patched) result.agents = await probeAgents(client, sdk, MODELS);
     writeFileSync(outFile, JSON.stringify({ ...result, catalog }, null, 2));
 } finally {
     await client.stop().catch(() => {});

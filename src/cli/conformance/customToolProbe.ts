@@ -20,7 +20,11 @@ export type OfferedTool = RecordedTool & {
 export type Mock = Awaited<ReturnType<typeof startMockChatModel>>;
 
 /** The BYOK provider option that points a probe's session at the mock model. */
-export function probeProvider(mock: Mock): { type: "openai"; baseUrl: string; apiKey: string } {
+export function probeProvider(mock: Pick<Mock, "baseUrl">): {
+    type: "openai";
+    baseUrl: string;
+    apiKey: string;
+} {
     return { type: "openai", baseUrl: mock.baseUrl, apiKey: PROBE_KEY };
 }
 

@@ -2,6 +2,7 @@
 // `conformance --compare`, a pure function of the two probe results.
 
 import type { CompareProbeResult } from "./compareProbe.js";
+import { agentDifferences } from "./agentProbe.js";
 import {
     newPromptMentions,
     type NewPromptMention,
@@ -23,6 +24,9 @@ import {
  *   rewrite removes or edits a unit of B's runtime text that no label covers (promptCorpus.ts) and
  *   that it did not on A: nothing says the edit removes only what is false for the session, so an
  *   upgrade cannot start removing unlabelled text unseen. Its `tool` is the unit's corpus key.
+ * - `NEW_AGENT_TYPE`: B lists a built-in agent type (a sub-agent the `task` tool starts) that A
+ *   did not; `SUB_AGENT_TOOLS_CHANGED`: under a case of the agent probe (agentProbe.ts), a
+ *   built-in sub-agent is offered a tool on one runtime and not on the other.
  */
 export type DifferenceKind =
     | "NEW_BUILT_IN"
@@ -30,7 +34,9 @@ export type DifferenceKind =
     | "FILTER_CHANGED"
     | "TOOL_DROPPED"
     | "NEW_PROMPT_MENTION"
-    | "UNLABELLED_PROMPT_EDIT";
+    | "UNLABELLED_PROMPT_EDIT"
+    | "NEW_AGENT_TYPE"
+    | "SUB_AGENT_TOOLS_CHANGED";
 
 export interface Difference {
     kind: DifferenceKind;
@@ -63,6 +69,8 @@ const DIFFERENCE_KINDS: ReadonlySet<string> = new Set<DifferenceKind>([
     "TOOL_DROPPED",
     "NEW_PROMPT_MENTION",
     "UNLABELLED_PROMPT_EDIT",
+    "NEW_AGENT_TYPE",
+    "SUB_AGENT_TOOLS_CHANGED",
 ]);
 
 /**
@@ -296,6 +304,7 @@ export function compareRuntimes(
         });
     }
     differences.push(...unlabelledPromptEdits(a, b));
+    differences.push(...agentDifferences(a.agents, b.agents));
     return {
         differences,
         added,

@@ -29,6 +29,9 @@
  *   (an object), an agent without a name, two agents of one name, a `prompt`, `model` or MCP
  *   server config of the wrong type, an `agent` that names none of `customAgents`, or a value
  *   that cannot be read;
+ * - `AGENT_TOOLS_FIXED`: `session.setTools` would change the tools a custom agent's `tools` (or
+ *   `defaultAgent.excludedTools`) name (a `toolset:` entry whose members change, a `custom:*`
+ *   that gains a tool), but the runtime keeps each agent's list as `createSession` sent it;
  * - `UNKNOWN_IDENTIFIERS`, `NO_TOOLS_ENABLED`, `EMPTY_TOOL_SET`, `FILTER_DROPS_CUSTOM_TOOL`,
  *   `AGENT_TOOL_WITHHELD`: the warnings of these codes, on a client created with
  *   `strictToolFilters: true`;
@@ -67,7 +70,8 @@ export type SessionToolErrorCode =
     | "TOOL_NAME_CLASH"
     | "MCP_TOOL_COLLISION"
     | "INVALID_CUSTOM_AGENT"
-    | "AGENT_TOOL_WITHHELD";
+    | "AGENT_TOOL_WITHHELD"
+    | "AGENT_TOOLS_FIXED";
 
 /** The mark every `SessionToolError` carries, shared by the ESM and CommonJS builds. */
 const MARKER = Symbol.for("copilot-sdk-tool-override.SessionToolError");

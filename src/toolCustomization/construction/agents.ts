@@ -39,7 +39,8 @@ export type ResolvedAgents = Pick<AgentsInput, "customAgents" | "defaultAgent">;
  * - in each custom agent's `tools` and in `defaultAgent.excludedTools`, a `toolset:<name>` entry
  *   becomes its members (an entry naming no toolset is refused: the package knows every one), a
  *   `builtin:` / `custom:` pattern becomes the names it matches, `mcp:<server>-<tool>` its bare
- *   name and, in an agent's `tools`, `mcp:*` `<server>/*` for each MCP server the agent has (the
+ *   name (in an agent's `tools`, `<server>/<tool>`: see `mcpWireName`) and, in an agent's
+ *   `tools`, `mcp:*` `<server>/*` for each MCP server the agent has (the
  *   runtime matches no `mcp:` entry there: measured on runtime 1.0.85, `tools: ["mcp:m-probe"]`
  *   offers nothing, `["m-probe"]`, `["m/probe"]` and `["m/*"]` offer `m-probe`), a bare name
  *   stays; entries the
@@ -196,7 +197,7 @@ function wireNames(
             }
             case "mcp":
                 if (entry.name !== "*") {
-                    names.push(entry.name);
+                    names.push(mcpWireName(entry.name, mcpServers));
                     named.push(entry.name);
                 } else if (mcpServers !== undefined) {
                     names.push(...mcpServers.map((server) => `${server}/*`));
@@ -219,6 +220,23 @@ function wireNames(
     }
     if (unknown.length > 0) onWarning(unknownWarning(option, unknown));
     return { names: Object.freeze([...new Set(names)]), named: Object.freeze(named) };
+}
+
+/**
+ * An MCP tool's name in an agent's `tools`: `<server>/<tool>` for a server the session or the
+ * agent declares (the longest that prefixes the name), else the bare `<server>-<tool>`. Measured:
+ * runtime 1.0.57 (SDK 1.0.0) offers a sub-agent `m-probe` for `["m/probe"]` and nothing for
+ * `["m-probe"]`; runtime 1.0.85 offers it for both. In `defaultAgent.excludedTools` (no
+ * `mcpServers`) the bare name stays.
+ */
+function mcpWireName(name: string, mcpServers: readonly string[] | undefined): string {
+    let server: string | undefined;
+    for (const candidate of mcpServers ?? []) {
+        if (name.startsWith(`${candidate}-`) && candidate.length > (server?.length ?? -1)) {
+            server = candidate;
+        }
+    }
+    return server === undefined ? name : `${server}/${name.slice(server.length + 1)}`;
 }
 
 /**

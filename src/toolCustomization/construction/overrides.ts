@@ -122,10 +122,15 @@ export function resolveBuiltInToolOverrides(
     }
     if (onlyWithToolSearch.length > 0) {
         const one = onlyWithToolSearch.length === 1;
+        // tool_search_tool is the runtime's tool search; another name (session_store_sql on runtime
+        // 1.0.73) is a built-in measured to behave the same way.
+        const replaced = onlyWithToolSearch.every((name) => name === "tool_search_tool")
+            ? "the runtime's tool-search tool, which the runtime keeps"
+            : `${one ? "a built-in" : "built-ins"} that the runtime may keep`;
         throw new SessionToolError(
             "UNSUPPORTED_OVERRIDE",
-            `${customTools(onlyWithToolSearch)} ${one ? "replaces" : "replace"} the runtime's tool-search tool, ` +
-                `which the runtime keeps only while its tool search defers tools; ` +
+            `${customTools(onlyWithToolSearch)} ${one ? "replaces" : "replace"} ${replaced} ` +
+                `only while its tool search defers tools; ` +
                 `when that happens depends on the model and on how the runtime counts tools, ` +
                 `so the SDK cannot show that the calls would reach your handler (elsewhere the tool is dropped or the built-in answers). ` +
                 `Rename ${one ? "it" : "them"}; toolSearch: { enabled: true } keeps the runtime's own tool search.`,

@@ -16,6 +16,8 @@ import {
 import type { CustomToolSnapshot } from "../input/customTools.js";
 import { readSessionInput, type SessionInput } from "../input/sessionInput.js";
 import { promptToolsOf } from "../prompt/promptTools.js";
+import { hooksWithTaskNote } from "../prompt/taskPromptNote.js";
+import { TASK_PROMPT_NOTE_RUNTIMES } from "../catalog/measuredTaskPrompt.js";
 import {
     defaultPromptAgreement,
     namesOutsideAgreement,
@@ -146,7 +148,8 @@ export async function prepareSession<C extends ToolSessionConfig>(
 
 /**
  * The prepared config with the `systemMessage` that makes the runtime's instructions agree with
- * the session's tools (see promptAgreement.ts), and the agreement the session's record keeps.
+ * the session's tools (see promptAgreement.ts), in rewrite mode the `hooks` that add its note to
+ * each `task` call's prompt (taskPromptNote.ts), and the agreement the session's record keeps.
  */
 function withAgreement<C extends ToolSessionConfig>(
     prepared: PreparedSessionTools<C>,
@@ -174,10 +177,14 @@ function withAgreement<C extends ToolSessionConfig>(
         setting === undefined
     );
     if (agreement === undefined) return prepared;
-    return extended(prepared, {
-        config: { ...config, systemMessage: systemMessage as C["systemMessage"] },
-        agreement,
-    });
+    const sent = { ...config, systemMessage: systemMessage as C["systemMessage"] };
+    // The built-in sub-agents' half: the note goes into each task call's prompt (taskPromptNote.ts),
+    // on the runtimes where that is measured to work (elsewhere it can break the task call).
+    if (agreement.mode === "rewrite" && TASK_PROMPT_NOTE_RUNTIMES.has(runtime?.version ?? "")) {
+        const hooks = hooksWithTaskNote(config.hooks, () => agreement.tools());
+        if (hooks !== config.hooks) sent.hooks = hooks as C["hooks"];
+    }
+    return extended(prepared, { config: sent, agreement });
 }
 
 /**

@@ -19,8 +19,20 @@ function turnEventOf(event: SessionEventLike): TurnEvent | undefined {
     const data = (event.data ?? {}) as Record<string, unknown>;
     const text = (key: string) =>
         typeof data[key] === "string" ? (data[key] as string) : undefined;
+    const agent = typeof event.agentId === "string" ? event.agentId : undefined;
     switch (event.type) {
+        case "subagent.started":
+        case "subagent.completed":
+        case "subagent.failed": {
+            // These name the sub-agent by the id of the task call that started it.
+            const taskCallId = text("toolCallId");
+            if (taskCallId === undefined) return undefined;
+            const kind = event.type === "subagent.started" ? "subagent.started" : "subagent.ended";
+            return { kind, taskCallId, agent };
+        }
         case "user.message":
+            // A sub-agent's first message is the task's prompt: busy as the sub-agent.
+            if (agent !== undefined) return undefined;
             return {
                 kind: "user.message",
                 messageId: text("messageId"),
@@ -31,12 +43,14 @@ function turnEventOf(event: SessionEventLike): TurnEvent | undefined {
                 kind: "turn_start",
                 interactionId: text("interactionId"),
                 turnId: text("turnId"),
+                agent,
             };
         case "assistant.turn_end":
             return {
                 kind: "turn_end",
                 interactionId: text("interactionId"),
                 turnId: text("turnId"),
+                agent,
             };
         case "session.idle":
             return {

@@ -54,6 +54,8 @@ export interface ToolConfig {
     readonly resolution: SessionToolResolution;
     /** The tools as the rewrite of the runtime's instructions reads them (promptAgreement.ts). */
     readonly promptTools: PromptTools;
+    /** By option (`customAgents.<name>.tools`, `defaultAgent.excludedTools`), the names sent. */
+    readonly agentTools: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What the runtime said about a call when it started it. */

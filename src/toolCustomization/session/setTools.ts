@@ -12,7 +12,8 @@ import { sessionToolStateOf, type ClientRelease } from "../construction/clientSt
 import type { ToolSessionConfig } from "../api/sessionConfig.js";
 import type { SessionToolResolution } from "../api/publicTypes.js";
 import { recordOf, type RunningSession, type SessionRecord } from "./record.js";
-import { runToolChange } from "./toolChange.js";
+import { configOf, runToolChange } from "./toolChange.js";
+import { refuseAgentToolChange } from "./agentTools.js";
 
 /**
  * How long `session.setTools` waits for each runtime request by default, in milliseconds. A
@@ -119,6 +120,7 @@ function changeConfig(
         );
         // The session may have been disconnected or replaced while the step waited.
         assertLive(session, record);
+        refuseAgentToolChange(record.current, configOf(prepared));
         const resolution = await runToolChange({
             session,
             record,

@@ -18,6 +18,7 @@ import {
     type WireFilter,
 } from "./transition.js";
 import { isBusyFor } from "./busy.js";
+import { agentToolsOf } from "./agentTools.js";
 import type { RunningSession, SessionRecord, ToolConfig } from "./record.js";
 
 /** One change, as the runner takes it. */
@@ -44,6 +45,7 @@ export function configOf(prepared: PreparedSessionTools<ToolSessionConfig>): Too
     const tools = prepared.config.tools ?? [];
     let definitions: ReadonlyMap<string, string> | undefined;
     let filter: WireFilter | undefined;
+    let agentTools: ReadonlyMap<string, readonly string[]> | undefined;
     return {
         tools,
         get definitions() {
@@ -59,6 +61,9 @@ export function configOf(prepared: PreparedSessionTools<ToolSessionConfig>): Too
         },
         get promptTools() {
             return prepared.promptTools;
+        },
+        get agentTools() {
+            return (agentTools ??= agentToolsOf(prepared.config));
         },
     };
 }

@@ -11,6 +11,16 @@
  * taken message waits for its turn (a late idle of the run before) ends nothing. A run or turn started any other way (another client, `fleet.start`,
  * `commands.enqueue`) is busy from its `user.message` or `assistant.turn_start` to the next
  * non-autopilot `session.idle`.
+ *
+ * Sub-agents (the runtime's `task` tool; measured on runtime 1.0.85): a sub-agent is busy from its
+ * `subagent.started` to its `subagent.completed` or `subagent.failed`, whatever `session.idle`
+ * says (an aborted run's idle ends it too). Its own events carry its `agentId`: its turns are
+ * keyed by it (its `turn_end`, like the main agent's, carries only a turn id, and both count
+ * turns from "0") and end with it, and its first `user.message` (the task's prompt) is no
+ * message of the app's.
+ * Measured: a `task` in `mode: "background"` lets the main agent's turn end while the sub-agent
+ * runs, and the runtime holds `session.idle` back until the sub-agent completed and the main
+ * agent took its result; a sync `task` keeps the main turn open throughout.
  */
 
 /** What the reducer knows. Immutable: each event gives a new state. */
@@ -25,6 +35,8 @@ export interface TurnState {
     readonly openTurns: readonly string[];
     /** A message was taken to start a run (not steered into one) and its turn has not started. */
     readonly awaitingTurn: boolean;
+    /** Sub-agents started and not completed or failed, by the id of the `task` call. */
+    readonly subAgents: readonly string[];
 }
 
 /** A message sent through the session, until the runtime takes it. */
@@ -50,6 +62,14 @@ export type TurnEvent =
           readonly kind: "turn_start" | "turn_end";
           readonly interactionId: string | undefined;
           readonly turnId: string | undefined;
+          /** The sub-agent whose turn it is (the event's `agentId`); undefined for the main agent. */
+          readonly agent?: string;
+      }
+    | {
+          readonly kind: "subagent.started" | "subagent.ended";
+          readonly taskCallId: string;
+          /** The sub-agent's `agentId`, which its turns carry. */
+          readonly agent?: string;
       }
     | { readonly kind: "idle"; readonly autopilot: boolean; readonly aborted?: boolean };
 
@@ -60,6 +80,7 @@ export const IDLE: TurnState = Object.freeze({
     running: false,
     openTurns: Object.freeze([]),
     awaitingTurn: false,
+    subAgents: Object.freeze([]),
 });
 
 /**
@@ -74,7 +95,8 @@ export function isBusy(state: TurnState): boolean {
         state.running ||
         state.awaitingTurn ||
         state.waiting.length > 0 ||
-        state.openTurns.length > 0
+        state.openTurns.length > 0 ||
+        state.subAgents.length > 0
     );
 }
 
@@ -132,18 +154,35 @@ export function nextTurnState(state: TurnState, event: TurnEvent): TurnState {
             return { ...state, waiting, takenEarly, running: true, awaitingTurn };
         }
         case "turn_start":
+            // A sub-agent's turn is busy as an open turn; the main agent's run is another's.
+            if (event.agent !== undefined) {
+                return {
+                    ...state,
+                    openTurns: [
+                        ...state.openTurns,
+                        turnKey(event.agent, event.interactionId, event.turnId),
+                    ],
+                };
+            }
             return {
                 ...state,
                 running: true,
                 awaitingTurn: false,
-                openTurns: [...state.openTurns, turnKey(event.interactionId, event.turnId)],
+                openTurns: [
+                    ...state.openTurns,
+                    turnKey(event.agent, event.interactionId, event.turnId),
+                ],
             };
         case "turn_end": {
-            const key = turnKey(event.interactionId, event.turnId);
+            const key = turnKey(event.agent, event.interactionId, event.turnId);
             let index = state.openTurns.indexOf(key);
-            // turn_end carries no interactionId on some releases: match the turn id alone.
+            // turn_end carries no interactionId on some releases: match the agent and turn id.
             if (index < 0) {
-                index = state.openTurns.findIndex((open) => open.endsWith(`/${event.turnId}`));
+                const agent = `${event.agent ?? ""}|`;
+                const turn = `/${event.turnId}`;
+                index = state.openTurns.findIndex(
+                    (open) => open.startsWith(agent) && open.endsWith(turn)
+                );
             }
             if (index < 0) return state;
             return {
@@ -151,12 +190,31 @@ export function nextTurnState(state: TurnState, event: TurnEvent): TurnState {
                 openTurns: state.openTurns.filter((_, position) => position !== index),
             };
         }
+        case "subagent.started":
+            // Bounded: a runtime that never ends its sub-agents keeps the session busy, not memory.
+            return {
+                ...state,
+                subAgents: [...state.subAgents, event.taskCallId].slice(-MAX_SUB_AGENTS),
+            };
+        case "subagent.ended": {
+            // A sub-agent that failed mid-turn sends no turn_end: its turns end with it.
+            const own = event.agent === undefined ? undefined : `${event.agent}|`;
+            const index = state.subAgents.indexOf(event.taskCallId);
+            return {
+                ...state,
+                subAgents: state.subAgents.filter((_, position) => position !== index),
+                openTurns:
+                    own === undefined
+                        ? state.openTurns
+                        : state.openTurns.filter((open) => !open.startsWith(own)),
+            };
+        }
         case "idle":
             // In autopilot the runtime goes on by itself after this idle.
             if (event.autopilot) return state;
             // A late idle (of the run before a turn or a taken message that has not ended) ends
             // nothing; an aborted run's idle ends everything the runtime took. Messages it has
-            // not taken yet stay busy.
+            // not taken yet stay busy, and so do sub-agents still running (unless aborted).
             if (!event.aborted && (state.openTurns.length > 0 || state.awaitingTurn)) {
                 return state;
             }
@@ -166,10 +224,18 @@ export function nextTurnState(state: TurnState, event: TurnEvent): TurnState {
                 awaitingTurn: false,
                 openTurns: [],
                 takenEarly: [],
+                subAgents: event.aborted === true ? [] : state.subAgents,
             };
     }
 }
 
-function turnKey(interactionId: string | undefined, turnId: string | undefined): string {
-    return `${interactionId ?? ""}/${turnId ?? ""}`;
+/** At most this many running sub-agents are remembered. */
+const MAX_SUB_AGENTS = 64;
+
+function turnKey(
+    agent: string | undefined,
+    interactionId: string | undefined,
+    turnId: string | undefined
+): string {
+    return `${agent ?? ""}|${interactionId ?? ""}/${turnId ?? ""}`;
 }
