@@ -103,7 +103,7 @@ export async function probePromptScenarios(
                     // Set: the default is "warn" where the runtime's corpus does not prove it.
                     promptAgreement: "rewrite",
                     ...scenario.config(),
-                });
+                } as Parameters<typeof client.createSession>[0]);
             } catch (error) {
                 results.push({ label, model, refused: refusalOf(error) });
                 continue;
