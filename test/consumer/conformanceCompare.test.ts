@@ -39,7 +39,7 @@ interface CompareReport {
 }
 
 describe("conformance --compare on real runtimes", () => {
-    it("1.0.83 to 1.0.102 with view, bash and apply_patch: nothing the app relies on changed (exit 0)", () => {
+    it("1.0.83 to 1.0.102 with view, bash and apply_patch: only built-in sub-agents' tools changed (exit 1)", () => {
         const { status, stdout, stderr } = compare(
             "--compare",
             OLD,
@@ -48,10 +48,18 @@ describe("conformance --compare on real runtimes", () => {
             "view,bash,apply_patch",
             "--json"
         );
-        expect(status, stderr).toBe(0);
+        expect(status, stderr).toBe(1);
         const report = JSON.parse(stdout) as CompareReport;
         expect([report.a.version, report.b.version]).toEqual(["1.0.83", "1.0.102"]);
-        expect(report.differences).toEqual([]);
+        // Nothing of the app's tools changed; the built-in sub-agents are offered
+        // semantic_code_search on 1.0.102 and not on 1.0.83, a difference of its own
+        // (SUB_AGENT_TOOLS_CHANGED, "<agent>: <tool>").
+        expect(new Set(report.differences.map((d) => d.kind))).toEqual(
+            new Set(["SUB_AGENT_TOOLS_CHANGED"])
+        );
+        expect(
+            new Set(report.differences.map((d) => d.tool.slice(d.tool.indexOf(": ") + 2)))
+        ).toEqual(new Set(["semantic_code_search"]));
         // The override of each is honoured on both runtimes and both model families.
         for (const side of [report.observed.a, report.observed.b]) {
             for (const byName of Object.values(side)) {
@@ -95,7 +103,11 @@ describe("conformance --compare on real runtimes", () => {
         expect(new Set(unlabelled.map((d) => d.model))).toEqual(
             new Set(["claude-sonnet-4.5", "gpt-4o"])
         );
-        expect(differences.filter((d) => d.kind !== "UNLABELLED_PROMPT_EDIT")).toEqual([
+        // The sub-agents lose semantic_code_search (and skill) too, each a difference of its own.
+        const subAgents = differences.filter((d) => d.kind === "SUB_AGENT_TOOLS_CHANGED");
+        expect(subAgents.map((d) => d.tool)).toContain("general-purpose: semantic_code_search");
+        const own = new Set(["UNLABELLED_PROMPT_EDIT", "SUB_AGENT_TOOLS_CHANGED"]);
+        expect(differences.filter((d) => !own.has(d.kind))).toEqual([
             expect.objectContaining({
                 kind: "TOOL_DROPPED",
                 tool: "semantic_code_search",

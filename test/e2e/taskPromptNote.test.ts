@@ -116,6 +116,8 @@ describe.concurrent("the task prompt note on the real runtime", () => {
         const asked: string[] = [];
         const session = await client.createSession({
             ...base(CLAUDE_MODEL),
+            // Set: the default is "warn" on a runtime whose corpus does not prove the rewrite.
+            promptAgreement: "rewrite",
             tools: [
                 recordingTool("lint"),
                 { ...recordingTool("view"), overridesBuiltInTool: true },
@@ -146,6 +148,8 @@ describe.concurrent("the task prompt note on the real runtime", () => {
         let decision: "rewrite" | "deny" | "ask" = "rewrite";
         const session = await client.createSession({
             ...base(CLAUDE_MODEL),
+            // Set: the default is "warn" on a runtime whose corpus does not prove the rewrite.
+            promptAgreement: "rewrite",
             tools: [recordingTool("lint")],
             excludedTools: ["grep"],
             onPermissionRequest: (request) => {
@@ -224,6 +228,8 @@ describe.concurrent("the task prompt note on the real runtime", () => {
         const { client, base, model } = await rig(onTestFinished);
         const session = await client.createSession({
             ...base(CLAUDE_MODEL),
+            // Set: the default is "warn" on a runtime whose corpus does not prove the rewrite.
+            promptAgreement: "rewrite",
             tools: [recordingTool("lint")],
             excludedTools: ["grep"],
         });
