@@ -20,6 +20,7 @@
 // its promise rejects), the section goes as the rewrite left it and PROMPT_TRANSFORM_FAILED is
 // warned once per section (the SDK alone would send the runtime's text, mentions and all).
 
+import { isPromiseLike } from "../../shared/promiseLike.js";
 import type { SessionToolWarning } from "../api/sessionToolWarning.js";
 import type {
     PromptAgreementMode,
@@ -380,14 +381,6 @@ function composed(
     if (action === "append") return (text) => sent(`${ours(text)}\n${added}`);
     if (action === "prepend") return (text) => sent(`${added}\n${ours(text)}`);
     return (text) => sent(ours(text));
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<string> {
-    return (
-        value !== null &&
-        (typeof value === "object" || typeof value === "function") &&
-        typeof (value as { then?: unknown }).then === "function"
-    );
 }
 
 /** `PROMPT_TRANSFORM_FAILED`, once per session and section. */

@@ -19,6 +19,7 @@
 // as it is (the runtime keeps the original arguments then). An app hook that throws throws on
 // (the SDK then treats the hook as having returned nothing, as it does without the package).
 
+import { isPromiseLike } from "../../shared/promiseLike.js";
 import { noteFor, type PromptTools } from "./promptAgreement.js";
 
 /** The SDK's `onPreToolUse`, as far as the package reads it. */
@@ -105,12 +106,4 @@ function withNote(modelArgs: unknown, appResult: unknown, note: () => string | u
     const text = note();
     if (typeof prompt !== "string" || text === undefined || prompt.includes(text)) return appResult;
     return { ...result, modifiedArgs: { ...args, prompt: `${prompt}\n\n${text}` } };
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-    return (
-        value !== null &&
-        (typeof value === "object" || typeof value === "function") &&
-        typeof (value as { then?: unknown }).then === "function"
-    );
 }
