@@ -277,11 +277,13 @@ export async function runComparison(args: string[]): Promise<number> {
         return 2;
     }
     const { pinnedVersion } = await import("./servedReleases.js");
+    const sdkA = options.sdkA ?? pinnedVersion();
+    const sdkB = options.sdkB ?? pinnedVersion();
     const sdks = new Map<string, DrivingSdk>();
     const results: CompareProbeResult[] = [];
-    for (const [label, spec, cli, version = pinnedVersion()] of [
-        ["A", a, cliA, options.sdkA],
-        ["B", b, cliB, options.sdkB],
+    for (const [label, spec, cli, version] of [
+        ["A", a, cliA, sdkA],
+        ["B", b, cliB, sdkB],
     ] as const) {
         let sdk = sdks.get(version);
         try {
@@ -324,8 +326,8 @@ export async function runComparison(args: string[]): Promise<number> {
     }
     const exitCode = differences.length > 0 ? 1 : 0;
     const report = {
-        a: { spec: a, version: resultA.runtimeVersion, sdk: options.sdkA ?? pinnedVersion() },
-        b: { spec: b, version: resultB.runtimeVersion, sdk: options.sdkB ?? pinnedVersion() },
+        a: { spec: a, version: resultA.runtimeVersion, sdk: sdkA },
+        b: { spec: b, version: resultB.runtimeVersion, sdk: sdkB },
         tools,
         differences,
         accepted,
