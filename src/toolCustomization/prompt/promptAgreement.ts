@@ -285,21 +285,16 @@ export function agreeingSystemMessage(
         report: undefined,
         changed: (model) => {
             const names = outside(agreement.tools(), model);
-            const key = names.join("\u0000");
-            if (names.length === 0 || warnedOutside.has(key)) return;
-            warnedOutside.add(key);
-            onWarning(
-                Object.freeze({
-                    code: "RUNTIME_PROMPT_NAMES_MISSING_TOOL",
-                    option: "promptAgreement",
-                    identifiers: Object.freeze(names),
-                    message:
-                        `The runtime's instructions name ${formatList(names)}, which this session ` +
-                        "no longer offers (or now replaces) after setTools or setModel: " +
-                        "the session had nothing to agree on when it was created, " +
-                        "so it got the SDK's own prompt and no transforms, and the runtime takes none later. " +
-                        "Create (or resume) the session with the tools it will lack to have the instructions agree.",
-                } satisfies SessionToolWarning)
+            warnNamesOnce(
+                onWarning,
+                warnedOutside,
+                names,
+                () =>
+                    `The runtime's instructions name ${formatList(names)}, which this session ` +
+                    "no longer offers (or now replaces) after setTools or setModel: " +
+                    "the session had nothing to agree on when it was created, " +
+                    "so it got the SDK's own prompt and no transforms, and the runtime takes none later. " +
+                    "Create (or resume) the session with the tools it will lack to have the instructions agree."
             );
         },
     };
@@ -634,23 +629,38 @@ function warnOnce(
 ): void {
     if (edits.length === 0) return;
     const names = [...new Set(edits.flatMap((edit) => edit.names))];
+    warnNamesOnce(
+        onWarning,
+        warned,
+        names,
+        () =>
+            `The runtime's instructions (section '${edits[0]!.section}': "${edits[0]!.excerpt}") ` +
+            `recommend or describe ${formatList(names)}, ` +
+            `which this session does not offer or replaces with the app's tool. ` +
+            (defaulted
+                ? "The text stays and the note names the tools: 'warn' is the default on this runtime, " +
+                  "whose labelled corpus does not show the rewrite removes only false text " +
+                  "(docs/runtime-checks.md). Set promptAgreement: 'rewrite' to remove it."
+                : "promptAgreement: 'warn' keeps the text; 'rewrite' removes it.")
+    );
+}
+
+/** `RUNTIME_PROMPT_NAMES_MISSING_TOOL` for `names`, unless `warned` (one set's scope) has them. */
+function warnNamesOnce(
+    onWarning: (warning: SessionToolWarning) => void,
+    warned: Set<string>,
+    names: readonly string[],
+    message: () => string
+): void {
     const key = names.join("\u0000");
-    if (warned.has(key)) return;
+    if (names.length === 0 || warned.has(key)) return;
     warned.add(key);
     onWarning(
         Object.freeze({
             code: "RUNTIME_PROMPT_NAMES_MISSING_TOOL",
             option: "promptAgreement",
-            identifiers: Object.freeze(names),
-            message:
-                `The runtime's instructions (section '${edits[0]!.section}': "${edits[0]!.excerpt}") ` +
-                `recommend or describe ${formatList(names)}, ` +
-                `which this session does not offer or replaces with the app's tool. ` +
-                (defaulted
-                    ? "The text stays and the note names the tools: 'warn' is the default on this runtime, " +
-                      "whose labelled corpus does not show the rewrite removes only false text " +
-                      "(docs/runtime-checks.md). Set promptAgreement: 'rewrite' to remove it."
-                    : "promptAgreement: 'warn' keeps the text; 'rewrite' removes it."),
+            identifiers: Object.freeze([...names]),
+            message: message(),
         } satisfies SessionToolWarning)
     );
 }
