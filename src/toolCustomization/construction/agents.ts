@@ -9,7 +9,6 @@ import { closestName } from "../../toolFilter/nameSuggestions.js";
 import type { UnknownToolIdentifier } from "../../toolFilter/toolFilter.js";
 import { SessionToolError } from "../api/sessionToolError.js";
 import type { SessionToolWarning } from "../api/sessionToolWarning.js";
-import { TOOL_SET_PREFIX } from "../catalog/defaultToolSets.js";
 import type { AgentInput, AgentsInput } from "../input/agents.js";
 import { parseFilterEntry, unhandledFilterEntry } from "../input/filterEntry.js";
 import { refuseMcpShadows } from "../input/mcpToolNames.js";
@@ -168,12 +167,10 @@ function wireNames(
     };
     for (const entry of parsed) {
         switch (entry.kind) {
-            case "toolSet": {
-                const members = context.toolSets.get(entry.name);
-                if (members === undefined) throw unknownToolSet(option, entry.text, context);
-                names.push(...members);
+            case "toolSet":
+                // checkToolSetEntries (above) refused an entry that names no toolset.
+                names.push(...context.toolSets.get(entry.name)!);
                 continue;
-            }
             case "tool":
                 if (!known.has(entry.name)) unknownName(entry.text, known);
                 names.push(entry.name);
@@ -272,20 +269,6 @@ function promptWarning(agent: string, lacking: readonly string[]): SessionToolWa
         identifiers: Object.freeze([...lacking]),
         message: `The prompt of custom agent ${quoteValue(agent)} names ${formatList(lacking)}, which the agent is not offered (its tools do not list ${one ? "it" : "them"}, or the session's filter removes ${one ? "it" : "them"}): the model would be told about a tool it cannot call ("Tool does not exist"). Add ${one ? "it" : "them"} to the agent's tools, or remove the mention from its prompt.`,
     };
-}
-
-function unknownToolSet(option: string, text: string, context: AgentToolContext): Error {
-    const name = text.slice(TOOL_SET_PREFIX.length);
-    const suggestion = closestName(name, context.toolSets.keys());
-    return new SessionToolError(
-        "INVALID_TOOL_FILTER",
-        `Invalid ${option} entry ${quoteValue(text)}: the session has no toolset ${quoteValue(name)}, so the agent would get none of its tools.` +
-            (suggestion === undefined
-                ? ""
-                : ` Did you mean ${quoteValue(`${TOOL_SET_PREFIX}${suggestion}`)}?`) +
-            ` Name one of the session's toolsets (${formatList([...context.toolSets.keys()])}), or define it in customToolSets.`,
-        [text]
-    );
 }
 
 function unknownWarning(
