@@ -1077,21 +1077,7 @@ const UNIT_BREAKS = [
                 ],
                 { cwd: nodejs, env }
             );
-            /** @type {E2eTestResult[]} */
-            const tests = [];
-            /** @type {string[]} */
-            const failures = [];
-            if (existsSync(report)) {
-                for (const file of JSON.parse(readFileSync(report, "utf8")).testResults) {
-                    for (const t of file.assertionResults) {
-                        const status =
-                            t.status === "passed" ? "pass" : t.status === "failed" ? "fail" : "skip";
-                        tests.push({ name: t.title, status });
-                        failures.push(...(t.failureMessages ?? []));
-                    }
-                }
-            }
-            return { tests, output: `${failures.join("\n")}\n${result.output}` };
+            return vitestReportTests(report, result.output);
         },
     },
     {
@@ -1279,20 +1265,7 @@ const E2E_TARGETS = [
                 ],
                 { cwd: nodejs, env: { ...env, COPILOT_CLI_PATH: cli } }
             );
-            /** @type {E2eTestResult[]} */
-            const tests = [];
-            /** @type {string[]} */
-            const failures = [];
-            if (existsSync(report)) {
-                for (const file of JSON.parse(readFileSync(report, "utf8")).testResults) {
-                    for (const t of file.assertionResults) {
-                        const status = t.status === "passed" ? "pass" : t.status === "failed" ? "fail" : "skip";
-                        tests.push({ name: t.title, status });
-                        failures.push(...(t.failureMessages ?? []));
-                    }
-                }
-            }
-            return { tests, output: `${failures.join("\n")}\n${result.output}` };
+            return vitestReportTests(report, result.output);
         },
     },
     {
@@ -1485,6 +1458,31 @@ const E2E_TARGETS = [
         },
     },
 ];
+
+/**
+ * The test cases of a vitest JSON report, with their outcome, and the run's output preceded by
+ * the failed tests' messages (none when vitest wrote no report).
+ *
+ * @param {string} report the report's path
+ * @param {string} output the run's output
+ * @returns {{ tests: E2eTestResult[], output: string }}
+ */
+function vitestReportTests(report, output) {
+    /** @type {E2eTestResult[]} */
+    const tests = [];
+    /** @type {string[]} */
+    const failures = [];
+    if (existsSync(report)) {
+        for (const file of JSON.parse(readFileSync(report, "utf8")).testResults) {
+            for (const t of file.assertionResults) {
+                const status = t.status === "passed" ? "pass" : t.status === "failed" ? "fail" : "skip";
+                tests.push({ name: t.title, status });
+                failures.push(...(t.failureMessages ?? []));
+            }
+        }
+    }
+    return { tests, output: `${failures.join("\n")}\n${output}` };
+}
 
 /**
  * The test cases of a JUnit XML report, with their outcome.
