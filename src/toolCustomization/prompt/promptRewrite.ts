@@ -117,8 +117,17 @@ export function rewriteWithoutTools(
     }
     // A list loses an item only where a mention to remove is: not a replaced built-in's name (see
     // the top of this module), nor one in a condition on its availability ("lsp (if available)").
-    const removable: Removable = (item) =>
-        mentions.some((mention) => mention.start >= item.start && mention.start < item.end);
+    // Mentions come in order: the first at or after the item's start is looked up by halving.
+    const removable: Removable = (item) => {
+        let low = 0;
+        let high = mentions.length;
+        while (low < high) {
+            const middle = (low + high) >>> 1;
+            if (mentions[middle]!.start < item.start) low = middle + 1;
+            else high = middle;
+        }
+        return low < mentions.length && mentions[low]!.start < item.end;
+    };
     const recognised = names;
     for (const { start, end: sentenceEnd, mentions: inSentence } of sentences) {
         const lists = listsToRewrite(inSentence, removable);
@@ -267,6 +276,9 @@ function listRewrite(text: string, list: ToolNameList, dropped: Removable): Rang
     return kept.length === 1 ? [rewritten, ...singular(text, rewritten.end, names)] : [rewritten];
 }
 
+/** At most this many characters after a list are looked at for its "they" (a bound per list). */
+const MAX_PHRASE_AFTER = 160;
+
 /** Plural verbs whose singular is not the verb with "s" added. */
 const SINGULAR_OF: ReadonlyMap<string, string> = new Map([
     ["are", "is"],
@@ -288,7 +300,7 @@ const ADVERB = /^(?:also|always|never|often|only|all|then|usually|both)$|ly$/;
  */
 function singular(text: string, from: number, names: ReadonlySet<string>): Range[] {
     let to = from;
-    while (to < text.length && to - from < MAX_SENTENCE && !/[;\n]/.test(text[to]!)) {
+    while (to < text.length && to - from < MAX_PHRASE_AFTER && !/[;\n]/.test(text[to]!)) {
         if (isSentenceEnd(text, to)) break;
         to++;
     }
@@ -404,7 +416,8 @@ function toolPhrase(
     const byMeans = BY_MEANS_OF.exec(before) ?? (close !== null ? WITH.exec(before) : null);
     if (byMeans === null) return undefined;
     const at = from - byMeans[0].length;
-    const head = text.slice(sentenceStart, at);
+    // The words before it, within a bound (a sentence may hold many lists).
+    const head = text.slice(Math.max(sentenceStart, at - MAX_PHRASE_AFTER), at);
     const opened = head.lastIndexOf("(");
     const own = opened > head.lastIndexOf(")") ? head.slice(opened + 1) : head;
     return (own.match(/\S+/g) ?? []).length >= 3 ? [at, end] : undefined;
