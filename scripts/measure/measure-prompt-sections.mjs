@@ -8,33 +8,36 @@
  * reads it to register transforms only for the sections that can name a tool a session lacks,
  * and none where nothing disagrees. Only the names are kept, never the runtime's words.
  *
- * Usage: npm run build && node scripts/measure/measure-prompt-sections.mjs [--runtime <copilot CLI>]
+ * Usage: npm run build && node scripts/measure/measure-prompt-sections.mjs [--sdk <version>]
+ *   [--runtime <copilot CLI>] [--texts <folder>]
  *
- * With --runtime, the SDK drives that CLI (`RuntimeConnection.forStdio({ path })`) instead of its
- * bundled runtime; the runtime needs a built-in catalog of its own first
- * (`npm run discover:tool-names -- --runtime <copilot CLI>`).
+ * With --sdk, that release of the SDK (installed into .cache/sdk/<version> as the conformance
+ * suite installs it) drives its own runtime: the way to a runtime that ships only inside its SDK
+ * release (1.0.89-7 of 1.0.15-preview.4 is a prebuild the SDK loads, not a CLI). With --runtime,
+ * the SDK drives that CLI (`RuntimeConnection.forStdio({ path })`) instead of its bundled
+ * runtime; the runtime needs a built-in catalog of its own first
+ * (`npm run discover:tool-names -- --runtime <copilot CLI>`). With --texts, each model's section
+ * texts are also written to <folder>/<model>/<section>.txt, to read the corpus's units in their
+ * context when labelling them (the runtime's words: keep them out of the repository).
  *
  * It also scores the labelled corpus (src/cli/conformance/promptCorpus.ts) on the sections of
  * its model ids and records the figures as the file's `corpus`: the default `promptAgreement` is
  * `"rewrite"` only on a runtime whose corpus shows no false removal and no unlabelled unit
  * (test/unit/promptCorpus.test.ts fails when the recorded figures are not those it measures).
  *
- * It drives the UNPATCHED SDK ("copilot-sdk-unpatched") and its bundled runtime offline,
+ * It drives the UNPATCHED SDK ("copilot-sdk-unpatched", or --sdk's release) and its runtime offline,
  * against the package's mock model on 127.0.0.1: one session per model id, each section
  * customized with a transform that records the runtime's text and returns it unchanged.
  * test/unit/promptSectionNames.test.ts fails when the installed runtime's text no longer gives
  * the names recorded for its version.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-    CopilotClient,
-    RuntimeConnection,
-    SYSTEM_MESSAGE_SECTIONS,
-    approveAll,
-} from "copilot-sdk-unpatched";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { checkArguments } from "../../build/cli/cliArguments.js";
+import { installSdkVersion, nodeFor } from "../../build/cli/conformance/sdkVersions.js";
 import { startMockModel } from "../../build/esm/mockModel/mockChatModel.js";
 import { toolMentions } from "../../build/esm/toolCustomization/prompt/toolMentions.js";
 import { rewriteWithoutTools } from "../../build/esm/toolCustomization/prompt/promptRewrite.js";
@@ -48,12 +51,43 @@ import { MEASURED_BUILT_IN_TOOLS } from "../../build/esm/toolCustomization/catal
 
 const DATA = new URL("../../data/prompt-section-names/", import.meta.url);
 const args = checkArguments(process.argv.slice(2), {
-    usage: "Usage: node scripts/measure/measure-prompt-sections.mjs [--runtime <copilot CLI>]",
-    flags: { runtime: "value" },
+    usage:
+        "Usage: node scripts/measure/measure-prompt-sections.mjs [--sdk <version>] " +
+        "[--runtime <copilot CLI>] [--texts <folder>]",
+    flags: { sdk: "value", runtime: "value", texts: "value" },
     positionals: 0,
 });
-const runtimeAt = args.indexOf("--runtime");
-const externalRuntime = runtimeAt < 0 ? undefined : args[runtimeAt + 1];
+/** @param {string} flag */
+const valueOf = (flag) => {
+    const at = args.indexOf(flag);
+    return at < 0 ? undefined : args[at + 1];
+};
+const externalRuntime = valueOf("--runtime");
+const requestedSdk = valueOf("--sdk");
+const textsFolder = valueOf("--texts");
+
+// A release's runtime may need another Node (those before 1.0.13 need 22): run under it.
+if (requestedSdk !== undefined && externalRuntime === undefined) {
+    const node = await nodeFor(requestedSdk);
+    if (node !== process.execPath) {
+        const child = spawnSync(node, [fileURLToPath(import.meta.url), ...args], {
+            stdio: "inherit",
+        });
+        process.exit(child.status ?? 1);
+    }
+}
+/**
+ * The SDK that drives the runtime: the release asked for, from its own install, or the pinned
+ * version's unpatched copy. Loaded at run time, typed `any` on purpose.
+ * @type {any}
+ */
+const sdk =
+    requestedSdk === undefined
+        ? await import("copilot-sdk-unpatched")
+        : await import(
+              pathToFileURL(join(await installSdkVersion(requestedSdk), "dist", "index.js")).href
+          );
+const { CopilotClient, RuntimeConnection, SYSTEM_MESSAGE_SECTIONS, approveAll } = sdk;
 
 const OUT = new URL(
     "../../src/toolCustomization/catalog/generated/promptSectionNames.generated.ts",
@@ -66,7 +100,7 @@ const NAMES = new Set(MEASURED_BUILT_IN_TOOLS.flatMap((measured) => measured.bui
 /**
  * The names each section of a session's prompt names, by section id.
  *
- * @param {CopilotClient} client
+ * @param {any} client - a CopilotClient of the SDK that drives the runtime
  * @param {string} baseUrl - the mock model's
  * @param {string} model - the model id
  * @param {Map<string, string>} [texts] - filled with the section texts, by id
@@ -182,9 +216,15 @@ try {
     /** @type {Map<string, Map<string, string>>} */
     const textsByModel = new Map();
     for (const model of models) {
+        /** @type {Map<string, string>} */
         const texts = new Map();
         byModel[model] = await sectionNames(client, mock.baseUrl, model, texts);
         textsByModel.set(model, texts);
+        if (textsFolder !== undefined) {
+            mkdirSync(join(textsFolder, model), { recursive: true });
+            for (const [id, text] of texts)
+                writeFileSync(join(textsFolder, model, `${id}.txt`), text);
+        }
     }
     const corpus = corpusFigures(measured, textsByModel);
     mkdirSync(DATA, { recursive: true });

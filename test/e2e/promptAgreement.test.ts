@@ -331,10 +331,14 @@ describe("a session with nothing to agree on", () => {
             defer,
             (baseDirectory) => new CopilotClient({ baseDirectory, onToolWarning: () => {} })
         );
-        const plain = await e2eRig(
-            defer,
-            (baseDirectory) => new UnpatchedClient({ baseDirectory })
-        );
+        // In a release run (the library form, `npm run test:release`) "copilot-sdk-unpatched" is
+        // the pinned release, with another runtime: the release's own client is the class the
+        // wrap extends.
+        const Plain =
+            process.env.COPILOT_SDK_RELEASE === undefined
+                ? UnpatchedClient
+                : (Object.getPrototypeOf(CopilotClient) as typeof UnpatchedClient);
+        const plain = await e2eRig(defer, (baseDirectory) => new Plain({ baseDirectory }));
         await rig.client.start();
         const { version } = await rig.client.getStatus();
         // Measured only for some runtimes (1.0.85): elsewhere every transform is registered.

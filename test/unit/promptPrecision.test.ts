@@ -136,12 +136,14 @@ const CASES: readonly KeptCase[] = [
         gone: ["For likely-large files, use `view_range` immediately"],
     },
     {
-        row: "a list item keeps its marker when its first clause goes",
+        row: "a list item keeps its marker, and its first clause's opening phrase, when the clause goes",
         model: CLAUDE_MODEL,
         session: { lacks: ["view", "grep", "glob"] },
         written: "compile the report. Verify with tests",
-        kept: ["\n* Compile the report. Verify with tests, not repeated searches; use write_agent"],
-        gone: ["delegated explore scope"],
+        kept: [
+            "\n* After defining a delegated explore scope, compile the report. Verify with tests",
+        ],
+        gone: ["parent grep", "\n* Compile the report."],
     },
     {
         row: "a list item keeps its advice on view, and what refers back to it (no apply_patch)",
@@ -149,7 +151,7 @@ const CASES: readonly KeptCase[] = [
         session: { lacks: ["apply_patch"] },
         written: "Formatting commands and bulk-edit tools are exempt.",
         kept: [
-            "- Use `view` instead of Python when they suffice. Formatting commands and bulk-edit",
+            "- Use `view` instead of Python when it suffices. Formatting commands and bulk-edit",
         ],
         gone: ["for manual file creation/edits"],
     },
@@ -212,6 +214,83 @@ describe.each(RUNTIMES)("on the %s runtime's sections", (_label, clientOptions) 
             }
         }
     );
+});
+
+describe("the rules on sentences of our own (what each keeps, labelled by reading)", () => {
+    const rewrite = (text: string, lacks: string[]) =>
+        rewriteWithoutTools(text, NAMES, new Set(lacks)).text;
+
+    it("a first clause that goes leaves its opening phrase to the clause after it", () => {
+        expect(
+            rewrite(
+                "* Once a scope is handed off, never run grep/view over it; merge the findings.",
+                ["grep", "view"]
+            )
+        ).toBe("* Once a scope is handed off, merge the findings.");
+        // Without an opening phrase the kept clause starts the sentence, as before.
+        expect(rewrite("Never run grep/view over it; merge the findings.", ["grep", "view"])).toBe(
+            "Merge the findings."
+        );
+    });
+
+    it("a list left with one item makes the 'they' of its clause singular", () => {
+        expect(rewrite("Prefer `view`/`edit` over scripts when they fit.", ["edit"])).toBe(
+            "Prefer `view` over scripts when it fits."
+        );
+        expect(
+            rewrite("Use grep, glob, and view since they are fast; they help.", ["grep", "glob"])
+        ).toBe("Use view since it is fast; they help.");
+        expect(rewrite("Use `view`/`edit` where they can run.", ["edit"])).toBe(
+            "Use `view` where it can run."
+        );
+        // Two items left: still "they".
+        expect(rewrite("Use grep, glob, and view when they fit.", ["grep"])).toBe(
+            "Use glob and view when they fit."
+        );
+    });
+
+    it("a phrase that only says with which dropped tools something is done goes alone", () => {
+        const lacks = ["grep", "glob", "view"];
+        expect(rewrite("**Asking a helper** (not grep/glob):", lacks)).toBe("**Asking a helper**:");
+        expect(rewrite("For small lookups, answer it yourself using grep/glob/view.", lacks)).toBe(
+            "For small lookups, answer it yourself."
+        );
+        expect(rewrite("Never repeat its work by calling grep/view again.", lacks)).toBe(
+            "Never repeat its work again."
+        );
+        expect(
+            rewrite(
+                "Check whether a quick path (a couple of calls with grep/view) is enough.",
+                lacks
+            )
+        ).toBe("Check whether a quick path (a couple of calls) is enough.");
+    });
+
+    it("a sentence about the tools themselves still goes whole", () => {
+        // "with" outside a parenthesis may be what the sentence says.
+        expect(
+            rewrite("Keep this. Bulk edits need not be made with apply_patch.", ["apply_patch"])
+        ).toBe("Keep this.");
+        // Fewer than three words would stay before "using".
+        expect(rewrite("Keep this. Try using grep/view.", ["grep", "view"])).toBe("Keep this.");
+    });
+
+    it("a ranking's phrase may hold '(if available)', and a conditional item stays", () => {
+        expect(
+            rewrite(
+                "* Search order: semantic tools (if available) > lsp (if available) > glob > grep with a pattern",
+                ["glob", "grep", "lsp"]
+            )
+        ).toBe("* Search order: semantic tools (if available) > lsp (if available)");
+    });
+
+    it("'the X tool or Y' is a list of two tools", () => {
+        const text = "Skip scripts when the view tool or apply_patch would do.";
+        expect(rewrite(text, ["view"])).toBe("Skip scripts when apply_patch would do.");
+        expect(rewrite(text, ["apply_patch"])).toBe("Skip scripts when the view tool would do.");
+        // English words joined by "or" are no list: "view or edit the file" names nothing.
+        expect(toolMentions("You may view or edit the file.", NAMES)).toEqual([]);
+    });
 });
 
 describe("blocks of the same tag nested in a tool's block", () => {

@@ -84,9 +84,9 @@ export const CORPUS_LABELS: readonly (readonly [string, string, string])[] = [
         "; follow it directly with grep/view",
     ],
     [
-        "no view/grep/glob|tool_instructions|removed|0763a4aa2e",
+        "no view/grep/glob|tool_instructions|removed|74cd1eb5e5",
         FALSE_TEXT,
-        "After defining a delegated explore scope, do not",
+        "do not use parent grep/glob/view on it before or",
     ],
     [
         "no view/grep/glob|tool_instructions|removed|62f9ed1e36",
@@ -241,11 +241,151 @@ export const CORPUS_LABELS: readonly (readonly [string, string, string])[] = [
         "; follow it directly with rg/view",
     ],
     [
-        "no view/grep/glob|tool_instructions|removed|c123d05b5a",
+        "no view/grep/glob|tool_instructions|removed|08aa355060",
         FALSE_TEXT,
-        "After defining a delegated explore scope, do not",
+        "do not use parent rg/glob/view on it before or af",
     ],
-    ["no apply_patch|guidelines|rewritten|d01abd945c", FALSE_TEXT, "view/edit"],
+    ["no apply_patch|guidelines|rewritten|d01abd945c", FALSE_TEXT, "view/edit"], // A list left with one item makes the "they" after it singular (1.0.85, 1.0.89-7, 1.0.102).
+    ["no view/grep/glob|runtime_instructions|rewritten|188e604411", FALSE_TEXT, "they suffice"],
+    ["no view|runtime_instructions|rewritten|188e604411", FALSE_TEXT, "they suffice"],
+    ["no apply_patch|runtime_instructions|rewritten|188e604411", FALSE_TEXT, "they suffice"],
+    [
+        "no view/grep/glob|tool_instructions|removed|507f54f0a8",
+        FALSE_TEXT,
+        "<rg> Ripgrep notes: * Escape literal braces: inter",
+    ],
+    // Runtime 1.0.83 (SDK 1.0.13), labelled by reading each unit in its section; the GPT units
+    // naming rg are those of a real session, where excluding grep also removes rg.
+    [
+        "no view/grep/glob|identity|rewritten|42773677c4",
+        FALSE_TEXT,
+        "code intelligence tools (if available) > LSP-based",
+    ],
+    [
+        "no bash|identity|rewritten|42773677c4",
+        FALSE_TEXT,
+        "code intelligence tools (if available) > LSP-based",
+    ],
+    [
+        "no view/grep/glob|identity|rewritten|d1fe75b029",
+        FALSE_TEXT,
+        "code intelligence tools (if available) > LSP-based",
+    ],
+    [
+        "no bash|identity|rewritten|d1fe75b029",
+        FALSE_TEXT,
+        "code intelligence tools (if available) > LSP-based",
+    ],
+    [
+        "no view/grep/glob|runtime_instructions|removed|c9f5668482",
+        FALSE_TEXT,
+        "- **Do all view calls in the same response.** Issu",
+    ],
+    [
+        "no view|runtime_instructions|removed|c9f5668482",
+        FALSE_TEXT,
+        "- **Do all view calls in the same response.** Issu",
+    ],
+    [
+        "no view/grep/glob|tool_instructions|removed|02828ab94d",
+        FALSE_TEXT,
+        "<view> When reading multiple files or multiple sec",
+    ],
+    [
+        "no view|tool_instructions|removed|02828ab94d",
+        FALSE_TEXT,
+        "<view> When reading multiple files or multiple sec",
+    ],
+    [
+        "replaced view|tool_instructions|removed|02828ab94d",
+        FALSE_TEXT,
+        "<view> When reading multiple files or multiple sec",
+    ],
+    [
+        "no view/grep/glob|tool_instructions|removed|0791238947",
+        FALSE_TEXT,
+        "<grep> Built on ripgrep, not standard grep. Key no",
+    ],
+    [
+        "no view/grep/glob|tool_instructions|removed|2a4787216d",
+        FALSE_TEXT,
+        "<rg> Built on ripgrep, not standard grep. Key note",
+    ],
+    ["no view/grep/glob|tool_instructions|removed|8cb2846028", FALSE_TEXT, "(not grep/glob)"],
+    ["no view/grep/glob|tool_instructions|removed|9a27ecf34a", FALSE_TEXT, "(not rg/glob)"],
+    ["no view/grep/glob|tool_instructions|removed|8bc917c0df", FALSE_TEXT, "using grep/glob/view"],
+    ["no view/grep/glob|tool_instructions|removed|43d8309d69", FALSE_TEXT, "using rg/glob/view"],
+    ["no view/grep/glob|tool_instructions|removed|7771396bcf", FALSE_TEXT, "by calling grep/view"],
+    ["no view/grep/glob|tool_instructions|removed|7777c9b833", FALSE_TEXT, "by calling rg/view"],
+    ["no view/grep/glob|tool_instructions|removed|5d342b85d9", FALSE_TEXT, "with grep/glob/view"],
+    ["no view/grep/glob|tool_instructions|removed|76efeeb542", FALSE_TEXT, "with rg/glob/view"],
+    [
+        "no view/grep/glob|tool_instructions|removed|56fbe6709e",
+        FALSE_TEXT,
+        "* Use the **grep** tool instead of commands like `",
+    ],
+    [
+        "no view/grep/glob|tool_instructions|removed|34a02c845b",
+        FALSE_TEXT,
+        "* Use the **glob** tool instead of commands like `",
+    ],
+    [
+        "no view/grep/glob|tool_instructions|removed|8c4ec0b29c",
+        FALSE_TEXT,
+        "* Use the **view** tool instead of commands like `",
+    ],
+    [
+        "no view|tool_instructions|removed|8c4ec0b29c",
+        FALSE_TEXT,
+        "* Use the **view** tool instead of commands like `",
+    ],
+    [
+        "no view/grep/glob|tool_instructions|removed|175552ee0f",
+        FALSE_TEXT,
+        "If code intelligence tools are available (semantic",
+    ],
+    [
+        "no view/grep/glob|tool_instructions|removed|dbe9a82921",
+        FALSE_TEXT,
+        "If code intelligence tools are available (semantic",
+    ],
+    [
+        "no view/grep/glob|tool_instructions|rewritten|56c5347dd8",
+        FALSE_TEXT,
+        "Code Intelligence Tools (if available) > lsp (if a",
+    ],
+    [
+        "no view/grep/glob|tool_instructions|rewritten|6b1f605eaf",
+        FALSE_TEXT,
+        "Code Intelligence Tools (if available) > lsp (if a",
+    ],
+    ["no view/grep/glob|tool_instructions|rewritten|bcb30c7544", FALSE_TEXT, "rg/glob"],
+    [
+        "no view/grep/glob|runtime_instructions|rewritten|a241be2564",
+        FALSE_TEXT,
+        "the view tool or apply_patch",
+    ],
+    [
+        "no view|runtime_instructions|rewritten|a241be2564",
+        FALSE_TEXT,
+        "the view tool or apply_patch",
+    ],
+    [
+        "no apply_patch|runtime_instructions|rewritten|a241be2564",
+        FALSE_TEXT,
+        "the view tool or apply_patch",
+    ],
+    ["no view/grep/glob|runtime_instructions|rewritten|4f616d6e36", FALSE_TEXT, "they are"],
+    [
+        "no apply_patch|runtime_instructions|removed|022df086ef",
+        FALSE_TEXT,
+        "Always use apply_patch for manual code edits.",
+    ],
+    [
+        "no apply_patch|runtime_instructions|removed|c84d99176e",
+        FALSE_TEXT,
+        "Formatting commands or bulk edits don't need to be",
+    ],
 ];
 
 const LABEL_OF: ReadonlyMap<string, string> = new Map(

@@ -9,14 +9,22 @@
 // - a clause of a sentence of clauses joined by "; ", when all it says is about dropped tools and
 //   another clause stays ("never delegate a trace; follow it directly with grep/view." loses
 //   "; follow ..."; of "use X for edits; use `view`/X instead of scripts" the first clause goes
-//   and the second loses X from its list), each clause judged as a sentence is;
+//   and the second loses X from its list), each clause judged as a sentence is; a first clause
+//   that goes leaves its opening phrase ("After defining a scope, do not use grep on it; compile
+//   the report." keeps "After defining a scope, compile the report."), which the clause after it
+//   depends on;
+// - a phrase that only says with which tools something is done, when all its tools are dropped:
+//   "using grep/glob/view", "by calling grep/view", "(1-2 tool calls with grep/glob/view)" loses
+//   " with ...", and a parenthesis of only the tools, "(not grep/glob)";
 // - a sentence (ended by ".", "!" or "?" and a space, or by the end of its line), without the
 //   list item's marker when others sentences of the item stay; a following sentence of the item
 //   that refers back to it ("Formatting commands ... are exempt.", "This ...") goes with it;
 // - in a sentence whose only dropped mentions are items of lists that keep another item, each
 //   list is written again without them, in every form the runtime writes: "use grep, glob, view,
 //   edit" becomes "use edit"; also `a`/`b`, `rg`, `glob`, and `view`, rankings ("LSP > glob >
-//   grep with a glob > bash") and pairs ("**grep** instead of ..., **glob** instead of ...").
+//   grep with a glob > bash") and pairs ("**grep** instead of ..., **glob** instead of ...");
+//   a list left with one item makes a "they" after it in its clause singular ("use `view`/`x`
+//   when they suffice" becomes "use `view` when it suffices").
 // What stays: a mention inside a condition on the tool's availability ("If the ask_user tool is
 // not available, ...": true either way), and for a built-in a custom tool replaces, everything
 // but the built-in's own block: when to call a tool of that name, and that calls of it run in
@@ -107,13 +115,24 @@ export function rewriteWithoutTools(
         const [start, end] = sentenceAround(text, mention.start);
         sentences.push({ start, end, mentions: [mention] });
     }
-    // A list keeps the names of replaced built-ins (see the top of this module).
-    const removable = new Set([...dropped].filter((name) => !replaced.has(name)));
+    // A list loses an item only where a mention to remove is: not a replaced built-in's name (see
+    // the top of this module), nor one in a condition on its availability ("lsp (if available)").
+    // Mentions come in order: the first at or after the item's start is looked up by halving.
+    const removable: Removable = (item) => {
+        let low = 0;
+        let high = mentions.length;
+        while (low < high) {
+            const middle = (low + high) >>> 1;
+            if (mentions[middle]!.start < item.start) low = middle + 1;
+            else high = middle;
+        }
+        return low < mentions.length && mentions[low]!.start < item.end;
+    };
     const recognised = names;
     for (const { start, end: sentenceEnd, mentions: inSentence } of sentences) {
         const lists = listsToRewrite(inSentence, removable);
         if (lists !== undefined) {
-            for (const list of lists) ranges.push(listRewrite(text, list, removable));
+            for (const list of lists) ranges.push(...listRewrite(text, list, removable));
             continue;
         }
         const names = inSentence.map((mention) => mention.name);
@@ -121,6 +140,12 @@ export function rewriteWithoutTools(
         const byClause = clauseEdits(text, start, sentenceEnd, inSentence, removable, recognised);
         if (byClause !== undefined) {
             ranges.push(...byClause);
+            continue;
+        }
+        // "Do it yourself using grep/glob/view.": only the phrase goes.
+        const byPhrase = phraseEdits(text, start, inSentence, removable);
+        if (byPhrase !== undefined) {
+            ranges.push(...byPhrase);
             continue;
         }
         const end = referringBack(text, sentenceEnd);
@@ -198,10 +223,13 @@ function removal(start: number, end: number, names: readonly string[]): Range {
     return { start, end, names: new Set(names), replacement: "", action: "removed" };
 }
 
+/** Whether a list's item goes (a mention to remove is in it). */
+type Removable = (item: ToolNameList["items"][number]) => boolean;
+
 /** The lists to rewrite when every dropped mention of the sentence is an item of one. */
 function listsToRewrite(
     mentions: readonly ToolMention[],
-    dropped: ReadonlySet<string>
+    dropped: Removable
 ): ToolNameList[] | undefined {
     const lists = new Set<ToolNameList>();
     for (const mention of mentions) {
@@ -210,18 +238,19 @@ function listsToRewrite(
     }
     for (const list of lists) {
         // A list that would keep no item goes with its sentence.
-        if (list.items.every((item) => dropped.has(item.word))) return undefined;
+        if (list.items.every(dropped)) return undefined;
     }
     return [...lists];
 }
 
 /**
  * The list written again with the items not dropped (each item's text as written: its markers,
- * or its whole phrase), joined as the list was.
+ * or its whole phrase), joined as the list was; and where one item is left of several, a "they"
+ * after it in its clause made singular.
  */
-function listRewrite(text: string, list: ToolNameList, dropped: ReadonlySet<string>): Range {
+function listRewrite(text: string, list: ToolNameList, dropped: Removable): Range[] {
     const kept = list.items
-        .filter((item) => !dropped.has(item.word))
+        .filter((item) => !dropped(item))
         .map((item) => text.slice(item.start, item.end));
     const { separators } = list;
     const joinedBy = separators.join(" ");
@@ -236,13 +265,162 @@ function listRewrite(text: string, list: ToolNameList, dropped: ReadonlySet<stri
               : kept.length <= 2
                 ? kept.join(` ${conjunction} `)
                 : `${kept.slice(0, -1).join(", ")}, ${conjunction} ${kept.at(-1)!}`;
-    return {
+    const names = new Set(list.items.filter(dropped).map((item) => item.word));
+    const rewritten: Range = {
         start: list.items[0]!.start,
         end: list.items.at(-1)!.end,
-        names: new Set(list.items.map((item) => item.word).filter((word) => dropped.has(word))),
+        names,
         replacement: joined,
         action: "rewritten",
     };
+    return kept.length === 1 ? [rewritten, ...singular(text, rewritten.end, names)] : [rewritten];
+}
+
+/** At most this many characters after a list are looked at for its "they" (a bound per list). */
+const MAX_PHRASE_AFTER = 160;
+
+/** Plural verbs whose singular is not the verb with "s" added. */
+const SINGULAR_OF: ReadonlyMap<string, string> = new Map([
+    ["are", "is"],
+    ["were", "was"],
+    ["have", "has"],
+    ["do", "does"],
+    ["don't", "doesn't"],
+    ["aren't", "isn't"],
+    ["weren't", "wasn't"],
+]);
+
+/** Verbs that are the same for "it" and "they" (modals), and adverbs between "they" and a verb. */
+const SAME_FOR_IT = /^(?:can|could|may|might|must|shall|should|will|would|can't|won't)$/;
+const ADVERB = /^(?:also|always|never|often|only|all|then|usually|both)$|ly$/;
+
+/**
+ * A "they" (and "them", "their") in the clause after `from` written for one tool: "they suffice"
+ * becomes "it suffices". The clause ends at ";", a sentence's end or the line's end.
+ */
+function singular(text: string, from: number, names: ReadonlySet<string>): Range[] {
+    let to = from;
+    while (to < text.length && to - from < MAX_PHRASE_AFTER && !/[;\n]/.test(text[to]!)) {
+        if (isSentenceEnd(text, to)) break;
+        to++;
+    }
+    const ranges: Range[] = [];
+    const rewrite = (start: number, end: number, replacement: string): void => {
+        ranges.push({ start, end, names: new Set(names), replacement, action: "rewritten" });
+    };
+    for (const match of text.slice(from, to).matchAll(/\b(they|them|their)\b/gi)) {
+        const at = from + match.index;
+        const word = match[1]!;
+        const capital = word[0] === "T";
+        if (word.toLowerCase() === "them") {
+            rewrite(at, at + word.length, capital ? "It" : "it");
+            continue;
+        }
+        if (word.toLowerCase() === "their") {
+            rewrite(at, at + word.length, capital ? "Its" : "its");
+            continue;
+        }
+        // "they [adverb] verb": the verb agrees with "it".
+        for (const next of text.slice(at + 4, to).matchAll(/\s+([A-Za-z']+)/g)) {
+            const verb = next[1]!;
+            if (ADVERB.test(verb.toLowerCase())) continue;
+            const verbAt = at + 4 + next.index + next[0].length - verb.length;
+            const agreed = SAME_FOR_IT.test(verb) ? verb : singularVerb(verb);
+            const between = text.slice(at + 4, verbAt);
+            rewrite(at, verbAt + verb.length, `${capital ? "It" : "it"}${between}${agreed}`);
+            break;
+        }
+    }
+    return ranges;
+}
+
+/** "suffice" -> "suffices", "run" -> "runs", "match" -> "matches", "apply" -> "applies". */
+function singularVerb(verb: string): string {
+    const irregular = SINGULAR_OF.get(verb);
+    if (irregular !== undefined) return irregular;
+    if (/(?:s|sh|ch|x|z|o)$/.test(verb)) return `${verb}es`;
+    if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ies`;
+    return `${verb}s`;
+}
+
+/**
+ * The edits of a sentence whose dropped mentions are each in a list that keeps another item (the
+ * list is written again) or in a phrase that only says with which tools something is done (the
+ * phrase goes, see {@link toolPhrase}); undefined when a mention is elsewhere: the sentence goes.
+ *
+ * @param text - the section's text
+ * @param start - where the sentence starts
+ * @param mentions - the dropped mentions in it, in order
+ * @param removable - whether a list's item goes
+ */
+function phraseEdits(
+    text: string,
+    start: number,
+    mentions: readonly ToolMention[],
+    removable: Removable
+): Range[] | undefined {
+    const ranges: Range[] = [];
+    const done = new Set<ToolNameList>();
+    for (const mention of mentions) {
+        const { list } = mention;
+        if (list !== undefined && done.has(list)) continue;
+        if (list !== undefined) done.add(list);
+        if (list !== undefined && !list.items.every(removable)) {
+            ranges.push(...listRewrite(text, list, removable));
+            continue;
+        }
+        const [from, to] =
+            list !== undefined
+                ? [list.items[0]!.start, list.items.at(-1)!.end]
+                : mention.kind === "code"
+                  ? [mention.start - 1, mention.end + 1]
+                  : mention.kind === "bold"
+                    ? [mention.start - 2, mention.end + 2]
+                    : [mention.start, mention.end];
+        const names = list !== undefined ? list.items.map((item) => item.word) : [mention.name];
+        const phrase = toolPhrase(text, start, from, to);
+        if (phrase === undefined) return undefined;
+        ranges.push(removal(phrase[0], phrase[1], names));
+    }
+    return ranges;
+}
+
+/** Before the tools of a phrase that says with which tools something is done. */
+const BY_MEANS_OF = /\s+(?:using|via|through|by\s+(?:calling|using))\s+(?:the\s+)?$/;
+/** The same within a parenthesis, where "with" says it too: "(1-2 tool calls with grep/view)". */
+const WITH = /\s+with\s+(?:the\s+)?$/;
+/** Before the tools of a parenthesis that holds only them: "(not ", "(e.g. ". */
+const PARENTHESIS = /\s*\((?:not|e\.g\.,?|i\.e\.,?|such as|like|via|using|with)?\s*$/;
+
+/**
+ * The phrase around the tools at `from`..`to` that goes with them, or undefined: a parenthesis
+ * of only the tools ("(not grep/glob)"), or "using" / "via" / "by calling" and the tools ("do it
+ * yourself using grep/glob/view"), or "with" and the tools at the end of a parenthesis, when at
+ * least three words stay before it in its sentence or parenthesis. Elsewhere "with" may be what
+ * the sentence is about ("Edits need not be done with apply_patch."): the sentence goes whole.
+ */
+function toolPhrase(
+    text: string,
+    sentenceStart: number,
+    from: number,
+    to: number
+): [number, number] | undefined {
+    const before = text.slice(Math.max(sentenceStart, from - 40), from);
+    const toolWord = /^\s+tools?\b/.exec(text.slice(to, to + 8));
+    const end = to + (toolWord?.[0].length ?? 0);
+    const inParenthesis = PARENTHESIS.exec(before);
+    const close = /^\s*\)/.exec(text.slice(end, end + 4));
+    if (inParenthesis !== null && close !== null) {
+        return [from - inParenthesis[0].length, end + close[0].length];
+    }
+    const byMeans = BY_MEANS_OF.exec(before) ?? (close !== null ? WITH.exec(before) : null);
+    if (byMeans === null) return undefined;
+    const at = from - byMeans[0].length;
+    // The words before it, within a bound (a sentence may hold many lists).
+    const head = text.slice(Math.max(sentenceStart, at - MAX_PHRASE_AFTER), at);
+    const opened = head.lastIndexOf("(");
+    const own = opened > head.lastIndexOf(")") ? head.slice(opened + 1) : head;
+    return (own.match(/\S+/g) ?? []).length >= 3 ? [at, end] : undefined;
 }
 
 /** Applies the ranges (merged where they overlap), then removes XML blocks left empty. */
@@ -418,6 +596,10 @@ function referringBack(text: string, end: number): number {
     }
 }
 
+/** A clause's opening phrase: "After defining a scope, ", "When a file is large, ". */
+const OPENING_PHRASE =
+    /^(?:After|Before|When|Whenever|Once|If|Unless|While|Until|For|In|On)\b[^,;]{0,200},\s+/;
+
 /**
  * The edits of a sentence of clauses joined by "; ", each clause judged alone: a clause without
  * a dropped mention stays, one whose dropped mentions are all items of lists that keep another
@@ -429,7 +611,7 @@ function referringBack(text: string, end: number): number {
  * @param start - where the sentence starts
  * @param end - where it ends (after its closing punctuation, if any)
  * @param mentions - the dropped mentions in it, in order
- * @param removable - the names a list loses
+ * @param removable - whether a list's item goes
  * @param recognised - every tool name (a kept clause that starts with one keeps its case)
  */
 function clauseEdits(
@@ -437,7 +619,7 @@ function clauseEdits(
     start: number,
     end: number,
     mentions: readonly ToolMention[],
-    removable: ReadonlySet<string>,
+    removable: Removable,
     recognised: ReadonlySet<string>
 ): Range[] | undefined {
     const close = /[.!?]/.test(text[end - 1] ?? "") ? end - 1 : end;
@@ -466,21 +648,32 @@ function clauseEdits(
     const firstKept = kept.findIndex((verdict) => verdict !== "removed");
     if (firstKept < 0) return undefined;
     const ranges: Range[] = [];
+    // The first clause's opening phrase, when it names no dropped tool: "After defining a scope, "
+    // of "After defining a scope, do not use grep on it; compile the report." stays before the
+    // clause that is kept, which depends on it.
+    const opening =
+        firstKept > 0
+            ? OPENING_PHRASE.exec(text.slice(clauses[0]!.from, clauses[0]!.to))?.[0]
+            : undefined;
+    const keepsOpening =
+        opening !== undefined &&
+        clauses[0]!.mentions[0]!.start >= clauses[0]!.from + opening.length;
     clauses.forEach((clause, index) => {
         const verdict = kept[index]!;
         if (verdict === "kept") return;
         if (verdict !== "removed") {
-            for (const list of verdict) ranges.push(listRewrite(text, list, removable));
+            for (const list of verdict) ranges.push(...listRewrite(text, list, removable));
             return;
         }
         const names = clause.mentions.map((mention) => mention.name);
+        const from = index === 0 && keepsOpening ? clause.from + opening!.length : clause.from;
         ranges.push(
             index < firstKept
-                ? removal(clause.from, clauses[index + 1]!.from, names)
+                ? removal(from, clauses[index + 1]!.from, names)
                 : removal(clauses[index - 1]!.to, clause.to, names)
         );
     });
-    if (firstKept > 0) {
+    if (firstKept > 0 && !keepsOpening) {
         // The kept clause now starts the sentence: "use `view` ..." becomes "Use `view` ...",
         // unless it starts with a tool's name or with a list the edits write again.
         const at = clauses[firstKept]!.from;

@@ -9,9 +9,11 @@
 // - followed by "tool" or "calls": "the bash tool", "3 view tool calls", "independent view calls";
 // - an identifier no English word is: read_bash, apply_patch (a name with an underscore);
 // - an item of a list of tool names: "grep, glob, view, edit", "view/edit", "`rg`, `glob`, and
-//   `view`" (at least two items of the list are tool names);
+//   `view`" (at least two items of the list are tool names), or "the view tool or apply_patch"
+//   (each item marked as a tool: joined by "or" / "and" alone, such items are still a list);
 // - the head of a phrase of a list of phrases: a ranking ("code intelligence > glob > grep with a
-//   glob": `glob` and `grep`, not the English "a glob") or pairs ("**grep** instead of ...,
+//   glob": `glob` and `grep`, not the English "a glob"; a phrase may hold a parenthesis, "lsp (if
+//   available)") or pairs ("**grep** instead of ...,
 //   **glob** instead of ...").
 // A mention inside a condition on the tool's availability ("If the ask_user tool is not
 // available, ...", "use the ask_user tool (if available)") is marked `conditional`: the sentence
@@ -82,6 +84,8 @@ interface Word {
     readonly end: number;
     readonly spanStart: number;
     readonly spanEnd: number;
+    /** "the view tool": the span takes "the" and "tool" (a list item marked as a tool by them). */
+    readonly toolPhrase?: boolean;
 }
 
 /**
@@ -104,7 +108,7 @@ export function toolMentions(text: string, names: ReadonlySet<string>): ToolMent
         if (kind !== undefined) byStart.set(start, { name: word, kind, start, end });
     }
     const lists = [
-        ...wordLists(text, words, names),
+        ...wordLists(text, withToolPhrases(text, words, names), names),
         ...rankings(text, names),
         ...insteadOfPairs(text),
     ];
@@ -199,6 +203,39 @@ interface FoundList {
     }[];
 }
 
+/**
+ * The words with each "the <name> tool" taken as one word whose span is the phrase: an item of a
+ * list such as "when the view tool or apply_patch would suffice".
+ */
+function withToolPhrases(text: string, words: readonly Word[], names: ReadonlySet<string>): Word[] {
+    const out: Word[] = [];
+    for (let i = 0; i < words.length; i++) {
+        const [the, name, tool] = [words[i]!, words[i + 1], words[i + 2]];
+        if (
+            the.word.toLowerCase() === "the" &&
+            name !== undefined &&
+            tool?.word === "tool" &&
+            names.has(name.word) &&
+            text.slice(the.end, name.spanStart) === " " &&
+            text.slice(name.spanEnd, tool.start) === " "
+        ) {
+            out.push({ ...name, spanStart: the.start, spanEnd: tool.end, toolPhrase: true });
+            i += 2;
+            continue;
+        }
+        out.push(the);
+    }
+    return out;
+}
+
+/**
+ * Whether a word is marked as a tool's name whatever its neighbours: backticked or bold, an
+ * identifier no English word is (read_bash), or "the <name> tool".
+ */
+function markedAsTool(word: Word): boolean {
+    return word.toolPhrase === true || word.spanStart < word.start || word.word.includes("_");
+}
+
 /** The lists of words with at least two tool names among them (see {@link LIST_SEPARATOR}). */
 function wordLists(text: string, words: readonly Word[], names: ReadonlySet<string>): FoundList[] {
     const lists: FoundList[] = [];
@@ -225,12 +262,14 @@ function wordLists(text: string, words: readonly Word[], names: ReadonlySet<stri
         // Backticked shell commands ("commands such as `grep`/`rg`") are no list of tools.
         const first = found[0]!;
         if (first.spanStart < first.start && isShellCommand(text, first.start)) return false;
-        // "create and edit files" is English: a list needs a comma between its items. A slash
+        // "create and edit files" is English: a list needs a comma between its items, unless
+        // each item is a tool name marked as one ("the view tool or apply_patch"). A slash
         // between names and other words is a path or a shell alternative (grep/head): a list
         // joined by slashes alone counts only when every item is a tool name.
         return between.every((separator) => separator === "/")
             ? found.every((item) => names.has(item.word))
-            : between.some((separator) => separator.includes(","));
+            : between.some((separator) => separator.includes(",")) ||
+                  found.every((item) => names.has(item.word) && markedAsTool(item));
     };
     for (const word of words) {
         // "and" / "or" are part of a separator (", and ", " or "), not items.
@@ -240,8 +279,12 @@ function wordLists(text: string, words: readonly Word[], names: ReadonlySet<stri
             const gap = word.spanStart - previous.spanEnd;
             const separator =
                 gap <= MAX_SEPARATOR ? text.slice(previous.spanEnd, word.spanStart) : "";
-            // The items of a list are written alike: "`rg`, **glob**" joins two phrases.
-            const alike = word.start - word.spanStart === previous.start - previous.spanStart;
+            // The items of a list are written alike: "`rg`, **glob**" joins two phrases; "the
+            // view tool" is a list's item beside any other tool name.
+            const alike =
+                word.start - word.spanStart === previous.start - previous.spanStart ||
+                word.toolPhrase === true ||
+                previous.toolPhrase === true;
             if (alike && gap <= MAX_SEPARATOR && LIST_SEPARATOR.test(separator)) {
                 items.push(word);
                 separators.push(separator);
@@ -255,8 +298,8 @@ function wordLists(text: string, words: readonly Word[], names: ReadonlySet<stri
     return lists;
 }
 
-/** A character a phrase of a ranking may hold (words, spaces, markers). */
-const PHRASE_CHAR = /[A-Za-z0-9_`* -]/;
+/** A character a phrase of a ranking may hold (words, spaces, markers, parentheses). */
+const PHRASE_CHAR = /[A-Za-z0-9_`* ()-]/;
 
 /**
  * Rankings: phrases joined by " > " ("available LSP > glob > grep with a glob > bash"), each
@@ -269,8 +312,13 @@ function rankings(text: string, names: ReadonlySet<string>): FoundList[] {
     for (;;) {
         const arrow = text.indexOf(" > ", from);
         if (arrow < 0) break;
+        // A parenthesis within a phrase ("lsp (if available)") is part of it; one opened before
+        // the phrase is not.
         let start = arrow;
+        let depth = 0;
         while (start > 0 && arrow - start < MAX_PHRASE && PHRASE_CHAR.test(text[start - 1]!)) {
+            depth += text[start - 1] === ")" ? 1 : text[start - 1] === "(" ? -1 : 0;
+            if (depth < 0) break;
             start--;
         }
         const items: { word: string; start: number; end: number }[] = [];
@@ -278,8 +326,11 @@ function rankings(text: string, names: ReadonlySet<string>): FoundList[] {
         let at = start;
         for (;;) {
             let end = at;
+            let open = 0;
             while (end < text.length && end - at < MAX_PHRASE && PHRASE_CHAR.test(text[end]!)) {
                 if (text.startsWith(" > ", end)) break;
+                open += text[end] === "(" ? 1 : text[end] === ")" ? -1 : 0;
+                if (open < 0) break;
                 end++;
             }
             const phrase = trimmed(text, at, end);
