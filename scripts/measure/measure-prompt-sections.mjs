@@ -40,7 +40,10 @@ import { checkArguments } from "../../build/cli/cliArguments.js";
 import { installSdkVersion, nodeFor } from "../../build/cli/conformance/sdkVersions.js";
 import { startMockModel } from "../../build/esm/mockModel/mockChatModel.js";
 import { toolMentions } from "../../build/esm/toolCustomization/prompt/toolMentions.js";
-import { rewriteWithoutTools } from "../../build/esm/toolCustomization/prompt/promptRewrite.js";
+import {
+    droppedMentions,
+    rewriteWithoutTools,
+} from "../../build/esm/toolCustomization/prompt/promptRewrite.js";
 import {
     CORPUS_CONFIGS,
     CORPUS_MODELS,
@@ -167,12 +170,7 @@ function corpusFigures(measured, textsByModel) {
             for (const [section, text] of texts) {
                 const rewritten = rewriteWithoutTools(text, NAMES, dropped, replaced);
                 mentions += rewritten.mentions.length;
-                left += toolMentions(rewritten.text, NAMES).filter(
-                    (mention) =>
-                        dropped.has(mention.name) &&
-                        mention.conditional !== true &&
-                        (!replaced.has(mention.name) || mention.kind === "block")
-                ).length;
+                left += droppedMentions(rewritten.text, NAMES, dropped, replaced).length;
                 for (const edit of rewritten.edits) edits.push({ config, section, ...edit });
             }
         }

@@ -19,8 +19,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { RuntimeConnection } from "@github/copilot-sdk";
 import { cleanupStack } from "../support/e2eHarness.js";
 import { captureRuntimePrompt, type CapturedPrompt } from "../support/runtimeSections.js";
-import { rewriteWithoutTools } from "../../src/toolCustomization/prompt/promptRewrite.js";
-import { toolMentions } from "../../src/toolCustomization/prompt/toolMentions.js";
+import {
+    droppedMentions,
+    rewriteWithoutTools,
+} from "../../src/toolCustomization/prompt/promptRewrite.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
 import { MEASURED_BUILT_IN_TOOLS } from "../../src/toolCustomization/catalog/generated/measuredBuiltInTools.generated.js";
 import { MEASURED_PROMPT_SECTIONS } from "../../src/toolCustomization/catalog/generated/promptSectionNames.generated.js";
@@ -75,12 +77,7 @@ describe.each(RUNTIMES)("the labelled corpus on the %s runtime", (_label, client
                 for (const [section, text] of prompt.sections) {
                     const rewritten = rewriteWithoutTools(text, NAMES, dropped, replaced);
                     mentions += rewritten.mentions.length;
-                    left += toolMentions(rewritten.text, NAMES).filter(
-                        (mention) =>
-                            dropped.has(mention.name) &&
-                            mention.conditional !== true &&
-                            (!replaced.has(mention.name) || mention.kind === "block")
-                    ).length;
+                    left += droppedMentions(rewritten.text, NAMES, dropped, replaced).length;
                     for (const edit of rewritten.edits) edits.push({ config, section, ...edit });
                 }
             }
