@@ -2,7 +2,8 @@
 // (releaseMatrix.mjs: the thin patch rendered, applied and loaded in ESM and CommonJS; the library
 // form's run-time detection) and the release record (data/sdk-releases.json: where each
 // release's runtime comes from, which version, the Node it starts under) and the measurements,
-// among them the conformance run's prompt agreement (data/prompt-agreement.json).
+// among them the conformance run's prompt agreement (data/prompt-agreement.json) and built-in
+// sub-agents (data/sub-agents.json).
 // `npm run patch:build` writes it between two markers of the README; `npm run patch:check` (in
 // npm test) runs the releases again and fails when the table differs.
 
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { readMeasurements } from "../../../build/cli/conformance/measuredCatalog.js";
 import { readSdkReleases } from "../../../build/cli/conformance/sdkVersions.js";
 import { readPromptAgreement } from "../../../build/cli/conformance/promptAgreementData.js";
+import { readSubAgents } from "../../../build/cli/conformance/subAgentData.js";
 import { MEASURED_PROMPT_SECTIONS } from "../../../build/esm/toolCustomization/catalog/generated/promptSectionNames.generated.js";
 
 /** The markers the table sits between in README.md. */
@@ -56,6 +58,20 @@ function promptAgreementCell(measured) {
 }
 
 /**
+ * The sub-agents cell: how many built-in agent types the conformance run's agent probe measured
+ * and whether the task-prompt note reached a sub-agent, or that it was not measured.
+ *
+ * @param {import("../../../build/cli/conformance/subAgentData.js").SubAgentMeasurement | undefined} measured
+ * @returns {string}
+ */
+export function subAgentCell(measured) {
+    if (measured === undefined) return "not measured";
+    if (!Array.isArray(measured.agentTypes)) return "none listed";
+    const types = `${measured.agentTypes.length} type${measured.agentTypes.length === 1 ? "" : "s"}`;
+    return measured.taskNote === true ? `${types}; note` : types;
+}
+
+/**
  * The table's Markdown.
  *
  * @param {import("../../../build/cli/conformance/sdkVersions.js").SdkRelease[]} releases the records of
@@ -67,6 +83,8 @@ function promptAgreementCell(measured) {
  * @param {Set<string>} [proven] the runtime versions whose labelled corpus shows no false removal
  *   and no unlabelled unit (data/prompt-section-names/): there, on a measured runtime,
  *   `promptAgreement` is `rewrite` by default; elsewhere `warn`
+ * @param {Map<string, import("../../../build/cli/conformance/subAgentData.js").SubAgentMeasurement>} [subAgents]
+ *   by SDK version, the conformance run's built-in sub-agents (data/sub-agents.json)
  * @returns {string}
  */
 export function compatibilityTable(
@@ -74,11 +92,12 @@ export function compatibilityTable(
     runs,
     measured,
     prompt = new Map(),
-    proven = new Set()
+    proven = new Set(),
+    subAgents = new Map()
 ) {
     const rows = [
-        "| `@github/copilot-sdk` | runtime | Node | override | toolsets | `setTools` | `validateTools` | built-ins measured | prompt agreement | library form | patch form (thin patch) |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| `@github/copilot-sdk` | runtime | Node | override | toolsets | `setTools` | `validateTools` | built-ins measured | prompt agreement | sub-agents | library form | patch form (thin patch) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ];
     const served = runs.map((run) => run.version);
     const notServed = [];
@@ -107,7 +126,7 @@ export function compatibilityTable(
             ? `yes, ${run.patchLines} lines, ESM + CJS`
             : `no: ${run.esm.constructs === "yes" ? run.cjs.constructs : run.esm.constructs}`;
         rows.push(
-            `| ${version} | ${runtime} | ${node} | ${yesNo(capabilities.builtInOverride)} | yes | ${yesNo(capabilities.setTools)} | ${yesNo(capabilities.validateTools)} | ${measured.has(version) ? "yes" : "no: the runtime is asked (`CATALOG_FALLBACK`)"} | ${promptAgreementCell(prompt.get(version))}; default \`${measured.has(version) && proven.has(release.runtimeVersion ?? "") ? "rewrite" : "warn"}\` | ${library} | ${patch} |`
+            `| ${version} | ${runtime} | ${node} | ${yesNo(capabilities.builtInOverride)} | yes | ${yesNo(capabilities.setTools)} | ${yesNo(capabilities.validateTools)} | ${measured.has(version) ? "yes" : "no: the runtime is asked (`CATALOG_FALLBACK`)"} | ${promptAgreementCell(prompt.get(version))}; default \`${measured.has(version) && proven.has(release.runtimeVersion ?? "") ? "rewrite" : "warn"}\` | ${subAgentCell(subAgents.get(version))} | ${library} | ${patch} |`
         );
     }
     const bundled = new Set(releases.map((release) => release.runtimeVersion));
@@ -128,7 +147,8 @@ export function compatibilityTable(
             (outside.length > 0
                 ? `; also \`rewrite\` on the external runtime${outside.length > 1 ? "s" : ""} ${outside.join(", ")}`
                 : "") +
-            ".",
+            "." +
+            " Sub-agents: the built-in agent types the runtime's `task` tool offers, as `npm run conformance` measured them with the patch (data/sub-agents.json; each type's tools per case and model: [CONFORMANCE.md](https://github.com/copilot-sdk-tool-override/copilot-sdk-tool-override/blob/main/CONFORMANCE.md), [docs/conformance.md](docs/conformance.md#built-in-sub-agents)); note: the prompt agreement's note (`promptAgreement: 'rewrite'`) reached a sub-agent's first message.",
         ...(notServed.length > 0 ? ["", "Published but not in the table:", "", ...notServed] : []),
     ].join("\n");
 }
@@ -167,7 +187,8 @@ export function repositoryTable(runs) {
                 ({ corpus }) =>
                     corpus !== undefined && corpus.falseRemovals === 0 && corpus.unlabelled === 0
             ).map(({ runtimeVersion }) => runtimeVersion)
-        )
+        ),
+        readSubAgents()
     );
 }
 

@@ -10,6 +10,7 @@
 import {
     startMockModel,
     toolNameOf,
+    turnUserText,
     userPrompt,
     type MockModel,
 } from "copilot-sdk-tool-override/mock-model";
@@ -25,6 +26,9 @@ import { PROMPT_SCENARIOS, type PromptScenario } from "./promptProbe.js";
 /** The sub-agent's first message: the `prompt` of the probe's task call. */
 const SUBTASK = "AGENT-PROBE sub-task";
 
+/** The XML block the package's task-prompt note opens with (taskPromptNote.ts). */
+const NOTE_BLOCK = "<tool_availability>";
+
 /** The cases: a session without options, then the prompt probe's. */
 export const AGENT_CASES: readonly PromptScenario[] = [
     { label: "no options", config: () => ({}) },
@@ -36,10 +40,14 @@ export const AGENT_CASES: readonly PromptScenario[] = [
  * - `agentTypes`: the built-in agent types the `task` tool offers a session without options,
  *   sorted; `{ unavailable }` when the runtime offers no `task` tool or no list of types;
  * - `offered[case][model][agent type]`: the tools of the sub-agent's first request, sorted, or
- *   `{ notStarted }` when no sub-agent ran (the session lacks `task`, say), or `{ refused }`.
+ *   `{ notStarted }` when no sub-agent ran (the session lacks `task`, say), or `{ refused }`;
+ * - `taskNote`: with `promptAgreement: 'rewrite'` set and `excludedTools: ['view', 'grep', 'glob']`,
+ *   whether the first agent type's sub-agent got the package's note in its first message
+ *   (`{ notStarted }` when no sub-agent ran); absent when no type is listed.
  */
 export interface AgentProbeResult {
     agentTypes: string[] | { unavailable: string };
+    taskNote?: boolean | { notStarted: string };
     offered: Record<
         string,
         Record<string, Record<string, string[] | { notStarted: string } | { refused: string }>>
@@ -127,6 +135,7 @@ export async function probeAgents(
         const agentTypes = await listAgentTypes(client, sdk, mock, models[0] ?? "");
         const result: AgentProbeResult = { agentTypes, offered: {} };
         if (!Array.isArray(agentTypes)) return result;
+        result.taskNote = await probeTaskNote(client, sdk, mock, models[0] ?? "", agentTypes[0]);
         for (const scenario of AGENT_CASES) {
             const byModel: AgentProbeResult["offered"][string] = {};
             result.offered[scenario.label] = byModel;
@@ -137,6 +146,41 @@ export async function probeAgents(
         return result;
     } finally {
         await mock.close();
+    }
+}
+
+/**
+ * Whether the package's note reaches a sub-agent's first message: one session lacking `view`,
+ * `grep` and `glob` with `promptAgreement: 'rewrite'` set, delegating to `agent`.
+ */
+async function probeTaskNote(
+    client: ProbedClient,
+    sdk: Pick<ProbedSdk, "approveAll">,
+    mock: MockModel,
+    model: string,
+    agent: string | undefined
+): Promise<boolean | { notStarted: string }> {
+    if (agent === undefined) return { notStarted: "no agent type listed" };
+    let session;
+    try {
+        session = await client.createSession({
+            model,
+            provider: probeProvider(mock),
+            onPermissionRequest: sdk.approveAll,
+            excludedTools: ["view", "grep", "glob"],
+            promptAgreement: "rewrite",
+        } as Parameters<typeof client.createSession>[0]);
+        const first = mock.requests.length;
+        await session.sendAndWait({ prompt: `delegate ${agent}` }, TURN_TIMEOUT_MS).catch(() => {});
+        const sub = mock.requests
+            .slice(first)
+            .find((request) => userPrompt(request).includes(SUBTASK));
+        if (sub === undefined) return { notStarted: "no sub-agent ran" };
+        return turnUserText(sub).includes(NOTE_BLOCK);
+    } catch (error) {
+        return { notStarted: refusalOf(error) };
+    } finally {
+        await session?.disconnect().catch(() => {});
     }
 }
 
@@ -286,6 +330,17 @@ export function agentLines(result: AgentProbeResult | undefined): string[] {
         return [`Built-in agent types: not listed (${agentTypes.unavailable}).`];
     }
     const lines = [`Built-in agent types: ${agentTypes.join(", ") || "(none)"}.`];
+    if (result.taskNote !== undefined) {
+        const note = result.taskNote;
+        lines.push(
+            "Task-prompt note (promptAgreement 'rewrite', excludedTools view/grep/glob): " +
+                (note === true
+                    ? "in the sub-agent's first message."
+                    : note === false
+                      ? "not added."
+                      : `not measured (${note.notStarted}).`)
+        );
+    }
     for (const [label, byModel] of Object.entries(result.offered)) {
         for (const [model, byAgent] of Object.entries(byModel)) {
             lines.push(`Sub-agents' tools, ${label}, ${model}:`);

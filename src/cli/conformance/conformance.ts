@@ -38,6 +38,7 @@ import { writePromptAgreement, type PromptAgreementMeasurement } from "./promptA
 import { promptAgreementLines, promptAgreementSummary } from "./promptReport.js";
 import { promptCorpusLines, promptCorpusSummary } from "./corpusReport.js";
 import { agentReportLines } from "./agentProbe.js";
+import { subAgentSummary, writeSubAgents, type SubAgentMeasurement } from "./subAgentData.js";
 if (process.argv.includes("--compare")) {
     // npm run conformance -- --compare <runtime A> <runtime B> ...: see conformanceCompare.ts.
     const { runComparison } = await import("./conformanceCompare.js");
@@ -204,6 +205,8 @@ function silentNames(patched: ProbeResult) {
 const sections: string[] = [];
 /** By SDK version, the prompt cases' summary of the bundled runtimes run now. */
 const promptMeasured = new Map<string, PromptAgreementMeasurement>();
+/** By SDK version, the agent probe's summary of the bundled runtimes run now. */
+const subAgentsMeasured = new Map<string, SubAgentMeasurement>();
 /** Per runtime run, the labelled corpus's figures line (corpusReport.ts). */
 const corpusSummaries: (string | undefined)[] = [];
 const headlines: {
@@ -267,6 +270,7 @@ for (const version of versions) {
             runtimeVersion: patched.runtimeVersion,
             ...promptAgreementSummary(patched.prompt ?? []),
         });
+        subAgentsMeasured.set(version, subAgentSummary(patched.runtimeVersion, patched.agents));
     }
     const rows = probed.map(
         (name) =>
@@ -374,7 +378,8 @@ const INTRO = [
     "its section and an excerpt: before, in the sections as the runtime handed them to the",
     "customize-mode transforms; after, in what the package returned (its note, which names them",
     "on purpose, aside). The README's compatibility table reads the totals from",
-    "data/prompt-agreement.json.",
+    "data/prompt-agreement.json, and the built-in sub-agents' summary (agent types, whether the",
+    "task-prompt note reached a sub-agent) from data/sub-agents.json.",
 ];
 const HEADLINE_HEADER = [
     "| SDK | runtime | names | unpatched: fails at send | unpatched: " +
@@ -441,6 +446,7 @@ if (externalRuntime === undefined) {
     ].join("\n");
     writeFileSync(REPORT, report);
     writePromptAgreement(promptMeasured, supportedVersions());
+    writeSubAgents(subAgentsMeasured, supportedVersions());
     written = REPORT;
 } else {
     const runtime = (headlines[0] as (typeof headlines)[number]).runtime;
@@ -478,6 +484,15 @@ for (const [version, measured] of promptMeasured) {
     );
 }
 for (const summary of corpusSummaries) if (summary !== undefined) console.error(summary);
+for (const [version, { runtimeVersion, agentTypes, taskNote }] of subAgentsMeasured) {
+    console.error(
+        `${version} (runtime ${runtimeVersion}): sub-agents ` +
+            (Array.isArray(agentTypes)
+                ? agentTypes.join(", ") || "(none)"
+                : agentTypes.unavailable) +
+            `; task-prompt note ${typeof taskNote === "boolean" ? taskNote : taskNote.notMeasured}`
+    );
+}
 if (headlines.some((h) => h.patchedSilent > 0)) {
     console.error(
         `a built-in answered a custom tool's call through the PATCHED SDK: see ${written}`

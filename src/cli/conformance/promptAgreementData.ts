@@ -4,9 +4,9 @@
 // it (scripts/patch/lib/compatibilityTable.mjs); a release run again replaces its entry, the
 // others stay.
 
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PromptAgreementSummary } from "./promptReport.js";
+import { readReleaseData, writeReleaseData } from "./releaseDataFile.js";
 import { ROOT } from "./servedReleases.js";
 
 export const PROMPT_AGREEMENT_DATA = join(ROOT, "data", "prompt-agreement.json");
@@ -24,11 +24,7 @@ export interface PromptAgreementMeasurement extends PromptAgreementSummary {
 export function readPromptAgreement(
     file: string = PROMPT_AGREEMENT_DATA
 ): Map<string, PromptAgreementMeasurement> {
-    if (!existsSync(file)) return new Map();
-    const parsed = JSON.parse(readFileSync(file, "utf8")) as {
-        releases?: Record<string, PromptAgreementMeasurement>;
-    };
-    return new Map(Object.entries(parsed.releases ?? {}));
+    return readReleaseData<PromptAgreementMeasurement>(file);
 }
 
 /**
@@ -43,17 +39,5 @@ export function writePromptAgreement(
     order: readonly string[],
     file: string = PROMPT_AGREEMENT_DATA
 ): void {
-    const all = readPromptAgreement(file);
-    for (const [version, measurement] of measured) all.set(version, measurement);
-    const rank = (version: string) => {
-        const at = order.indexOf(version);
-        return at === -1 ? order.length : at;
-    };
-    const releases = Object.fromEntries(
-        [...all].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-    );
-    writeFileSync(
-        file,
-        `${JSON.stringify({ generatedBy: "npm run conformance", releases }, null, 4)}\n`
-    );
+    writeReleaseData(file, measured, order);
 }
