@@ -11,16 +11,14 @@
  * binary (the native `node_modules/@github/copilot-linux-x64/copilot` of `@github/copilot`, e.g.
  * 1.0.102), every case runs on that runtime instead, through `RuntimeConnection.forStdio`.
  */
-import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { SessionToolError, type SessionToolWarning, type ToolAnswer } from "@github/copilot-sdk";
 import {
-    CopilotClient,
-    RuntimeConnection,
-    SessionToolError,
-    type SessionToolWarning,
-    type ToolAnswer,
-} from "@github/copilot-sdk";
-import { CLAUDE_MODEL, e2eRig, recordingTool, testCleanups } from "../support/e2eHarness.js";
+    CLAUDE_MODEL,
+    EXTERNAL_RUNTIME,
+    recordingTool,
+    runtimeRig,
+} from "../support/e2eHarness.js";
 import {
     toolNameOf,
     userPrompt,
@@ -28,11 +26,6 @@ import {
     type RecordedChatRequest,
 } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
-
-const external = process.env.COPILOT_EXTERNAL_RUNTIME;
-/** The clients' runtime: the release's own, or COPILOT_EXTERNAL_RUNTIME's. */
-const EXTERNAL = external !== undefined && existsSync(external);
-const RUNTIME = EXTERNAL ? { connection: RuntimeConnection.forStdio({ path: external! }) } : {};
 
 /**
  * Records a warning about the agents; `CATALOG_FALLBACK` is about the runtime (an external one
@@ -88,15 +81,8 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
         onTestFinished,
     }) => {
         const warnings: SessionToolWarning[] = [];
-        const { client, base, model } = await e2eRig(
-            testCleanups(onTestFinished),
-            (baseDirectory) =>
-                new CopilotClient({
-                    ...RUNTIME,
-                    baseDirectory,
-                    onToolWarning: (warning: SessionToolWarning) => keep(warnings, warning),
-                }),
-            script
+        const { client, base, model } = await runtimeRig(onTestFinished, script, (warning) =>
+            keep(warnings, warning)
         );
         const lint = recordingTool("lint");
         const answers: ToolAnswer[] = [];
@@ -149,15 +135,8 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
         onTestFinished,
     }) => {
         const warnings: SessionToolWarning[] = [];
-        const { client, base, model } = await e2eRig(
-            testCleanups(onTestFinished),
-            (baseDirectory) =>
-                new CopilotClient({
-                    ...RUNTIME,
-                    baseDirectory,
-                    onToolWarning: (warning: SessionToolWarning) => keep(warnings, warning),
-                }),
-            script
+        const { client, base, model } = await runtimeRig(onTestFinished, script, (warning) =>
+            keep(warnings, warning)
         );
         const lint = recordingTool("lint");
         const answers: ToolAnswer[] = [];
@@ -195,14 +174,8 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
         onTestFinished,
     }) => {
         const warnings: SessionToolWarning[] = [];
-        const { client, base, model } = await e2eRig(
-            testCleanups(onTestFinished),
-            (baseDirectory) =>
-                new CopilotClient({
-                    ...RUNTIME,
-                    baseDirectory,
-                    onToolWarning: (warning: SessionToolWarning) => keep(warnings, warning),
-                }),
+        const { client, base, model } = await runtimeRig(
+            onTestFinished,
             {
                 toolCall: (request) =>
                     userPrompt(request).includes("SUBTASK")
@@ -219,7 +192,8 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
                                 },
                             }
                           : undefined,
-            }
+            },
+            (warning) => keep(warnings, warning)
         );
         const sql = recordingTool("session_store_sql");
         const answers: ToolAnswer[] = [];
@@ -228,7 +202,7 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
             tools: [sql],
             onToolAnswered: (answer) => answers.push(answer),
         });
-        if (EXTERNAL) {
+        if (EXTERNAL_RUNTIME !== undefined) {
             // A runtime the package has no measurements of: its stand-in catalog joins every
             // measured runtime's, on some of which session_store_sql is kept only while tool
             // search defers tools, so the override cannot be shown to reach the handler.
@@ -259,12 +233,10 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
     it("offers a custom agent the MCP tool its mcp: entry names (the runtime alone offers none for it)", async ({
         onTestFinished,
     }) => {
-        const { client, base, model } = await e2eRig(
-            testCleanups(onTestFinished),
-            (baseDirectory) =>
-                new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-            { ...script, mcpTools: ["probe"] }
-        );
+        const { client, base, model } = await runtimeRig(onTestFinished, {
+            ...script,
+            mcpTools: ["probe"],
+        });
         const session = await client.createSession({
             ...base(CLAUDE_MODEL),
             mcpServers: { m: { type: "http", url: model.mcpUrl, tools: ["*"] } },
@@ -277,12 +249,7 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
     it("names the selected custom agent as the maker of the main agent's calls", async ({
         onTestFinished,
     }) => {
-        const { client, base } = await e2eRig(
-            testCleanups(onTestFinished),
-            (baseDirectory) =>
-                new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-            script
-        );
+        const { client, base } = await runtimeRig(onTestFinished, script);
         const lint = recordingTool("lint");
         const answers: ToolAnswer[] = [];
         const session = await client.createSession({
@@ -301,12 +268,10 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
     it("refuses a custom tool that an MCP server declared on a custom agent would shadow, before the runtime has a session", async ({
         onTestFinished,
     }) => {
-        const { client, base, model } = await e2eRig(
-            testCleanups(onTestFinished),
-            (baseDirectory) =>
-                new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-            { ...script, mcpTools: ["view"] }
-        );
+        const { client, base, model } = await runtimeRig(onTestFinished, {
+            ...script,
+            mcpTools: ["view"],
+        });
         const mView = recordingTool("m-view");
         const attempt = client.createSession({
             ...base(CLAUDE_MODEL),

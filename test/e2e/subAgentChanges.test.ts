@@ -6,21 +6,9 @@
  * the runtime holds for it is refused (`AGENT_TOOLS_FIXED`); a sub-agent started after `setModel`
  * runs on the new model with its built-ins. Measured on runtime 1.0.85.
  */
-import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-    CopilotClient,
-    RuntimeConnection,
-    type SessionToolWarning,
-    type ToolAnswer,
-} from "@github/copilot-sdk";
-import {
-    CLAUDE_MODEL,
-    GPT_MODEL,
-    e2eRig,
-    recordingTool,
-    testCleanups,
-} from "../support/e2eHarness.js";
+import { type SessionToolWarning, type ToolAnswer } from "@github/copilot-sdk";
+import { CLAUDE_MODEL, GPT_MODEL, recordingTool, runtimeRig } from "../support/e2eHarness.js";
 import {
     descriptionOf,
     toolNameOf,
@@ -30,13 +18,6 @@ import {
 } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
 import { RELEASE_UNDER_TEST } from "../support/rawMeasurements.js";
-
-const external = process.env.COPILOT_EXTERNAL_RUNTIME;
-/** The clients' runtime: the release's own, or COPILOT_EXTERNAL_RUNTIME's (e.g. 1.0.102). */
-const RUNTIME =
-    external !== undefined && existsSync(external)
-        ? { connection: RuntimeConnection.forStdio({ path: external }) }
-        : {};
 
 /**
  * Whether the release under test has the runtime request `session.tools.set` (1.0.13-preview.4
@@ -89,12 +70,7 @@ describe.skipIf(!HAS_SET_TOOLS)(
             it(`counts a sub-agent started by a ${mode} task as busy while it runs: a change SESSION_BUSY guards is refused, and applied once it ended`, async ({
                 onTestFinished,
             }) => {
-                const { client, base } = await e2eRig(
-                    testCleanups(onTestFinished),
-                    (baseDirectory) =>
-                        new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-                    script
-                );
+                const { client, base } = await runtimeRig(onTestFinished, script);
                 let release!: () => void;
                 const gate = new Promise<void>((resolve) => (release = resolve));
                 let entered!: () => void;
@@ -134,15 +110,8 @@ describe.skipIf(!HAS_SET_TOOLS)(
             onTestFinished,
         }) => {
             const warnings: SessionToolWarning[] = [];
-            const { client, base, model } = await e2eRig(
-                testCleanups(onTestFinished),
-                (baseDirectory) =>
-                    new CopilotClient({
-                        ...RUNTIME,
-                        baseDirectory,
-                        onToolWarning: (warning: SessionToolWarning) => warnings.push(warning),
-                    }),
-                script
+            const { client, base, model } = await runtimeRig(onTestFinished, script, (warning) =>
+                warnings.push(warning)
             );
             const session = await client.createSession({
                 ...base(CLAUDE_MODEL),
@@ -185,12 +154,7 @@ describe.skipIf(!HAS_SET_TOOLS)(
         it("offers a sub-agent started after setModel the new model's built-ins (apply_patch and rg for gpt-4o), and each model's sub-agent its own model", async ({
             onTestFinished,
         }) => {
-            const { client, base, model } = await e2eRig(
-                testCleanups(onTestFinished),
-                (baseDirectory) =>
-                    new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-                script
-            );
+            const { client, base, model } = await runtimeRig(onTestFinished, script);
             const session = await client.createSession({
                 ...base(CLAUDE_MODEL),
                 tools: [recordingTool("lint")],
@@ -213,17 +177,12 @@ describe.skipIf(!HAS_SET_TOOLS)(
         it("names the custom agent session.rpc.agent.select picks as the maker of the main agent's later calls, offered that agent's tools", async ({
             onTestFinished,
         }) => {
-            const { client, base, model } = await e2eRig(
-                testCleanups(onTestFinished),
-                (baseDirectory) =>
-                    new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-                {
-                    toolCall: (request) =>
-                        userPrompt(request).includes("direct")
-                            ? { name: "lint", arguments: {} }
-                            : undefined,
-                }
-            );
+            const { client, base, model } = await runtimeRig(onTestFinished, {
+                toolCall: (request) =>
+                    userPrompt(request).includes("direct")
+                        ? { name: "lint", arguments: {} }
+                        : undefined,
+            });
             const answers: ToolAnswer[] = [];
             const session = await client.createSession({
                 ...base(CLAUDE_MODEL),
@@ -245,12 +204,7 @@ describe.skipIf(!HAS_SET_TOOLS)(
         it("refuses a setTools after which a custom agent's toolset entry would name other tools than the runtime holds for it (AGENT_TOOLS_FIXED), and changes nothing", async ({
             onTestFinished,
         }) => {
-            const { client, base, model } = await e2eRig(
-                testCleanups(onTestFinished),
-                (baseDirectory) =>
-                    new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-                script
-            );
+            const { client, base, model } = await runtimeRig(onTestFinished, script);
             const session = await client.createSession({
                 ...base(CLAUDE_MODEL),
                 tools: [recordingTool("lint")],
