@@ -111,9 +111,10 @@ describe.concurrent("custom agents and sub-agents on the real runtime", () => {
         // The main agent lost the execute toolset, bash included; the sub-agent has it.
         expect(offered(mainRequest(model.requests))).not.toContain("bash");
         expect(offered(mainRequest(model.requests))).toContain("task");
-        // The app's handler answered. Measured on runtime 1.0.85: the runtime sends a sub-agent's
-        // external_tool.requested twice and the SDK runs the handler for each (2 calls, 1 answer).
-        expect(lint.calls.length).toBeGreaterThanOrEqual(1);
+        // The app's handler answered, once. Runtimes 1.0.83 to 1.0.89-7 send each call a sub-agent
+        // makes as two external_tool.requested with one request id, and the SDK alone runs the
+        // handler again when the first had answered; the package runs it once per request.
+        expect(lint.calls.length).toBe(1);
 
         const task = answers.find((answer) => answer.toolName === "task")!;
         expect(task.agent).toEqual({ kind: "main" });

@@ -93,6 +93,21 @@ describe("npm run repro", () => {
         expect(exitCode).toBe(0);
     });
 
+    it("subagent-duplicate-tool-request: runtime 1.0.85 requests each sub-agent call of a custom tool twice under one id; the published SDK can run the handler twice, the patched one runs it once", async () => {
+        const { exitCode, stdout } = await repro("subagent-duplicate-tool-request");
+
+        expect(stdout).toContain(
+            "main agent's call: external_tool.requested 1 time(s); handler ran 1 time(s)"
+        );
+        expect(stdout).toMatch(
+            /unpatched: DEFECT: \d+ of 10 sub-agent calls requested twice under one request id/
+        );
+        expect(stdout).toMatch(
+            /^ {2}patched: DEFECT: \d+ of 10 sub-agent calls requested twice under one request id; the handler ran twice for 0$/m
+        );
+        expect(exitCode).toBe(0);
+    });
+
     it("rejects an unknown name with a usage error", async () => {
         const { exitCode, stderr } = await repro("no-such-repro");
 
