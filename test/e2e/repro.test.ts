@@ -6,12 +6,13 @@
  * before a report goes stale.
  */
 import { execFile } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const REPRO = join(import.meta.dirname, "..", "..", "scripts", "repro", "repro.mjs");
+const ROOT = join(import.meta.dirname, "..", "..");
+const REPRO = join(ROOT, "scripts", "repro", "repro.mjs");
 
 interface ReproRun {
     readonly exitCode: number;
@@ -43,6 +44,17 @@ describe("npm run repro", () => {
             expect(stdout).toContain(name);
         }
         expect(stdout).toContain("patches/upstream/issues/01-builtin-name-collision.md");
+        // Each report a reproduction names exists, and the reports' index lists it.
+        const reports = new Set(stdout.match(/patches\/upstream\/issues\/[^\s)]+/g));
+        expect(reports.size).toBeGreaterThan(5);
+        const index = readFileSync(
+            join(ROOT, "patches", "upstream", "issues", "README.md"),
+            "utf8"
+        );
+        for (const report of reports) {
+            expect(existsSync(join(ROOT, report)), report).toBe(true);
+            expect(index, report).toContain(`\`${basename(report)}\``);
+        }
     });
 
     it("builtin-name-collision: the unpatched SDK accepts `view` and no send reaches the model; the patched one runs the custom handler", async () => {
