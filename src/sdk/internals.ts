@@ -78,6 +78,14 @@ export const INTERNAL_MEMBERS: readonly InternalMember[] = Object.freeze([
     },
     {
         owner: "CopilotSession",
+        name: "_executeToolAndRespond",
+        kind: "method",
+        why:
+            "the step that runs a custom tool's handler for an external_tool.requested: runtime 1.0.85 sends a " +
+            "sub-agent's request twice under one request id, and the handler must run once per request",
+    },
+    {
+        owner: "CopilotSession",
         name: "disconnected",
         kind: "field",
         why: "whether the session was disconnected (by disconnect, client.stop or a dead runtime)",
@@ -130,6 +138,7 @@ interface SessionInternals {
     registerTools(tools: readonly object[] | undefined): void;
     readonly disconnected?: boolean;
     _markDisconnected?: () => void;
+    _executeToolAndRespond?: (requestId: unknown, toolName: unknown, ...rest: unknown[]) => unknown;
 }
 
 /** The SDK's normalisation of the filter lists (`ToolSet` to array, `'*'` refused). */
@@ -189,6 +198,35 @@ export function onDisconnected(prototype: object, callback: (session: object) =>
             const already = this.disconnected === true;
             step.call(this);
             if (!already) callback(this);
+        },
+        configurable: true,
+        writable: true,
+        enumerable: false,
+    });
+    return true;
+}
+
+/**
+ * Lets `takes` decide, each time the SDK is about to run a custom tool's handler for an
+ * `external_tool.requested` event, whether it does: when `takes` returns false, the SDK's step is
+ * skipped (no handler runs, no answer is sent), as the SDK itself skips a request whose id is
+ * already being handled. Installed once on the class, so that a session object carries nothing.
+ *
+ * @param prototype - the session class's prototype
+ * @param takes - receives the session, the request id, the tool name and the call id
+ * @returns false when this SDK release has no such step (nothing was hooked)
+ */
+export function onToolRequest(
+    prototype: object,
+    takes: (session: object, requestId: unknown, toolName: unknown, toolCallId: unknown) => boolean
+): boolean {
+    const step = (prototype as SessionInternals)._executeToolAndRespond;
+    if (typeof step !== "function") return false;
+    Object.defineProperty(prototype, "_executeToolAndRespond", {
+        value: function executeToolAndRespond(this: object, ...args: unknown[]) {
+            const [requestId, toolName, toolCallId] = args;
+            if (!takes(this, requestId, toolName, toolCallId)) return Promise.resolve();
+            return step.apply(this, args as Parameters<typeof step>);
         },
         configurable: true,
         writable: true,

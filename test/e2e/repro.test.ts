@@ -6,12 +6,13 @@
  * before a report goes stale.
  */
 import { execFile } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const REPRO = join(import.meta.dirname, "..", "..", "scripts", "repro", "repro.mjs");
+const ROOT = join(import.meta.dirname, "..", "..");
+const REPRO = join(ROOT, "scripts", "repro", "repro.mjs");
 
 interface ReproRun {
     readonly exitCode: number;
@@ -43,6 +44,17 @@ describe("npm run repro", () => {
             expect(stdout).toContain(name);
         }
         expect(stdout).toContain("patches/upstream/issues/01-builtin-name-collision.md");
+        // Each report a reproduction names exists, and the reports' index lists it.
+        const reports = new Set(stdout.match(/patches\/upstream\/issues\/[^\s)]+/g));
+        expect(reports.size).toBeGreaterThan(5);
+        const index = readFileSync(
+            join(ROOT, "patches", "upstream", "issues", "README.md"),
+            "utf8"
+        );
+        for (const report of reports) {
+            expect(existsSync(join(ROOT, report)), report).toBe(true);
+            expect(index, report).toContain(`\`${basename(report)}\``);
+        }
     });
 
     it("builtin-name-collision: the unpatched SDK accepts `view` and no send reaches the model; the patched one runs the custom handler", async () => {
@@ -89,6 +101,21 @@ describe("npm run repro", () => {
         );
         expect(stdout).toContain(
             "patched: OK: 0 of 4 calls of custom tools answered by a built-in; refundOrder, outside availableTools, did not run"
+        );
+        expect(exitCode).toBe(0);
+    });
+
+    it("subagent-duplicate-tool-request: runtime 1.0.85 requests each sub-agent call of a custom tool twice under one id; the published SDK can run the handler twice, the patched one runs it once", async () => {
+        const { exitCode, stdout } = await repro("subagent-duplicate-tool-request");
+
+        expect(stdout).toContain(
+            "main agent's call: external_tool.requested 1 time(s); handler ran 1 time(s)"
+        );
+        expect(stdout).toMatch(
+            /unpatched: DEFECT: \d+ of 10 sub-agent calls requested twice under one request id/
+        );
+        expect(stdout).toMatch(
+            /^ {2}patched: DEFECT: \d+ of 10 sub-agent calls requested twice under one request id; the handler ran twice for 0$/m
         );
         expect(exitCode).toBe(0);
     });

@@ -4,39 +4,28 @@
  * `SESSION_BUSY` guards waits for it; a sub-agent started after `setTools` is offered the tools
  * then in force; and a change that would make a custom agent's entries name other tools than
  * the runtime holds for it is refused (`AGENT_TOOLS_FIXED`); a sub-agent started after `setModel`
- * runs on the new model with its built-ins. Measured on runtime 1.0.85.
+ * runs on the new model with its built-ins, and a `setModel` made while a sub-agent runs goes
+ * through the same busy check but is applied at once: a model switch moves no custom tool's name
+ * to or from a built-in and redefines none (the overrides and the definitions sent do not depend
+ * on the model), which is all `SESSION_BUSY` guards. Measured on runtimes 1.0.85 and 1.0.102.
+ * On both, the runtime holds the main run's `session.idle` back until a sub-agent has ended, so
+ * the run alone keeps the session busy here; the sub-agent's own busy state (turns.ts) is what
+ * counts when an idle comes first, which test/integration/sessionOwnership.test.ts covers.
  */
-import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { type SessionToolWarning, type ToolAnswer } from "@github/copilot-sdk";
+import { CLAUDE_MODEL, GPT_MODEL, recordingTool, runtimeRig } from "../support/e2eHarness.js";
 import {
-    CopilotClient,
-    RuntimeConnection,
-    type SessionToolWarning,
-    type ToolAnswer,
-} from "@github/copilot-sdk";
-import {
-    CLAUDE_MODEL,
-    GPT_MODEL,
-    e2eRig,
-    recordingTool,
-    testCleanups,
-} from "../support/e2eHarness.js";
-import {
+    contentText,
     descriptionOf,
     toolNameOf,
+    toolResultTexts,
     userPrompt,
     type MockModelScript,
     type RecordedChatRequest,
 } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
 import { RELEASE_UNDER_TEST } from "../support/rawMeasurements.js";
-
-const external = process.env.COPILOT_EXTERNAL_RUNTIME;
-/** The clients' runtime: the release's own, or COPILOT_EXTERNAL_RUNTIME's (e.g. 1.0.102). */
-const RUNTIME =
-    external !== undefined && existsSync(external)
-        ? { connection: RuntimeConnection.forStdio({ path: external }) }
-        : {};
 
 /**
  * Whether the release under test has the runtime request `session.tools.set` (1.0.13-preview.4
@@ -70,6 +59,11 @@ const script: MockModelScript = {
 
 const subAgentRequest = (requests: readonly RecordedChatRequest[]) =>
     requests.find((request) => userPrompt(request).includes("SUBTASK"));
+/** Whether a request is the sub-agent's: its conversation starts with the task's prompt. */
+const isSubAgent = (request: RecordedChatRequest) =>
+    request.messages.some(
+        (message) => message.role === "user" && contentText(message.content).includes("SUBTASK")
+    );
 const WATCHED = ["lint", "fmt", "grep", "glob", "view", "bash"];
 /** The watched tools a request offers; a `view` the app's is `view(custom)`. */
 const offered = (request: RecordedChatRequest | undefined) =>
@@ -89,12 +83,7 @@ describe.skipIf(!HAS_SET_TOOLS)(
             it(`counts a sub-agent started by a ${mode} task as busy while it runs: a change SESSION_BUSY guards is refused, and applied once it ended`, async ({
                 onTestFinished,
             }) => {
-                const { client, base } = await e2eRig(
-                    testCleanups(onTestFinished),
-                    (baseDirectory) =>
-                        new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-                    script
-                );
+                const { client, base } = await runtimeRig(onTestFinished, script);
                 let release!: () => void;
                 const gate = new Promise<void>((resolve) => (release = resolve));
                 let entered!: () => void;
@@ -130,19 +119,99 @@ describe.skipIf(!HAS_SET_TOOLS)(
             });
         }
 
+        for (const mode of ["sync", "background"] as const) {
+            it(`applies a setModel made while a sub-agent of a ${mode} task runs at once (the session busy: a redefinition at that moment is refused), the sub-agent keeps its model and tools, and every call reaches the app's handler`, async ({
+                onTestFinished,
+            }) => {
+                const { client, base, model } = await runtimeRig(onTestFinished, {
+                    ...script,
+                    // The sub-agent calls lint a second time after the first one's result.
+                    followUp: (request) =>
+                        isSubAgent(request) && toolResultTexts(request).length < 2
+                            ? { name: "lint", arguments: {} }
+                            : undefined,
+                });
+                let release!: () => void;
+                const gate = new Promise<void>((resolve) => (release = resolve));
+                let entered!: () => void;
+                const inLint = new Promise<void>((resolve) => (entered = resolve));
+                const handled: string[] = [];
+                const lint = {
+                    ...recordingTool("lint"),
+                    handler: async (_args: unknown, invocation: { toolCallId: string }) => {
+                        handled.push(invocation.toolCallId);
+                        entered();
+                        await gate;
+                        return "lint done";
+                    },
+                };
+                // The app's grep replaces the built-in on both model families.
+                const grep = { ...recordingTool("grep"), overridesBuiltInTool: true };
+                const session = await client.createSession({
+                    ...base(CLAUDE_MODEL),
+                    tools: [lint, grep],
+                });
+                const idle = new Promise<void>((resolve) =>
+                    session.on("session.idle", () => resolve())
+                );
+                // A background task's main turn ends while its sub-agent runs.
+                const mainTurnEnded = new Promise<void>((resolve) =>
+                    session.on("assistant.turn_end", (event) => {
+                        if ((event as { agentId?: unknown }).agentId === undefined) resolve();
+                    })
+                );
+                const turn = session.sendAndWait({
+                    prompt: `delegate general-purpose${mode === "sync" ? "" : " background"} lint`,
+                });
+                await inLint;
+                if (mode === "background") await mainTurnEnded;
+                const redefined = { ...grep, description: "Custom grep, redefined." };
+                await expect(session.setTools({ tools: [lint, redefined] })).rejects.toMatchObject({
+                    code: "SESSION_BUSY",
+                });
+                const switched = session.setModel(GPT_MODEL).then(() => "switched");
+                // Settled while the sub-agent still waits in the app's handler.
+                await expect(
+                    Promise.race([switched, new Promise((resolve) => setTimeout(resolve, 10_000))])
+                ).resolves.toBe("switched");
+                expect(session.toolResolution!.enabledTools).toEqual(
+                    expect.arrayContaining(["apply_patch", "rg", "grep", "lint"])
+                );
+                expect(session.toolResolution!.enabledTools).not.toContain("edit");
+                const switchedAt = model.requests.length;
+                release();
+                await turn;
+                await idle;
+
+                // The running sub-agent kept its model and its tools (Claude's edit, the app's grep).
+                const subAfter = model.requests.slice(switchedAt).filter(isSubAgent);
+                expect(subAfter.length).toBeGreaterThan(0);
+                for (const request of subAfter) {
+                    expect(request.model).toBe(CLAUDE_MODEL);
+                    expect(offered(request)).toEqual(["bash", "glob", "grep", "lint", "view"]);
+                    expect(request.tools?.map(toolNameOf)).toContain("edit");
+                }
+                // Every lint call the model made was answered by the app's handler.
+                const lintResults = model.requests
+                    .flatMap((_, index) => model.toolResultsOf(index))
+                    .filter((result) => result.toolCallId?.endsWith("_lint") === true);
+                const answered = new Map(lintResults.map((r) => [r.toolCallId!, r.text]));
+                expect(answered.size).toBe(2);
+                expect([...answered.values()]).toEqual(["lint done", "lint done"]);
+                expect([...new Set(handled)].sort()).toEqual([...answered.keys()].sort());
+                // The next message runs on the new model.
+                model.requests.length = 0;
+                await session.sendAndWait({ prompt: "hello" });
+                expect(model.requests.map((request) => request.model)).toEqual([GPT_MODEL]);
+            });
+        }
+
         it("offers a sub-agent started after setTools the tools then in force: the built-in and the list-less custom agent get the new tools, a listing agent keeps its list, less what the session excludes", async ({
             onTestFinished,
         }) => {
             const warnings: SessionToolWarning[] = [];
-            const { client, base, model } = await e2eRig(
-                testCleanups(onTestFinished),
-                (baseDirectory) =>
-                    new CopilotClient({
-                        ...RUNTIME,
-                        baseDirectory,
-                        onToolWarning: (warning: SessionToolWarning) => warnings.push(warning),
-                    }),
-                script
+            const { client, base, model } = await runtimeRig(onTestFinished, script, (warning) =>
+                warnings.push(warning)
             );
             const session = await client.createSession({
                 ...base(CLAUDE_MODEL),
@@ -185,12 +254,7 @@ describe.skipIf(!HAS_SET_TOOLS)(
         it("offers a sub-agent started after setModel the new model's built-ins (apply_patch and rg for gpt-4o), and each model's sub-agent its own model", async ({
             onTestFinished,
         }) => {
-            const { client, base, model } = await e2eRig(
-                testCleanups(onTestFinished),
-                (baseDirectory) =>
-                    new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-                script
-            );
+            const { client, base, model } = await runtimeRig(onTestFinished, script);
             const session = await client.createSession({
                 ...base(CLAUDE_MODEL),
                 tools: [recordingTool("lint")],
@@ -213,17 +277,12 @@ describe.skipIf(!HAS_SET_TOOLS)(
         it("names the custom agent session.rpc.agent.select picks as the maker of the main agent's later calls, offered that agent's tools", async ({
             onTestFinished,
         }) => {
-            const { client, base, model } = await e2eRig(
-                testCleanups(onTestFinished),
-                (baseDirectory) =>
-                    new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-                {
-                    toolCall: (request) =>
-                        userPrompt(request).includes("direct")
-                            ? { name: "lint", arguments: {} }
-                            : undefined,
-                }
-            );
+            const { client, base, model } = await runtimeRig(onTestFinished, {
+                toolCall: (request) =>
+                    userPrompt(request).includes("direct")
+                        ? { name: "lint", arguments: {} }
+                        : undefined,
+            });
             const answers: ToolAnswer[] = [];
             const session = await client.createSession({
                 ...base(CLAUDE_MODEL),
@@ -245,12 +304,7 @@ describe.skipIf(!HAS_SET_TOOLS)(
         it("refuses a setTools after which a custom agent's toolset entry would name other tools than the runtime holds for it (AGENT_TOOLS_FIXED), and changes nothing", async ({
             onTestFinished,
         }) => {
-            const { client, base, model } = await e2eRig(
-                testCleanups(onTestFinished),
-                (baseDirectory) =>
-                    new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-                script
-            );
+            const { client, base, model } = await runtimeRig(onTestFinished, script);
             const session = await client.createSession({
                 ...base(CLAUDE_MODEL),
                 tools: [recordingTool("lint")],

@@ -9,15 +9,9 @@
  * runs too (runtime 1.0.57 gets no note: see measuredTaskPrompt.ts), and on COPILOT_EXTERNAL_RUNTIME
  * when set.
  */
-import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-    CopilotClient,
-    RuntimeConnection,
-    type PermissionRequest,
-    type SessionConfig,
-} from "@github/copilot-sdk";
-import { CLAUDE_MODEL, e2eRig, recordingTool, testCleanups } from "../support/e2eHarness.js";
+import { type PermissionRequest, type SessionConfig } from "@github/copilot-sdk";
+import { CLAUDE_MODEL, recordingTool, runtimeRig } from "../support/e2eHarness.js";
 import {
     toolResultTexts,
     turnUserText,
@@ -29,13 +23,6 @@ import { describeNoLeftovers } from "../support/noLeftovers.js";
 import { TASK_PROMPT_NOTE_RUNTIMES } from "../../src/toolCustomization/catalog/measuredTaskPrompt.js";
 
 const SUBTASK = "SUBTASK: lint, then run bash";
-
-const external = process.env.COPILOT_EXTERNAL_RUNTIME;
-/** The clients' runtime: the release's own, or COPILOT_EXTERNAL_RUNTIME's (e.g. 1.0.102). */
-const RUNTIME =
-    external !== undefined && existsSync(external)
-        ? { connection: RuntimeConnection.forStdio({ path: external }) }
-        : {};
 
 /** `delegate` makes the model call `task` (general-purpose); the sub-agent calls lint and bash. */
 const script: MockModelScript = {
@@ -99,20 +86,11 @@ function noteApplies(session: object, requests: readonly RecordedChatRequest[]):
     return false;
 }
 
-async function rig(onTestFinished: Parameters<typeof testCleanups>[0]) {
-    return e2eRig(
-        testCleanups(onTestFinished),
-        (baseDirectory) =>
-            new CopilotClient({ ...RUNTIME, baseDirectory, onToolWarning: () => {} }),
-        script
-    );
-}
-
 describe.concurrent("the task prompt note on the real runtime", () => {
     it("appends the note naming what the session lacks and replaces to the prompt a built-in sub-agent receives, and the app's permission handler still decides every call", async ({
         onTestFinished,
     }) => {
-        const { client, base, model } = await rig(onTestFinished);
+        const { client, base, model } = await runtimeRig(onTestFinished, script);
         const asked: string[] = [];
         const session = await client.createSession({
             ...base(CLAUDE_MODEL),
@@ -142,7 +120,7 @@ describe.concurrent("the task prompt note on the real runtime", () => {
     it("composes with the app's onPreToolUse: the app's hook sees every call, its modifiedArgs get the note, its deny and its ask stand", async ({
         onTestFinished,
     }) => {
-        const { client, base, model } = await rig(onTestFinished);
+        const { client, base, model } = await runtimeRig(onTestFinished, script);
         const seen: string[] = [];
         const asked: string[] = [];
         let decision: "rewrite" | "deny" | "ask" = "rewrite";
@@ -194,7 +172,7 @@ describe.concurrent("the task prompt note on the real runtime", () => {
     it("leaves the task prompt as the model wrote it with promptAgreement 'warn' or 'off', and when the session lacks nothing", async ({
         onTestFinished,
     }) => {
-        const { client, base, model } = await rig(onTestFinished);
+        const { client, base, model } = await runtimeRig(onTestFinished, script);
         for (const options of [
             { excludedTools: ["grep"], promptAgreement: "warn" as const },
             { excludedTools: ["grep"], promptAgreement: "off" as const },
@@ -225,7 +203,7 @@ describe.concurrent("the task prompt note on the real runtime", () => {
     it("names in the note what the session lacks at the time of the task call, after setTools", async ({
         onTestFinished,
     }) => {
-        const { client, base, model } = await rig(onTestFinished);
+        const { client, base, model } = await runtimeRig(onTestFinished, script);
         const session = await client.createSession({
             ...base(CLAUDE_MODEL),
             // Set: the default is "warn" on a runtime whose corpus does not prove the rewrite.

@@ -12,7 +12,12 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OnTestFinishedHandler } from "vitest";
-import { CopilotClient, RuntimeConnection, approveAll } from "@github/copilot-sdk";
+import {
+    CopilotClient,
+    RuntimeConnection,
+    approveAll,
+    type SessionToolWarning,
+} from "@github/copilot-sdk";
 import {
     descriptionOf,
     startMockModel,
@@ -186,6 +191,40 @@ export async function e2eRig<C extends RuntimeClient>(
             onPermissionRequest: approveAll,
         }),
     };
+}
+
+/**
+ * The runtime binary named by COPILOT_EXTERNAL_RUNTIME (the native
+ * `node_modules/@github/copilot-linux-x64/copilot` of `@github/copilot`, e.g. 1.0.102), when that
+ * file exists; undefined otherwise, and the clients run the release's own runtime.
+ */
+export const EXTERNAL_RUNTIME: string | undefined = (() => {
+    const path = process.env.COPILOT_EXTERNAL_RUNTIME;
+    return path !== undefined && existsSync(path) ? path : undefined;
+})();
+
+/**
+ * {@link e2eRig} with this package's client on the runtime under test: the release's own, or
+ * {@link EXTERNAL_RUNTIME}'s through `RuntimeConnection.forStdio`.
+ *
+ * @param onTestFinished - the test context's, for the clean-ups
+ * @param script - what the mock model answers
+ * @param onToolWarning - the client's `onToolWarning`; by default warnings are dropped
+ */
+export function runtimeRig(
+    onTestFinished: Parameters<typeof testCleanups>[0],
+    script: MockModelScript = {},
+    onToolWarning: (warning: SessionToolWarning) => unknown = () => {}
+): Promise<E2eRig<CopilotClient>> {
+    const connection =
+        EXTERNAL_RUNTIME === undefined
+            ? {}
+            : { connection: RuntimeConnection.forStdio({ path: EXTERNAL_RUNTIME }) };
+    return e2eRig(
+        testCleanups(onTestFinished),
+        (baseDirectory) => new CopilotClient({ ...connection, baseDirectory, onToolWarning }),
+        script
+    );
 }
 
 /** A port on 127.0.0.1 that was free a moment ago. */

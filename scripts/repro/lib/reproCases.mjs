@@ -4,6 +4,7 @@
 // patched one.
 
 import { Socket } from "node:net";
+import { startMockModel, userPrompt } from "../../../build/esm/mockModel/mockChatModel.js";
 import { CLAUDE, GPT, shortError, taggedTool } from "./reproRig.mjs";
 
 const CONFLICT = /conflicts with a built-in tool/;
@@ -518,6 +519,92 @@ export const REPRO_CASES = [
                     ? "filtering rg filters grep and the other way round"
                     : "grep and rg are filtered by their own names",
             };
+        },
+    },
+    {
+        name: "subagent-duplicate-tool-request",
+        title: "[runtime] Inside a sub-agent, each call of a custom tool is requested twice with one request id; the handler can run twice",
+        report: "07-subagent-duplicate-tool-request.md",
+        repository: "github/copilot-sdk, label runtime triage",
+        expected:
+            "one external_tool.requested per call inside a sub-agent, as for the main agent's calls, and the handler run once per call",
+        async run(rig) {
+            // Its own mock model: the task call needs arguments, which the scripts' model does not
+            // send. `delegate` makes the model call task; the sub-agent, whose first message is the
+            // task's prompt, calls `lint`; `direct` makes the main agent call `lint` itself.
+            const model = await startMockModel({
+                toolCall: (request) => {
+                    const text = userPrompt(request);
+                    if (text.includes("SUBTASK")) return { name: "lint" };
+                    if (text.includes("direct")) return { name: "lint" };
+                    if (!text.includes("delegate")) return undefined;
+                    return {
+                        name: "task",
+                        arguments: {
+                            agent_type: "general-purpose",
+                            name: "sub",
+                            description: "run lint",
+                            prompt: "SUBTASK: run lint",
+                            mode: "sync",
+                        },
+                    };
+                },
+                listModels: false,
+            });
+            try {
+                const lint = taggedTool("lint", "lint");
+                const { session, error } = await rig.createSession(CLAUDE, {
+                    tools: [lint],
+                    provider: { type: "openai", baseUrl: model.baseUrl, apiKey: "repro-41c7" },
+                });
+                if (error) {
+                    return {
+                        steps: [`createSession rejected it: ${shortError(error)}`],
+                        defect: false,
+                        actual: "could not set up the session",
+                    };
+                }
+                /** @type {Map<string, number>} requests per request id */
+                let requests = new Map();
+                session.on((/** @type {{ type: string, data: any }} */ event) => {
+                    if (event.type !== "external_tool.requested") return;
+                    const id = event.data.requestId;
+                    requests.set(id, (requests.get(id) ?? 0) + 1);
+                });
+                const steps = [];
+                /** @param {string} prompt */
+                const call = async (prompt) => {
+                    requests = new Map();
+                    const before = lint.calls;
+                    await session.sendAndWait({ prompt }, 30_000);
+                    return { counts: [...requests.values()], runs: lint.calls - before };
+                };
+                const direct = await call("direct");
+                steps.push(
+                    `main agent's call: external_tool.requested ${direct.counts.join(", ")} time(s); handler ran ${direct.runs} time(s)`
+                );
+                const ATTEMPTS = 10;
+                let duplicated = 0;
+                let ranTwice = 0;
+                for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+                    const { counts, runs } = await call("delegate");
+                    if (counts.some((count) => count > 1)) duplicated++;
+                    if (runs > 1) ranTwice++;
+                    steps.push(
+                        `sub-agent's call ${attempt}: ${counts.length} request id(s), external_tool.requested ${counts.join(", ")} time(s); handler ran ${runs} time(s)`
+                    );
+                }
+                const defect = duplicated > 0;
+                return {
+                    steps,
+                    defect,
+                    actual: defect
+                        ? `${duplicated} of ${ATTEMPTS} sub-agent calls requested twice under one request id; the handler ran twice for ${ranTwice}`
+                        : `each of ${ATTEMPTS} sub-agent calls was requested once; the handler ran twice for ${ranTwice}`,
+                };
+            } finally {
+                await model.close();
+            }
         },
     },
 ];

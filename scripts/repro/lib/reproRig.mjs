@@ -133,8 +133,11 @@ export async function withRuntime(sdk, model, body) {
     /** @type {ReproRig["warnings"]} */
     const warnings = [];
     const baseDirectory = mkdtempSync(join(tmpdir(), "copilot-repro-"));
+    // COPILOT_EXTERNAL_RUNTIME: a copilot binary to run instead of the SDK's own runtime.
+    const external = process.env.COPILOT_EXTERNAL_RUNTIME;
     const client = new module.CopilotClient({
         baseDirectory,
+        ...(external ? { connection: module.RuntimeConnection.forStdio({ path: external }) } : {}),
         ...(patched
             ? {
                   onToolWarning: (/** @type {ReproRig["warnings"][number]} */ warning) =>

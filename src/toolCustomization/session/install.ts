@@ -9,12 +9,13 @@
 //   for the tool changes asked for before it), then the SDK's own `send` (`sendAndWait` calls it);
 // - `setModel`: in the session's queue of tool changes, the preview's guard, then the SDK's own
 //   `setModel`, then the session's tools for the new model;
+// - the SDK's step that runs a custom tool's handler: once per tool request (toolRequests.ts);
 // - at disconnect (whichever way), the record is released.
 //
 // Each session has one event subscription, which hands each event to busy tracking, the
 // answer for calls of removed tools, and the attribution, in that order.
 
-import { onDisconnected } from "../../sdk/internals.js";
+import { onDisconnected, onToolRequest } from "../../sdk/internals.js";
 import type { PreparedSessionTools } from "../construction/pipeline.js";
 import type { SessionToolHost } from "../construction/clientState.js";
 import type { ToolSessionConfig } from "../api/sessionConfig.js";
@@ -39,6 +40,7 @@ import {
     type SessionRecord,
 } from "./record.js";
 import { answerRemovedCalls } from "./removedCalls.js";
+import { takesToolRequest } from "./toolRequests.js";
 import { setTools } from "./setTools.js";
 import { commitTools, configOf, disconnectedDuringChange } from "./toolChange.js";
 
@@ -96,6 +98,7 @@ export function attachSession(
             attachment.agents?.selected
         ),
         agreement: prepared.agreement,
+        toolRequests: new Map(),
     };
     // From now on the transforms read the tools in force, as setTools and setModel leave them.
     if (record.agreement !== undefined) record.agreement.tools = () => record.current.promptTools;
@@ -174,6 +177,10 @@ function installMembers(prototype: object): void {
                 : switchModel(this, record, setModel as Method, args);
         });
     }
+    onToolRequest(prototype, (session, requestId, toolName, toolCallId) => {
+        const record = recordOf(session);
+        return record === undefined || takesToolRequest(record, requestId, toolName, toolCallId);
+    });
     onDisconnected(prototype, (session) =>
         releaseRecord(session, () =>
             disconnectedDuringChange(String((session as RunningSession).sessionId))

@@ -132,6 +132,8 @@ export interface SessionRecord {
     /** A running change of a built-in's owner; messages sent meanwhile wait for it. */
     ownerChange: Promise<void> | undefined;
     readonly calls: CallRecord;
+    /** The tool requests this session object's handlers took (toolRequests.ts). */
+    readonly toolRequests: Map<string, string>;
     /**
      * The session's `promptAgreement` (undefined when off, or in replace mode): its transforms
      * read `current.promptTools` through it when the runtime calls them.
