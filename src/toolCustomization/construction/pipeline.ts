@@ -165,10 +165,14 @@ function withAgreement<C extends ToolSessionConfig>(
         runtime === undefined
             ? undefined
             : sectionsToAgree(runtime, config.model, prepared.promptTools);
+    // The closures below outlive the session's construction (the SDK keeps a disconnected
+    // session's transforms and hooks): they capture the names they read, never `prepared`,
+    // whose config holds the tools' handlers.
+    const { promptTools } = prepared;
     const { systemMessage, agreement } = agreeingSystemMessage(
         config.systemMessage,
         mode,
-        () => prepared.promptTools,
+        () => promptTools,
         state.onWarning,
         state.promptRewrites,
         agreed,

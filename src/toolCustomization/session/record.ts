@@ -181,6 +181,13 @@ export function releaseRecord(session: object, reason: () => SessionToolError): 
     const record = records.get(session);
     if (record === undefined) return;
     records.delete(session);
+    // The SDK keeps a disconnected session object, and with it the transforms and hooks that
+    // read the tools through the agreement: from now on they read the last tools' names alone,
+    // not the record (which holds the handlers).
+    if (record.agreement !== undefined) {
+        const last = record.current.promptTools;
+        record.agreement.tools = () => last;
+    }
     record.disconnected.abort(reason);
     record.answered.clear();
     record.removed.clear();
