@@ -22,7 +22,9 @@
  * runtime asks for the sections in two requests, one after the other (`identity` and
  * `tool_instructions` in one, the other sections in the other, measured on runtime 1.0.85), so
  * this row is what one request costs, and the difference to the sections' row what the second
- * request and the other sections' text add.
+ * request and the other sections' text add. And a no-op `preToolUse` hook, as the package's
+ * task-prompt note registers in rewrite mode (taskPromptNote.ts): with any hook, the runtime asks
+ * the client at each of its hook points, five requests on a first send (runtime 1.0.85).
  *
  * Measured: warm createSession, and the first send (createSession, then the first `sendAndWait`;
  * with transforms registered, the runtime asks the client for the sections' text before the
@@ -93,6 +95,7 @@ type Variant =
     | "+ defer"
     | "+ section transforms"
     | "+ one section's transform"
+    | "+ a preToolUse hook"
     | "+ all the package's fields";
 const VARIANTS: readonly Variant[] = [
     "unwrapped, app config",
@@ -104,6 +107,7 @@ const VARIANTS: readonly Variant[] = [
     "+ defer",
     "+ section transforms",
     "+ one section's transform",
+    "+ a preToolUse hook",
     "+ all the package's fields",
 ];
 const STDIO_VARIANTS: readonly Variant[] = [
@@ -114,6 +118,7 @@ const STDIO_VARIANTS: readonly Variant[] = [
     "nothing to agree",
     "+ section transforms",
     "+ one section's transform",
+    "+ a preToolUse hook",
 ];
 const wrappedVariants = new Set<Variant>(["agreement on", "agreement off", "nothing to agree"]);
 
@@ -172,9 +177,12 @@ function unwrappedConfig(
                     sections: { tool_instructions: { action: identity } },
                 },
             };
+        case "+ a preToolUse hook":
+            return { ...app, hooks: { onPreToolUse: async () => undefined } };
         case "+ all the package's fields":
             return {
                 ...app,
+                hooks: { onPreToolUse: async () => undefined },
                 tools: withFields(true, true),
                 ...sections,
                 ...(sent.availableTools === undefined
@@ -228,8 +236,18 @@ function traceTransforms(session: BenchSession): {
     ms: () => number;
     texts: Map<string, string>;
     requests: string[][];
+    hooks: string[];
 } {
-    const traced = session as unknown as { _handleSystemMessageTransform: TransformHandler };
+    const traced = session as unknown as {
+        _handleSystemMessageTransform: TransformHandler;
+        _handleHooksInvoke: (hookType: string, input: unknown) => Promise<unknown>;
+    };
+    const hooks: string[] = [];
+    const invoke = traced._handleHooksInvoke;
+    traced._handleHooksInvoke = function (this: unknown, hookType, input) {
+        hooks.push(hookType);
+        return invoke.call(this, hookType, input);
+    };
     const handle = traced._handleSystemMessageTransform;
     let ms = 0;
     const texts = new Map<string, string>();
@@ -244,7 +262,7 @@ function traceTransforms(session: BenchSession): {
             ms += performance.now() - start;
         }
     };
-    return { ms: () => ms, texts, requests };
+    return { ms: () => ms, texts, requests, hooks };
 }
 
 function printRatios(
@@ -269,6 +287,7 @@ const FIELD_ROWS = [
     { variant: "+ defer", base: "unwrapped, app config" },
     { variant: "+ section transforms", base: "unwrapped, app config" },
     { variant: "+ one section's transform", base: "unwrapped, app config" },
+    { variant: "+ a preToolUse hook", base: "unwrapped, app config" },
     { variant: "+ all the package's fields", base: "unwrapped, app config" },
 ] as const;
 
@@ -358,6 +377,8 @@ async function main(): Promise<void> {
         const transformMs: Partial<Record<Variant, number[]>> = {};
         /** By variant, the sections of each transform request of its last first send. */
         const transformRequests: Partial<Record<Variant, string[][]>> = {};
+        /** By variant, the hooks.invoke requests of its last first send. */
+        const hookRequests: Partial<Record<Variant, string[]>> = {};
         const texts: Map<string, string>[] = [];
         const firstSends = (
             rounds: number,
@@ -375,6 +396,7 @@ async function main(): Promise<void> {
                 await session.disconnect();
                 (transformMs[variant] ??= []).push(traced.ms());
                 transformRequests[variant] = traced.requests;
+                hookRequests[variant] = traced.hooks;
                 if (variant === "agreement on" && texts.length < 2) texts.push(traced.texts);
                 return elapsed;
             });
@@ -432,6 +454,7 @@ async function main(): Promise<void> {
                 { ...MAIN_ROWS[2], target: 1.0 },
                 FIELD_ROWS[2],
                 FIELD_ROWS[3],
+                FIELD_ROWS[4],
             ]
         );
         const asked = (variant: Variant) => {
@@ -440,6 +463,11 @@ async function main(): Promise<void> {
         };
         console.log(
             `The runtime's systemMessage.transform requests on a first send, and the sections each asks for: agreement on ${asked("agreement on")}; one section's transform ${asked("+ one section's transform")}; nothing to agree ${asked("nothing to agree")}`
+        );
+        const hooked = (variant: Variant) =>
+            `${(hookRequests[variant] ?? []).length} [${(hookRequests[variant] ?? []).join(", ")}]`;
+        console.log(
+            `The runtime's hooks.invoke requests on a first send (a session with any hook is asked at every hook point; the package's task-note hook, rewrite mode): agreement on ${hooked("agreement on")}; agreement off ${hooked("agreement off")}; the unwrapped SDK with one preToolUse hook ${hooked("+ a preToolUse hook")}`
         );
         const handled = (variant: Variant) => quantile(transformMs[variant] ?? [0], 0.5);
         console.log(
