@@ -6,7 +6,8 @@
  * Both builds share one real bundled runtime (offline; see support/sharedRuntime.ts); sends go to
  * the mock model on loopback. Every round runs each variant once, back to back, in a new shuffled
  * order; a ratio is the median of the rounds' ratios to the round's unwrapped sample, printed with
- * its quartiles and the issue's target beside it (printed, never enforced).
+ * its 90% interval (bootstrap over the rounds) and, beside the issue's target, whether the
+ * interval shows it met, not met, or cannot tell (printed, never enforced).
  *
  * The three cases, each against the unwrapped SDK given the same app config:
  * - agreement on: 20 custom tools, one replacing `view`, and `excludedTools: ["grep"]`: the
@@ -16,7 +17,14 @@
  *   the SDK's own prompt (no transforms, no extra requests).
  * The added fields, each given alone to the unwrapped SDK with the "agreement on" app config: the
  * override flag on custom tools, `defer: "auto"`, and the section transforms (identity functions
- * for the sections the package registers); and all the package's wire fields together.
+ * for the sections the package registers); and all the package's wire fields together. Beside
+ * them, an identity transform of one section alone (`tool_instructions`, the longest text): the
+ * runtime asks for the sections in two requests, one after the other (`identity` and
+ * `tool_instructions` in one, the other sections in the other, measured on runtime 1.0.85), so
+ * this row is what one request costs, and the difference to the sections' row what the second
+ * request and the other sections' text add. And a no-op `preToolUse` hook, as the package's
+ * task-prompt note registers in rewrite mode (taskPromptNote.ts): with any hook, the runtime asks
+ * the client at each of its hook points, five requests on a first send (runtime 1.0.85).
  *
  * Measured: warm createSession, and the first send (createSession, then the first `sendAndWait`;
  * with transforms registered, the runtime asks the client for the sections' text before the
@@ -43,14 +51,14 @@ import {
     quantile,
     startSharedRuntime,
     timeSession,
-    withQuartiles,
+    ratioWithTarget,
     type BenchClient,
     type BenchSession,
 } from "./support/sharedRuntime.js";
 
-const CREATE_ROUNDS = Number(process.env.APP_BENCH_CREATE_ROUNDS ?? 100);
-const SEND_ROUNDS = Number(process.env.APP_BENCH_SEND_ROUNDS ?? 40);
-const STDIO_ROUNDS = Number(process.env.APP_BENCH_STDIO_ROUNDS ?? 30);
+const CREATE_ROUNDS = Number(process.env.APP_BENCH_CREATE_ROUNDS ?? 200);
+const SEND_ROUNDS = Number(process.env.APP_BENCH_SEND_ROUNDS ?? 50);
+const STDIO_ROUNDS = Number(process.env.APP_BENCH_STDIO_ROUNDS ?? 50);
 const TOKEN = "app-config-bench";
 
 const handler = async (): Promise<string> => "ok";
@@ -86,6 +94,8 @@ type Variant =
     | "+ override flags"
     | "+ defer"
     | "+ section transforms"
+    | "+ one section's transform"
+    | "+ a preToolUse hook"
     | "+ all the package's fields";
 const VARIANTS: readonly Variant[] = [
     "unwrapped, app config",
@@ -96,6 +106,8 @@ const VARIANTS: readonly Variant[] = [
     "+ override flags",
     "+ defer",
     "+ section transforms",
+    "+ one section's transform",
+    "+ a preToolUse hook",
     "+ all the package's fields",
 ];
 const STDIO_VARIANTS: readonly Variant[] = [
@@ -105,6 +117,8 @@ const STDIO_VARIANTS: readonly Variant[] = [
     "unwrapped, app config (nothing to agree)",
     "nothing to agree",
     "+ section transforms",
+    "+ one section's transform",
+    "+ a preToolUse hook",
 ];
 const wrappedVariants = new Set<Variant>(["agreement on", "agreement off", "nothing to agree"]);
 
@@ -155,9 +169,20 @@ function unwrappedConfig(
             return { ...app, tools: withFields(false, true) };
         case "+ section transforms":
             return { ...app, ...sections };
+        case "+ one section's transform":
+            return {
+                ...app,
+                systemMessage: {
+                    mode: "customize",
+                    sections: { tool_instructions: { action: identity } },
+                },
+            };
+        case "+ a preToolUse hook":
+            return { ...app, hooks: { onPreToolUse: async () => undefined } };
         case "+ all the package's fields":
             return {
                 ...app,
+                hooks: { onPreToolUse: async () => undefined },
                 tools: withFields(true, true),
                 ...sections,
                 ...(sent.availableTools === undefined
@@ -210,12 +235,25 @@ type TransformHandler = (sections: Record<string, { content: string }>) => Promi
 function traceTransforms(session: BenchSession): {
     ms: () => number;
     texts: Map<string, string>;
+    requests: string[][];
+    hooks: string[];
 } {
-    const traced = session as unknown as { _handleSystemMessageTransform: TransformHandler };
+    const traced = session as unknown as {
+        _handleSystemMessageTransform: TransformHandler;
+        _handleHooksInvoke: (hookType: string, input: unknown) => Promise<unknown>;
+    };
+    const hooks: string[] = [];
+    const invoke = traced._handleHooksInvoke;
+    traced._handleHooksInvoke = function (this: unknown, hookType, input) {
+        hooks.push(hookType);
+        return invoke.call(this, hookType, input);
+    };
     const handle = traced._handleSystemMessageTransform;
     let ms = 0;
     const texts = new Map<string, string>();
+    const requests: string[][] = [];
     traced._handleSystemMessageTransform = async function (this: unknown, sections) {
+        requests.push(Object.keys(sections));
         for (const [id, { content }] of Object.entries(sections)) texts.set(id, content);
         const start = performance.now();
         try {
@@ -224,20 +262,18 @@ function traceTransforms(session: BenchSession): {
             ms += performance.now() - start;
         }
     };
-    return { ms: () => ms, texts };
+    return { ms: () => ms, texts, requests, hooks };
 }
 
 function printRatios(
     label: string,
     times: Record<Variant, number[]>,
-    rows: readonly { variant: Variant; base: Variant; target?: string }[]
+    rows: readonly { variant: Variant; base: Variant; target?: number }[]
 ): void {
     console.log(`${label}:`);
     for (const { variant, base, target } of rows) {
         const ratios = pairedRatios(times[variant], times[base]);
-        console.log(
-            `  ${variant.padEnd(28)} ratio ${withQuartiles(ratios)}${target === undefined ? "" : `   target ${target}`}`
-        );
+        console.log(`  ${variant.padEnd(28)} ratio ${ratioWithTarget(ratios, target)}`);
     }
 }
 
@@ -250,6 +286,8 @@ const FIELD_ROWS = [
     { variant: "+ override flags", base: "unwrapped, app config" },
     { variant: "+ defer", base: "unwrapped, app config" },
     { variant: "+ section transforms", base: "unwrapped, app config" },
+    { variant: "+ one section's transform", base: "unwrapped, app config" },
+    { variant: "+ a preToolUse hook", base: "unwrapped, app config" },
     { variant: "+ all the package's fields", base: "unwrapped, app config" },
 ] as const;
 
@@ -337,6 +375,10 @@ async function main(): Promise<void> {
             timeSession(clientOf(variant), config(variant))
         );
         const transformMs: Partial<Record<Variant, number[]>> = {};
+        /** By variant, the sections of each transform request of its last first send. */
+        const transformRequests: Partial<Record<Variant, string[][]>> = {};
+        /** By variant, the hooks.invoke requests of its last first send. */
+        const hookRequests: Partial<Record<Variant, string[]>> = {};
         const texts: Map<string, string>[] = [];
         const firstSends = (
             rounds: number,
@@ -353,6 +395,8 @@ async function main(): Promise<void> {
                 const elapsed = performance.now() - start;
                 await session.disconnect();
                 (transformMs[variant] ??= []).push(traced.ms());
+                transformRequests[variant] = traced.requests;
+                hookRequests[variant] = traced.hooks;
                 if (variant === "agreement on" && texts.length < 2) texts.push(traced.texts);
                 return elapsed;
             });
@@ -384,17 +428,17 @@ async function main(): Promise<void> {
         }
         const stdioSend = await firstSends(STDIO_ROUNDS, STDIO_VARIANTS, stdioOf);
         console.log(
-            `Against the unwrapped SDK given the app's own config; one runtime, paired rounds in a shuffled order; median ratio (quartiles):`
+            `Against the unwrapped SDK given the app's own config; one runtime, paired rounds in a shuffled order; median of the rounds' ratios (90% interval), and whether the interval shows the target:`
         );
         printRatios(`warm createSession (${CREATE_ROUNDS} rounds)`, created, [
-            { ...MAIN_ROWS[0], target: "1.02" },
-            { ...MAIN_ROWS[1], target: "1.02" },
-            { ...MAIN_ROWS[2], target: "1.02" },
+            { ...MAIN_ROWS[0], target: 1.02 },
+            { ...MAIN_ROWS[1], target: 1.02 },
+            { ...MAIN_ROWS[2], target: 1.02 },
         ]);
         printRatios(`first send after a warm createSession (${SEND_ROUNDS} rounds)`, firstSend, [
-            { ...MAIN_ROWS[0], target: "1.02" },
-            { ...MAIN_ROWS[1], target: "1.02" },
-            { ...MAIN_ROWS[2], target: "1.00" },
+            { ...MAIN_ROWS[0], target: 1.02 },
+            { ...MAIN_ROWS[1], target: 1.02 },
+            { ...MAIN_ROWS[2], target: 1.0 },
         ]);
         console.log(
             `What each field the package adds costs the runtime: the unwrapped SDK given the app's config plus that field alone:`
@@ -405,11 +449,25 @@ async function main(): Promise<void> {
             `first send over stdio, a runtime per build (${STDIO_ROUNDS} rounds; the runtimes' speeds differ by a few percent)`,
             stdioSend,
             [
-                { ...MAIN_ROWS[0], target: "1.02" },
-                { ...MAIN_ROWS[1], target: "1.02" },
-                { ...MAIN_ROWS[2], target: "1.00" },
+                { ...MAIN_ROWS[0], target: 1.02 },
+                { ...MAIN_ROWS[1], target: 1.02 },
+                { ...MAIN_ROWS[2], target: 1.0 },
                 FIELD_ROWS[2],
+                FIELD_ROWS[3],
+                FIELD_ROWS[4],
             ]
+        );
+        const asked = (variant: Variant) => {
+            const requests = transformRequests[variant] ?? [];
+            return `${requests.length} (${requests.map((sections) => `[${sections.join(", ")}]`).join(" then ") || "none"})`;
+        };
+        console.log(
+            `The runtime's systemMessage.transform requests on a first send, and the sections each asks for: agreement on ${asked("agreement on")}; one section's transform ${asked("+ one section's transform")}; nothing to agree ${asked("nothing to agree")}`
+        );
+        const hooked = (variant: Variant) =>
+            `${(hookRequests[variant] ?? []).length} [${(hookRequests[variant] ?? []).join(", ")}]`;
+        console.log(
+            `The runtime's hooks.invoke requests on a first send (a session with any hook is asked at every hook point; the package's task-note hook, rewrite mode): agreement on ${hooked("agreement on")}; agreement off ${hooked("agreement off")}; the unwrapped SDK with one preToolUse hook ${hooked("+ a preToolUse hook")}`
         );
         const handled = (variant: Variant) => quantile(transformMs[variant] ?? [0], 0.5);
         console.log(

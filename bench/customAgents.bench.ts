@@ -8,13 +8,16 @@
  *
  * One real bundled runtime for all clients (offline; support/sharedRuntime.ts); every round runs
  * the variants back to back in a shuffled order, and the figure is the median of the rounds'
- * ratios to the unwrapped SDK with the app's tools, with its quartiles and the target beside it
- * (printed, not enforced). Part of `npm run bench`. Exits 0.
+ * ratios to the unwrapped SDK with the app's tools, with its 90% interval and whether the interval
+ * shows the target met (printed, not enforced). Beside it, the package's construction step alone,
+ * in-process (reading the config, the agents' vocabulary, their model and prompt checks), as a
+ * share of the unwrapped createSession. Part of `npm run bench`. Exits 0.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { performance } from "node:perf_hooks";
 import { approveAll, type Tool } from "@github/copilot-sdk";
 import {
     MODEL,
@@ -22,13 +25,15 @@ import {
     pairedRatios,
     pairedRounds,
     quantile,
+    ratioWithTarget,
     startSharedRuntime,
     timeSession,
-    withQuartiles,
     type BenchClient,
 } from "./support/sharedRuntime.js";
+import { prepareSessionConfig } from "../src/toolCustomization/construction/pipeline.js";
+import { createSessionToolState } from "../src/toolCustomization/construction/clientState.js";
 
-const ROUNDS = Number(process.env.AGENT_BENCH_ROUNDS ?? 150);
+const ROUNDS = Number(process.env.AGENT_BENCH_ROUNDS ?? 400);
 const TOKEN = "agents-bench";
 
 const handler = async (): Promise<string> => "ok";
@@ -75,6 +80,35 @@ function config(variant: Variant): Record<string, unknown> {
 
 /** The custom tools as the package sends them (with the override flags it adds). */
 let sentTools: unknown[] = tools;
+
+/**
+ * The package's construction step for this config, in-process, with and without the agents
+ * (median ms of 500 after 100 to warm up), on a stand-in client of the bundled, measured runtime
+ * (which it asks nothing).
+ */
+async function stepTime(): Promise<{ agents: number; none: number }> {
+    const host = {
+        getStatus: async () => ({ version: "1.0.85" }),
+        rpc: { tools: { list: async () => ({ tools: [] }) } },
+        sessionToolState: createSessionToolState({ onToolWarning: () => {} }, "1.0.85"),
+    };
+    const normalise = (read: { availableTools?: unknown; excludedTools?: unknown }) =>
+        ({ availableTools: read.availableTools, excludedTools: read.excludedTools }) as never;
+    const median = async (withAgents: boolean) => {
+        const times: number[] = [];
+        for (let i = 0; i < 600; i++) {
+            const given = {
+                ...config("package"),
+                ...(withAgents ? {} : { customAgents: undefined }),
+            };
+            const start = performance.now();
+            await prepareSessionConfig(host, given as never, normalise);
+            if (i >= 100) times.push(performance.now() - start);
+        }
+        return quantile(times, 0.5);
+    };
+    return { agents: await median(true), none: await median(false) };
+}
 
 async function main(): Promise<void> {
     const baseDirectory = mkdtempSync(join(tmpdir(), "agents-bench-"));
@@ -137,10 +171,15 @@ async function main(): Promise<void> {
         );
         console.log(`  this package, the agents in its vocabulary: ${line(times.package)}`);
         console.log(
-            `  paired ratio to the unwrapped SDK given the same agents: ${withQuartiles(pairedRatios(times.package, times.unwrapped))}   target 1.02`
+            `  paired ratio to the unwrapped SDK given the same agents: ${ratioWithTarget(pairedRatios(times.package, times.unwrapped), 1.02)}`
         );
         console.log(
-            `  the unwrapped SDK given the package's wire tools too (flags, defer), to the same: ${withQuartiles(pairedRatios(times["unwrapped, wire tools"], times.unwrapped))}; the package to it: ${withQuartiles(pairedRatios(times.package, times["unwrapped, wire tools"]))}`
+            `  the unwrapped SDK given the package's wire tools too (flags, defer), to the same: ${ratioWithTarget(pairedRatios(times["unwrapped, wire tools"], times.unwrapped))}; the package to it: ${ratioWithTarget(pairedRatios(times.package, times["unwrapped, wire tools"]))}`
+        );
+        const step = await stepTime();
+        const unwrappedMedian = quantile(times.unwrapped, 0.5);
+        console.log(
+            `  the package's construction step alone, in-process (median of 500, a client's sessions built alike), as a share of the unwrapped createSession: with the agents ${(1 + step.agents / unwrappedMedian).toFixed(4)}, without them ${(1 + step.none / unwrappedMedian).toFixed(4)}`
         );
     } finally {
         await Promise.allSettled(clients.map((client) => client.stop()));

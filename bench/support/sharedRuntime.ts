@@ -152,17 +152,54 @@ export function withQuartiles(values: readonly number[], digits = 3): string {
     return `${quantile(values, 0.5).toFixed(digits)} (quartiles ${quantile(values, 0.25).toFixed(digits)}-${quantile(values, 0.75).toFixed(digits)})`;
 }
 
+/** A median of paired ratios with its 90% interval (bootstrap over the rounds). */
+export interface RatioInterval {
+    readonly median: number;
+    readonly low: number;
+    readonly high: number;
+    readonly rounds: number;
+}
+
 /**
- * A median with its 90% interval, by resampling the rounds (1,000 bootstrap samples from a fixed
- * seed, so a run prints the same interval for the same samples): "1.021 (90% interval
- * 1.012-1.030)".
+ * The median of `ratios` with its 90% interval, by resampling the rounds (1,000 bootstrap samples
+ * from a fixed seed, so a run gives the same interval for the same samples).
  */
-export function withInterval(ratios: readonly number[]): string {
+export function ratioInterval(ratios: readonly number[]): RatioInterval {
     const random = seededRandom();
     const medians: number[] = [];
     for (let sample = 0; sample < 1000; sample++) {
         const resampled = ratios.map(() => ratios[Math.floor(random() * ratios.length)]!);
         medians.push(quantile(resampled, 0.5));
     }
-    return `${quantile(ratios, 0.5).toFixed(3)} (90% interval ${quantile(medians, 0.05).toFixed(3)}-${quantile(medians, 0.95).toFixed(3)})`;
+    return {
+        median: quantile(ratios, 0.5),
+        low: quantile(medians, 0.05),
+        high: quantile(medians, 0.95),
+        rounds: ratios.length,
+    };
+}
+
+/** A median with its 90% interval: "1.021 (90% interval 1.012-1.030)". */
+export function withInterval(ratios: readonly number[]): string {
+    const { median, low, high } = ratioInterval(ratios);
+    return `${median.toFixed(3)} (90% interval ${low.toFixed(3)}-${high.toFixed(3)})`;
+}
+
+/**
+ * Whether a paired ratio meets its target ("within 1.02x"), as its 90% interval shows it: met
+ * when the whole interval is at or below the target, not met when the whole interval is above
+ * it, and not shown when the interval holds the target (more rounds, or a quieter machine, would
+ * tell).
+ */
+export function targetVerdict(interval: RatioInterval, target: number): string {
+    if (interval.high <= target) return `target ${target.toFixed(2)}: met`;
+    if (interval.low > target) return `target ${target.toFixed(2)}: NOT met`;
+    return `target ${target.toFixed(2)}: not shown (the interval holds it)`;
+}
+
+/** "1.021 (90% interval 1.012-1.030)   target 1.02: not shown (the interval holds it)". */
+export function ratioWithTarget(ratios: readonly number[], target?: number): string {
+    const interval = ratioInterval(ratios);
+    const figure = `${interval.median.toFixed(3)} (90% interval ${interval.low.toFixed(3)}-${interval.high.toFixed(3)})`;
+    return target === undefined ? figure : `${figure}   ${targetVerdict(interval, target)}`;
 }

@@ -229,6 +229,26 @@ describe("a custom agent's own prompt", () => {
         expect(warnings[0]!.message).toContain("The prompt of custom agent 'tester' names 'bash'");
     });
 
+    it("checks each session's agents anew when the client's sessions are built alike", async () => {
+        const { client, warnings } = await setUp();
+        const prompt = "Run the tests with the **bash** tool, then call `lint`.";
+        const session = (tools: string[], agentPrompt = prompt) =>
+            client.createSession({
+                ...base,
+                tools: [lint],
+                customAgents: [{ name: "tester", prompt: agentPrompt, tools }],
+            });
+        await session(["view", "lint"]);
+        await session(["view", "lint"]);
+        await session(["bash", "lint"]);
+        await session(["view", "lint"], "Call `lint`, then read with `view` and `grep`.");
+        expect(warnings.map((w) => [w.code, w.option, w.identifiers])).toEqual([
+            ["PROMPT_NAMES_REMOVED_TOOL", "customAgents.tester.prompt", ["bash"]],
+            ["PROMPT_NAMES_REMOVED_TOOL", "customAgents.tester.prompt", ["bash"]],
+            ["PROMPT_NAMES_REMOVED_TOOL", "customAgents.tester.prompt", ["grep"]],
+        ]);
+    });
+
     it("warns when it names a tool the session's filter removes, for an agent of all tools", async () => {
         const { client, warnings } = await setUp();
         await client.createSession({

@@ -28,6 +28,44 @@ export interface AgentToolContext {
     readonly isEnabled: (name: string) => boolean;
     /** The names of the session's MCP servers. */
     readonly mcpServers: readonly string[];
+    /**
+     * The built-ins and custom tools a prompt names (`toolNamesInPrompt` over `builtIns` and
+     * `custom`); the pipeline gives one that remembers its answers for sessions built alike
+     * ({@link agentPromptNames}).
+     */
+    readonly promptNames?: (prompt: string) => readonly string[];
+}
+
+/** At most this many agent prompts' answers are remembered per set of names. */
+const MAX_REMEMBERED_PROMPTS = 64;
+
+/**
+ * The tools a prompt names among `builtIns` and `custom`, remembering each prompt's answer: a
+ * pure function of the prompt's text and the names, which sessions built alike (one enablement,
+ * so one catalog and one list of custom tools) share, so each agent's prompt is scanned once
+ * per client rather than once per session. The check of what the agent lacks still runs per
+ * session, on the agent's tools as given. Bounded: the oldest answers are forgotten first.
+ *
+ * @param builtIns - the built-ins of every model family
+ * @param custom - the session's custom tools' names
+ */
+export function agentPromptNames(
+    builtIns: readonly string[],
+    custom: readonly string[]
+): (prompt: string) => readonly string[] {
+    const names = new Set([...builtIns, ...custom]);
+    const answers = new Map<string, readonly string[]>();
+    return (prompt) => {
+        let named = answers.get(prompt);
+        if (named === undefined) {
+            named = Object.freeze(toolNamesInPrompt(prompt, names));
+            if (answers.size >= MAX_REMEMBERED_PROMPTS) {
+                answers.delete(answers.keys().next().value!);
+            }
+            answers.set(prompt, named);
+        }
+        return named;
+    };
 }
 
 /** The agent options to send: tool lists in the runtime's names. */
@@ -246,7 +284,6 @@ function promptNamesLacking(
     listed: readonly string[] | undefined,
     context: AgentToolContext
 ): readonly string[] {
-    const names = new Set([...context.builtIns, ...context.custom]);
     const had =
         listed === undefined
             ? undefined
@@ -256,7 +293,10 @@ function promptNamesLacking(
                       family.some((name) => listed.includes(name))
                   ).flat(),
               ]);
-    return toolNamesInPrompt(prompt, names).filter(
+    const named =
+        context.promptNames?.(prompt) ??
+        toolNamesInPrompt(prompt, new Set([...context.builtIns, ...context.custom]));
+    return named.filter(
         (name) => !context.isEnabled(name) || (had !== undefined && !had.has(name))
     );
 }

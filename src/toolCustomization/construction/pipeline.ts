@@ -33,7 +33,7 @@ import {
 } from "./warnings.js";
 import { refuseMcpShadows } from "../input/mcpToolNames.js";
 import type { AgentsInput } from "../input/agents.js";
-import { resolveAgents } from "./agents.js";
+import { agentPromptNames, resolveAgents } from "./agents.js";
 import { refuseAgentModelCollisions } from "./agentModels.js";
 import {
     resolveSessionToolFilter,
@@ -281,6 +281,7 @@ export async function prepareSessionTools<C extends ToolSessionConfig>(
             custom: enabled.customToolNames,
             isEnabled: enabled.isEnabled,
             mcpServers: Object.keys(input.source.mcpServers ?? {}),
+            promptNames: alikeOutcomes(enabled, catalog).agentPromptNames,
         },
         (warning) => filterWarnings.push(warning)
     );
@@ -439,15 +440,7 @@ function sessionToolResolution<C extends ToolSessionConfig>(
     return {
         config: prepared,
         get promptTools() {
-            return (promptTools ??= promptToolsOf({
-                catalog,
-                customTools: customTools.map((tool) => tool.name),
-                enabledTools: enabled.enabledTools,
-                toolEnablement: enabled.toolEnablement,
-                uncertainBuiltIns: enabled.uncertainBuiltIns,
-                replaced: enabled.overriddenBuiltIns,
-                isEnabled: enabled.isEnabled,
-            }));
+            return (promptTools ??= alikeOutcomes(enabled, catalog).promptTools);
         },
         excludedWith: catalog.excludedWith,
         deliverWarnings,
@@ -486,6 +479,57 @@ function sessionToolResolution<C extends ToolSessionConfig>(
         },
     };
 }
+
+/** What sessions built alike share besides their enablement, made on first use. */
+interface AlikeOutcomes {
+    /** The session's tools as the rewrite of the runtime's instructions needs them. */
+    readonly promptTools: PromptTools;
+    /** The tools a custom agent's prompt names (`agentPromptNames`). */
+    readonly agentPromptNames: (prompt: string) => readonly string[];
+}
+
+/**
+ * The outcomes that are pure functions of a session's enablement and catalog, made once for the
+ * sessions built alike (enablement.ts hands them one frozen enablement, which implies the custom
+ * tools' names): the prompt's view of the tools (`promptToolsOf`; one object, so the client's
+ * rewriter finds its remembered answers by it without keying it again), and the names agents'
+ * prompts name. Held weakly by the enablement, as enablement.ts holds it.
+ */
+function alikeOutcomes(enabled: SessionToolEnablement, catalog: BuiltInToolCatalog): AlikeOutcomes {
+    let outcomes = outcomesByEnablement.get(enabled);
+    if (outcomes === undefined || outcomes.catalog !== catalog) {
+        let promptTools: PromptTools | undefined;
+        let promptNames: AlikeOutcomes["agentPromptNames"] | undefined;
+        const made = {
+            catalog,
+            get promptTools() {
+                return (promptTools ??= promptToolsOf({
+                    catalog,
+                    customTools: enabled.customToolNames,
+                    enabledTools: enabled.enabledTools,
+                    toolEnablement: enabled.toolEnablement,
+                    uncertainBuiltIns: enabled.uncertainBuiltIns,
+                    replaced: enabled.overriddenBuiltIns,
+                    isEnabled: enabled.isEnabled,
+                }));
+            },
+            get agentPromptNames() {
+                return (promptNames ??= agentPromptNames(
+                    modelFacingBuiltIns(catalog),
+                    enabled.customToolNames
+                ));
+            },
+        };
+        outcomes = made;
+        outcomesByEnablement.set(enabled, made);
+    }
+    return outcomes;
+}
+
+const outcomesByEnablement = new WeakMap<
+    SessionToolEnablement,
+    AlikeOutcomes & { readonly catalog: BuiltInToolCatalog }
+>();
 
 /** The names the prompt rule looks for: every built-in the runtime knows, and the custom tools. */
 function promptNames(
