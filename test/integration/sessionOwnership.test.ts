@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SessionToolError, approveAll, type CopilotSession } from "@github/copilot-sdk";
-import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
+import { exchanged, fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
 import type { FakeRuntime } from "../support/fakeRuntime.js";
 
 const MODEL = "claude-sonnet-4.5";
@@ -48,7 +48,7 @@ describe("one owner per name, across clients", () => {
             tools: [lint],
         });
         runtime.emit(session.sessionId, { type: "assistant.turn_start", data: { turnId: "0" } });
-        await sleep(50);
+        await exchanged(client);
         runtime.failMethod("session.tools.set", 1, CLASH);
         const error = await session.setTools({ tools: [lint, format] }).then(
             () => undefined,
@@ -86,7 +86,7 @@ describe("one owner per name, across clients", () => {
             tools: [lint, format],
         });
         runtime.emit(session.sessionId, { type: "assistant.turn_start", data: { turnId: "0" } });
-        await sleep(50);
+        await exchanged(client);
         await session.setTools({ tools: [lint] });
         const from = runtime.requests.length;
         callOf(runtime, session, "r1", "format");
@@ -182,7 +182,7 @@ describe("a same-name redefinition while a turn runs", () => {
             type: "assistant.turn_start",
             data: { turnId: "0", interactionId: "i1" },
         });
-        await sleep(50);
+        await exchanged(client);
         const from = runtime.requests.length;
         for (const tools of [
             [{ ...view, description: "Custom view, second form" }, lint],
@@ -199,7 +199,7 @@ describe("a same-name redefinition while a turn runs", () => {
         await session.setTools({ tools: [view, lint, format] });
         runtime.emit(session.sessionId, { type: "assistant.turn_end", data: { turnId: "0" } });
         runtime.emit(session.sessionId, { type: "session.idle", data: {} });
-        await sleep(50);
+        await exchanged(client);
         await session.setTools({ tools: [{ ...view, description: "Custom view, second form" }] });
     });
 
@@ -214,7 +214,7 @@ describe("a same-name redefinition while a turn runs", () => {
             type: "user.message",
             data: { content: "from elsewhere", messageId: "x1", interactionId: "i9" },
         });
-        await sleep(50);
+        await exchanged(client);
         await expect(session.setTools({ tools: [lint, view] })).rejects.toMatchObject({
             code: "SESSION_BUSY",
         });
@@ -224,13 +224,13 @@ describe("a same-name redefinition while a turn runs", () => {
             data: { turnId: "0", interactionId: "i9" },
         });
         runtime.emit(session.sessionId, { type: "session.idle", data: {} });
-        await sleep(50);
+        await exchanged(client);
         await expect(session.setTools({ tools: [lint, view] })).rejects.toMatchObject({
             code: "SESSION_BUSY",
         });
         runtime.emit(session.sessionId, { type: "assistant.turn_end", data: { turnId: "0" } });
         runtime.emit(session.sessionId, { type: "session.idle", data: {} });
-        await sleep(50);
+        await exchanged(client);
         await expect(session.setTools({ tools: [lint, view] })).resolves.toBeDefined();
     });
 
@@ -262,15 +262,15 @@ describe("a same-name redefinition while a turn runs", () => {
             emit("subagent.started", { toolCallId: "t1", agentName: "general-purpose" }, "a1");
             emit("assistant.turn_end", { turnId: "0" });
             emit("session.idle", {});
-            await sleep(50);
+            await exchanged(client);
             expect(await busy()).toBe(true);
             emit("user.message", { content: "SUBTASK", messageId: "m-sub" }, "a1");
             emit("assistant.turn_start", { turnId: "0", interactionId: "i-sub" }, "a1");
             emit("assistant.turn_end", { turnId: "0" }, "a1");
-            await sleep(50);
+            await exchanged(client);
             expect(await busy()).toBe(true);
             emit(end, { toolCallId: "t1", agentName: "general-purpose" }, "a1");
-            await sleep(50);
+            await exchanged(client);
             expect(await busy()).toBe(false);
         }
     });
@@ -290,14 +290,14 @@ describe("a same-name redefinition while a turn runs", () => {
         emit("assistant.turn_end", { turnId: "0" });
         // A late idle while the sub-agent's turn is open ends nothing.
         emit("session.idle", {});
-        await sleep(50);
+        await exchanged(client);
         await expect(session.setTools({ tools: [lint, view] })).rejects.toMatchObject({
             code: "SESSION_BUSY",
         });
         // The sub-agent fails mid-turn (no turn_end of its own): its turn ends with it.
         emit("subagent.failed", { toolCallId: "t1", agentName: "explore" }, "a1");
         emit("session.idle", {});
-        await sleep(50);
+        await exchanged(client);
         await expect(session.setTools({ tools: [lint, view] })).resolves.toBeDefined();
     });
 });

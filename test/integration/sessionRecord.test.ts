@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { approveAll, type CopilotSession } from "@github/copilot-sdk";
-import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
+import { exchanged, fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
 import { RESUME_PROBE_TIMEOUT } from "../../src/toolCustomization/session/busy.js";
 
 const { setUp } = fakeRuntimeClients();
@@ -50,7 +50,7 @@ describe("a resumed session object knows whether its session is busy", () => {
         expect(runtime.requests.slice(from).map(({ method }) => method)).toEqual([]);
 
         runtime.emit(created.sessionId, { type: "session.idle", data: {} });
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await exchanged(client);
         const resolution = await resumed.setTools({ tools: [view("second")] });
         expect(resolution.overriddenBuiltInTools).toEqual(["view"]);
     });
@@ -112,7 +112,7 @@ describe("a resumed session object knows whether its session is busy", () => {
             code: "SESSION_BUSY",
         });
         runtime.emit(created.sessionId, { type: "session.idle", data: {} });
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await exchanged(client);
         await expect(resumed.setTools({ tools: [view("second")] })).resolves.toBeDefined();
     }, 20_000);
 });

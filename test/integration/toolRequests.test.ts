@@ -7,12 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { approveAll, type CopilotSession } from "@github/copilot-sdk";
-import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
+import { exchanged, fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
 import type { FakeRuntime } from "../support/fakeRuntime.js";
 
 const MODEL = "claude-sonnet-4.5";
 const { setUp } = fakeRuntimeClients();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The request ids of the handlePendingToolCall answers the client sent. */
 const answers = (runtime: FakeRuntime): unknown[] =>
@@ -57,42 +56,42 @@ async function lintSession() {
         gate = new Promise<void>((resolve) => (release = resolve));
         return () => release();
     };
-    return { runtime, session, runs, hold };
+    return { runtime, client, session, runs, hold };
 }
 
 describe("a custom tool's handler runs once per tool request", () => {
     it("does not run the handler again for a request the runtime sends twice under one id, after the first was answered", async () => {
-        const { runtime, session, runs } = await lintSession();
+        const { runtime, client, session, runs } = await lintSession();
         request(runtime, session, "r1", "call-1");
-        await sleep(50);
+        await exchanged(client);
         expect(answers(runtime)).toEqual(["r1"]);
         request(runtime, session, "r1", "call-1");
-        await sleep(50);
+        await exchanged(client);
         expect(runs).toEqual(["call-1"]);
         expect(answers(runtime)).toEqual(["r1"]);
     });
 
     // The pinned SDK skips such a copy on its own too; SDK 1.0.0 has no such check.
     it("does not run it twice when the second copy comes while the first runs", async () => {
-        const { runtime, session, runs, hold } = await lintSession();
+        const { runtime, client, session, runs, hold } = await lintSession();
         const release = hold();
         request(runtime, session, "r1", "call-1");
         request(runtime, session, "r1", "call-1");
-        await sleep(50);
+        await exchanged(client);
         release();
-        await sleep(50);
+        await exchanged(client);
         expect(runs).toEqual(["call-1"]);
         expect(answers(runtime)).toEqual(["r1"]);
     });
 
     it("runs it for every other request: a new request id for the same call, and a known id for another call or tool", async () => {
-        const { runtime, session, runs } = await lintSession();
+        const { runtime, client, session, runs } = await lintSession();
         request(runtime, session, "r1", "call-1");
-        await sleep(50);
+        await exchanged(client);
         request(runtime, session, "r2", "call-1");
-        await sleep(50);
+        await exchanged(client);
         request(runtime, session, "r1", "call-2");
-        await sleep(50);
+        await exchanged(client);
         expect(runs).toEqual(["call-1", "call-1", "call-2"]);
         expect(answers(runtime)).toEqual(["r1", "r2", "r1"]);
     });

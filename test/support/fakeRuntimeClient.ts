@@ -51,3 +51,18 @@ export function fakeRuntimeClients(): {
         },
     };
 }
+
+/**
+ * Waits until the client has handled what the fake runtime sent before the call (its events, and
+ * what their handlers started on microtasks) and the runtime has what the client sent in answer:
+ * two ping round trips on the one ordered connection. No fixed sleep, so a loaded machine only
+ * makes it slower.
+ *
+ * @param client - the client connected to the fake runtime
+ */
+export async function exchanged(client: {
+    ping(message?: string): Promise<unknown>;
+}): Promise<void> {
+    await client.ping("exchanged");
+    await client.ping("exchanged");
+}
