@@ -16,7 +16,7 @@ import type { SessionToolWarning } from "../../src/toolCustomization/api/session
 import { NEWEST_MEASURED_RUNTIME, RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 
 // The rule (docs/conformance.md): the built-in catalog comes from the measurements of the runtime's
-// version; a bundled measured runtime costs no request, any other runtime is asked its version
+// version taken on its delivery (bundled, or the CLI); a bundled measured runtime costs no request, any other runtime is asked its version
 // once per client and, when unmeasured, its tools.list; a runtime that does not answer within
 // the timeout gets the newest measurements and one CATALOG_FALLBACK warning. Expected names
 // are written by hand or read from the discovery's raw measurement files, never from the
