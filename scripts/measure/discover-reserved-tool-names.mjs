@@ -78,6 +78,7 @@ import {
     nodeFor,
     runtimeFilesOf,
     runtimeStartCause,
+    sdkRelease,
 } from "../../build/cli/conformance/sdkVersions.js";
 import {
     connectionTo,
@@ -301,6 +302,12 @@ try {
     const measured = measurementOf({
         runtimeVersion: (await rig.client.getStatus()).version,
         sdkVersion,
+        // The runtime measured: the release's bundled one, or the @github/copilot CLI (--runtime,
+        // or the dependency of a release before 1.0.13); the catalog matches on both.
+        delivery:
+            externalRuntime === undefined && sdkRelease(sdkVersion).runtime === "bundled"
+                ? "bundled"
+                : "cli",
         builtIns,
         ...overrides,
         modelSees: sets.modelSees,

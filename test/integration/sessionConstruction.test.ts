@@ -17,6 +17,7 @@ import {
     type FakeRuntime,
     type FakeRuntimeOptions,
 } from "../support/fakeRuntime.js";
+import { takeForBundledRuntime, type FakeRuntimeDelivery } from "../support/fakeRuntimeClient.js";
 import { NEWEST_MEASURED_RUNTIME } from "../support/rawMeasurements.js";
 import { EDIT_MEMBERS, EXECUTE_MEMBERS } from "../support/toolSetMembers.js";
 
@@ -48,7 +49,8 @@ async function startRuntime(options: FakeRuntimeOptions = {}): Promise<FakeRunti
 function connect(
     runtime: FakeRuntime,
     options: Record<string, unknown> = {},
-    Client: typeof CopilotClient = CopilotClient
+    Client: typeof CopilotClient = CopilotClient,
+    delivery: FakeRuntimeDelivery = "bundled"
 ): Setup {
     const warnings: SessionToolWarning[] = [];
     const client = new Client({
@@ -57,6 +59,7 @@ function connect(
         ...options,
     });
     cleanups.push(() => client.stop());
+    if (delivery === "bundled") takeForBundledRuntime(client);
     return { runtime, client, warnings };
 }
 
@@ -951,7 +954,9 @@ describe("the unpatched SDK (control)", () => {
         const unpatched = connect(
             await startRuntime(),
             {},
-            UnpatchedClient as unknown as typeof CopilotClient
+            UnpatchedClient as unknown as typeof CopilotClient,
+            // The SDK's own client has no catalog to take the fake for anything.
+            "as-connected"
         );
         await unpatched.client.createSession(config);
 

@@ -21,14 +21,26 @@ export interface FakeRuntimeClient {
 }
 
 /**
+ * Which delivery of the runtime the client takes the fake for. The fake plays the measured
+ * runtime 1.0.85, which was measured as SDK 1.0.14 bundles it, and the client reaches it over a
+ * URI: by default (`"bundled"`) the client's state says it talks to that bundled runtime, so that
+ * the measurements count for it as for a client of the bundled runtime (it still asks
+ * `status.get`, as any client without a bundled version does). `"as-connected"` keeps what the
+ * wrap derived from the connection (the `@github/copilot` CLI), as an app's client would.
+ */
+export type FakeRuntimeDelivery = "bundled" | "as-connected";
+
+/**
  * Registers the clean-up of the calling test file and returns its `setUp`.
  *
- * @returns `setUp(runtimeOptions?, clientOptions?)`: a started fake runtime and a client on it
+ * @returns `setUp(runtimeOptions?, clientOptions?, delivery?)`: a started fake runtime and a
+ *   client on it
  */
 export function fakeRuntimeClients(): {
     setUp(
         runtimeOptions?: FakeRuntimeOptions,
-        clientOptions?: Partial<CopilotClientOptions>
+        clientOptions?: Partial<CopilotClientOptions>,
+        delivery?: FakeRuntimeDelivery
     ): Promise<FakeRuntimeClient>;
 } {
     const cleanups: (() => Promise<unknown>)[] = [];
@@ -36,7 +48,7 @@ export function fakeRuntimeClients(): {
         while (cleanups.length > 0) await cleanups.pop()!();
     });
     return {
-        async setUp(runtimeOptions = {}, clientOptions = {}) {
+        async setUp(runtimeOptions = {}, clientOptions = {}, delivery = "bundled") {
             const runtime = await startFakeRuntime(runtimeOptions);
             cleanups.push(() => runtime.close());
             const warnings: SessionToolWarning[] = [];
@@ -47,9 +59,22 @@ export function fakeRuntimeClients(): {
             });
             // A test may have stopped the client or killed its runtime already.
             cleanups.push(() => client.stop().catch(() => {}));
+            if (delivery === "bundled") takeForBundledRuntime(client);
             return { runtime, client, warnings };
         },
     };
+}
+
+/**
+ * Makes a client connected to the fake take it for the bundled runtime (see
+ * {@link FakeRuntimeDelivery}): the delivery its catalog matches measurements on.
+ *
+ * @param client - a wrapped client, just constructed
+ */
+export function takeForBundledRuntime(client: object): void {
+    const state = (client as { sessionToolState?: object }).sessionToolState;
+    if (state === undefined) throw new Error("the client has no session-tool state");
+    Object.assign(state, { runtimeDelivery: "bundled" });
 }
 
 /**

@@ -16,7 +16,7 @@ import type { SessionToolWarning } from "../../src/toolCustomization/api/session
 import { NEWEST_MEASURED_RUNTIME, RAW_MEASUREMENTS } from "../support/rawMeasurements.js";
 
 // The rule (docs/conformance.md): the built-in catalog comes from the measurements of the runtime's
-// version; a bundled measured runtime costs no request, any other runtime is asked its version
+// version taken on its delivery (bundled, or the CLI); a bundled measured runtime costs no request, any other runtime is asked its version
 // once per client and, when unmeasured, its tools.list; a runtime that does not answer within
 // the timeout gets the newest measurements and one CATALOG_FALLBACK warning. Expected names
 // are written by hand or read from the discovery's raw measurement files, never from the
@@ -89,14 +89,50 @@ describe("built-in catalog: which runtime is asked what", () => {
         expect(catalog.measured.runtimeVersion).toBe("1.0.85");
     });
 
-    it("asks an external runtime status.get, and nothing more when its version was measured", async () => {
-        const host = runtimeHost(async () => ({ version: "1.0.85" }));
+    it("asks an external runtime status.get, and nothing more when its version was measured as the CLI", async () => {
+        // Runtime 1.0.102 was measured as the @github/copilot CLI (runtime-1.0.102.json).
+        const host = runtimeHost(async () => ({ version: "1.0.102" }));
         const fallbacks: string[] = [];
         const catalog = await loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
         expect(host.requests).toEqual(["status.get"]);
         expect(fallbacks).toEqual([]);
         expect(catalog.source).toBe("measured");
-        expect(catalog.measured.runtimeVersion).toBe("1.0.85");
+        expect(catalog.measured.runtimeVersion).toBe("1.0.102");
+    });
+
+    it("falls back for an external runtime whose version was measured only as a release bundles it", async () => {
+        // The CLI 1.0.85 offers skill; SDK 1.0.14's bundled 1.0.85, the one measured, does not.
+        const host = runtimeHost(
+            async () => ({ version: "1.0.85" }),
+            async () => ({ tools: [{ name: "skill" }, { name: "view" }] })
+        );
+        const fallbacks: string[] = [];
+        const catalog = await loadBuiltInToolCatalog(host, undefined, (r) => fallbacks.push(r));
+        expect(host.requests).toEqual(["status.get", "tools.list"]);
+        expect(catalog.source).toBe("fallback");
+        expect(catalog.measured.runtimeVersion).toBe(NEWEST);
+        expect(catalog.builtIns.has("skill")).toBe(true);
+        expect(fallbacks).toEqual([
+            "runtime 1.0.85 was measured only as the runtime an SDK release bundles, which may offer " +
+                "other built-ins than the @github/copilot CLI this client runs; using its tools.list " +
+                `and the names measured on runtime ${NEWEST}`,
+        ]);
+    });
+
+    it("falls back for a bundled runtime whose version was measured only as the CLI", async () => {
+        const host = runtimeHost(
+            async () => ({ version: "1.0.102" }),
+            async () => ({ tools: [{ name: "view" }] })
+        );
+        const fallbacks: string[] = [];
+        const catalog = await loadBuiltInToolCatalog(host, "1.0.102", (r) => fallbacks.push(r));
+        expect(host.requests).toEqual(["tools.list"]);
+        expect(catalog.source).toBe("fallback");
+        expect(fallbacks).toEqual([
+            "runtime 1.0.102 was measured only as the @github/copilot CLI, which may offer other " +
+                "built-ins than the runtime an SDK release bundles this client runs; using its " +
+                `tools.list and the names measured on runtime ${NEWEST}`,
+        ]);
     });
 
     it("adds tools.list for an unmeasured version, its names counting as built-ins", async () => {
@@ -274,14 +310,14 @@ describe("built-in catalog: once per client", () => {
 
     it("asks an external runtime status.get once per client", async () => {
         const first = client(
-            runtimeHost(async () => ({ version: "1.0.85" })),
+            runtimeHost(async () => ({ version: "1.0.102" })),
             undefined
         );
         await prepareSessionTools(first.host, session, {});
         await prepareSessionTools(first.host, session, { excludedTools: ["bash"] });
         expect(first.host.requests).toEqual(["status.get"]);
         const second = client(
-            runtimeHost(async () => ({ version: "1.0.85" })),
+            runtimeHost(async () => ({ version: "1.0.102" })),
             undefined
         );
         await prepareSessionTools(second.host, session, {});

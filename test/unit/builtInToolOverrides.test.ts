@@ -13,6 +13,7 @@ const catalog: BuiltInToolCatalog = {
     measured: {
         runtimeVersion: "9.9.9",
         sdkVersion: "9.9.9",
+        delivery: "bundled",
         builtIns: BUILT_INS,
         unsupportedOverrides: ["powershell"],
         keptOnlyWithToolSearch: ["tool_search_tool"],

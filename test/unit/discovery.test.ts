@@ -323,6 +323,7 @@ describe("the measurement", () => {
         const measured = measurementOf({
             runtimeVersion: "1.0.85",
             sdkVersion: "1.0.14",
+            delivery: "bundled",
             builtIns: ["bash", "view"],
             unsupported: new Set(["view", "bash", "view"]),
             keptOnlyWithToolSearch: ["tool_search_tool"],
@@ -335,6 +336,7 @@ describe("the measurement", () => {
             JSON.stringify({
                 runtimeVersion: "1.0.85",
                 sdkVersion: "1.0.14",
+                delivery: "bundled",
                 builtIns: ["bash", "view"],
                 unsupportedOverrides: ["bash", "view"],
                 keptOnlyWithToolSearch: ["tool_search_tool"],

@@ -1243,12 +1243,13 @@ export function offeredByCondition(configs, offered) {
 /**
  * The measurement as the data file holds it: every list sorted, every map by key.
  *
- * @param {{ runtimeVersion: string, sdkVersion: string, builtIns: string[], unsupported: Iterable<string>, keptOnlyWithToolSearch: Iterable<string>, modelSees: Record<string, string[]>, byCondition: Record<string, string[]>, excludedWith: Record<string, string[]>, includedWith: Record<string, string[]> }} found
+ * @param {{ runtimeVersion: string, sdkVersion: string, delivery: "bundled" | "cli", builtIns: string[], unsupported: Iterable<string>, keptOnlyWithToolSearch: Iterable<string>, modelSees: Record<string, string[]>, byCondition: Record<string, string[]>, excludedWith: Record<string, string[]>, includedWith: Record<string, string[]> }} found
  */
 export function measurementOf(found) {
     return {
         runtimeVersion: found.runtimeVersion,
         sdkVersion: found.sdkVersion,
+        delivery: found.delivery,
         builtIns: found.builtIns,
         unsupportedOverrides: sorted(found.unsupported),
         keptOnlyWithToolSearch: sorted(found.keptOnlyWithToolSearch),

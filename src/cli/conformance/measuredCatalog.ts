@@ -26,6 +26,8 @@ export const MEASURED_DATA = join(ROOT, "data", "measured-built-in-tools");
 export interface Measurement {
     runtimeVersion: string;
     sdkVersion: string;
+    /** Which delivery of the runtime was measured (see `MeasuredBuiltInTools.delivery`). */
+    delivery: "bundled" | "cli";
     builtIns: string[];
     unsupportedOverrides: string[];
     keptOnlyWithToolSearch: string[];

@@ -2,7 +2,11 @@ import type { SessionConfig } from "@github/copilot-sdk";
 import { quoteValue } from "../../shared/formatting.js";
 import { readListByIndex } from "../../shared/listReader.js";
 import { MEASURED_BUILT_IN_TOOLS } from "./generated/measuredBuiltInTools.generated.js";
-import type { BuiltInToolCondition, MeasuredBuiltInTools } from "./measuredBuiltInTools.js";
+import type {
+    BuiltInToolCondition,
+    MeasuredBuiltInTools,
+    RuntimeDelivery,
+} from "./measuredBuiltInTools.js";
 
 /** The session options that decide which built-ins the runtime offers. */
 export type BuiltInToolOptions = Pick<
@@ -30,7 +34,8 @@ export interface BuiltInToolCatalog {
     /** The measurements used: of this runtime's version, or the newest as a stand-in. */
     readonly measured: MeasuredBuiltInTools;
     /**
-     * `"measured"` when the runtime's own version was measured; `"fallback"` otherwise, where the
+     * `"measured"` when the runtime's own version was measured on the delivery the client runs
+     * (the SDK's bundled runtime, or the `@github/copilot` CLI); `"fallback"` otherwise, where the
      * names of every measured version count (built-ins, and names a custom tool may not replace).
      */
     readonly source: "measured" | "fallback";
@@ -59,10 +64,14 @@ export interface BuiltInToolCatalog {
  * else the newest ones, without asking the runtime anything.
  *
  * @param bundledVersion - the bundled runtime's version, when the client runs it
+ * @param delivery - the delivery the client talks to (see {@link CatalogCache.runtimeDelivery})
  * @returns a catalog for `session.toolResolution` only
  */
-export function catalogWithoutAsking(bundledVersion: string | undefined): BuiltInToolCatalog {
-    const known = bundledVersion === undefined ? undefined : measuredFor(bundledVersion);
+export function catalogWithoutAsking(
+    bundledVersion: string | undefined,
+    delivery: RuntimeDelivery = deliveryOf(bundledVersion)
+): BuiltInToolCatalog {
+    const known = bundledVersion === undefined ? undefined : measuredFor(bundledVersion, delivery);
     return known !== undefined
         ? catalogOf(known, "measured", [])
         : catalogOf(MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!, "fallback", []);
@@ -74,6 +83,12 @@ export interface CatalogCache {
     catalog?: Promise<BuiltInToolCatalog>;
     /** The version of the runtime the SDK bundles, when this client runs it. */
     readonly bundledRuntimeVersion: string | undefined;
+    /**
+     * Which delivery of its runtime the client talks to: `"bundled"` when it runs the SDK's
+     * bundled runtime, else `"cli"` (a `cliPath`, a connection, a release's `@github/copilot`
+     * dependency). A measurement counts for the client only when it was taken on this delivery.
+     */
+    readonly runtimeDelivery: RuntimeDelivery;
     /**
      * Whether the client starts its runtime itself (not a server at a URL) without knowing its
      * version (a release whose runtime is the `@github/copilot` dependency, or a `cliPath`): then
@@ -102,7 +117,7 @@ export async function clientCatalog(
     if (!asksRuntime && !cache.asksLocalRuntime) {
         return cache.catalog
             ? await cache.catalog
-            : catalogWithoutAsking(cache.bundledRuntimeVersion);
+            : catalogWithoutAsking(cache.bundledRuntimeVersion, cache.runtimeDelivery);
     }
     const pending = (cache.catalog ??= loadBuiltInToolCatalog(
         host,
@@ -114,7 +129,8 @@ export async function clientCatalog(
                     code: "CATALOG_FALLBACK",
                     message: `Custom tools are checked against a stand-in list of built-ins: ${reason}.`,
                 })
-            )
+            ),
+        cache.runtimeDelivery
     ));
     const catalog = await pending;
     if (catalog.askAgain && cache.catalog === pending) cache.catalog = undefined;
@@ -126,8 +142,11 @@ export const RUNTIME_LISTING_TIMEOUT_MS = 3000;
 
 /**
  * Finds the built-in catalog of the client's runtime. A bundled runtime of a measured version
- * costs no request; for any other runtime the version is asked (`status.get`) and, when it was
- * not measured, its `tools.list` is added to the newest measurements. A runtime that fails,
+ * costs no request; for any other runtime the version is asked (`status.get`). A measurement
+ * counts only for the delivery it was taken on: the bundled runtime when `bundledVersion` is
+ * given, else the `@github/copilot` CLI (a `cliPath`, a connection, a release's dependency), since
+ * one version's two deliveries may offer different built-ins. When the version was not measured
+ * on the client's delivery, its `tools.list` is added to the newest measurements. A runtime that fails,
  * does not answer within {@link RUNTIME_LISTING_TIMEOUT_MS}, or answers something other than a
  * version and a list of named tools gets the newest measurements, `onFallback` says why (once
  * per call), and the catalog is marked {@link BuiltInToolCatalog.askAgain}. Nothing the runtime
@@ -136,14 +155,16 @@ export const RUNTIME_LISTING_TIMEOUT_MS = 3000;
  * @param host - the client
  * @param bundledVersion - the version of the runtime the SDK bundles, when the client uses it
  * @param onFallback - told why the catalog is a stand-in
+ * @param delivery - the delivery the client talks to (see {@link CatalogCache.runtimeDelivery})
  * @returns the catalog
  */
 export async function loadBuiltInToolCatalog(
     host: RuntimeToolHost,
     bundledVersion: string | undefined,
-    onFallback: (reason: string) => void
+    onFallback: (reason: string) => void,
+    delivery: RuntimeDelivery = deliveryOf(bundledVersion)
 ): Promise<BuiltInToolCatalog> {
-    const known = bundledVersion === undefined ? undefined : measuredFor(bundledVersion);
+    const known = bundledVersion === undefined ? undefined : measuredFor(bundledVersion, delivery);
     if (known !== undefined) return catalogOf(known, "measured", []);
     const newest = MEASURED_BUILT_IN_TOOLS[MEASURED_BUILT_IN_TOOLS.length - 1]!;
     const standIn = (reason: string): BuiltInToolCatalog => {
@@ -166,27 +187,52 @@ export async function loadBuiltInToolCatalog(
             );
         }
     }
-    const measured = measuredFor(version);
+    const measured = measuredFor(version, delivery);
     if (measured !== undefined) return catalogOf(measured, "measured", []);
+    const unmeasured = notMeasured(version, delivery);
 
     let listing: unknown;
     try {
         listing = await withTimeout(host.rpc.tools.list({}), "tools.list");
     } catch (error) {
-        return standIn(
-            `runtime ${version} was not measured and did not list its tools (${reasonOf(error)})`
-        );
+        return standIn(`${unmeasured} and did not list its tools (${reasonOf(error)})`);
     }
     const listed = namesOf(listing);
     if (listed === undefined) {
-        return standIn(
-            `runtime ${version} was not measured and its tools.list answer is not a list of named tools`
-        );
+        return standIn(`${unmeasured} and its tools.list answer is not a list of named tools`);
     }
     onFallback(
-        `runtime ${version} was not measured; using its tools.list and the names measured on runtime ${newest.runtimeVersion}`
+        `${unmeasured}; using its tools.list and the names measured on runtime ${newest.runtimeVersion}`
     );
     return catalogOf(newest, "fallback", listed);
+}
+
+/**
+ * The delivery of a client's runtime: the bundled one when the client runs it, else the CLI.
+ *
+ * @param bundledVersion - the bundled runtime's version, when the client runs it
+ */
+export function deliveryOf(bundledVersion: string | undefined): RuntimeDelivery {
+    return bundledVersion === undefined ? "cli" : "bundled";
+}
+
+/** How a fallback message names each delivery. */
+const DELIVERY_NAMES: Readonly<Record<RuntimeDelivery, string>> = {
+    bundled: "the runtime an SDK release bundles",
+    cli: "the @github/copilot CLI",
+};
+
+/**
+ * Why `version` has no measurement for the client's delivery: none at all, or only one taken on
+ * the other delivery (same version, possibly other built-ins).
+ */
+function notMeasured(version: string, delivery: RuntimeDelivery): string {
+    const other: RuntimeDelivery = delivery === "bundled" ? "cli" : "bundled";
+    if (measuredFor(version, other) === undefined) return `runtime ${version} was not measured`;
+    return (
+        `runtime ${version} was measured only as ${DELIVERY_NAMES[other]}, ` +
+        `which may offer other built-ins than ${DELIVERY_NAMES[delivery]} this client runs`
+    );
 }
 
 /** A client that can list the runtime's tools for one model. */
@@ -408,8 +454,13 @@ export function isDeferrable(tool: { defer?: unknown; overridesBuiltInTool?: unk
     );
 }
 
-function measuredFor(runtimeVersion: string): MeasuredBuiltInTools | undefined {
-    return MEASURED_BUILT_IN_TOOLS.find((entry) => entry.runtimeVersion === runtimeVersion);
+function measuredFor(
+    runtimeVersion: string,
+    delivery: RuntimeDelivery
+): MeasuredBuiltInTools | undefined {
+    return MEASURED_BUILT_IN_TOOLS.find(
+        (entry) => entry.runtimeVersion === runtimeVersion && entry.delivery === delivery
+    );
 }
 
 /**
@@ -425,7 +476,7 @@ function catalogOf(
     askAgain = false
 ): BuiltInToolCatalog {
     if (listed.length > 0) return buildCatalog(measured, source, listed, askAgain);
-    const key = `${measured.runtimeVersion}\0${source}\0${askAgain}`;
+    const key = `${measured.runtimeVersion}\0${measured.delivery}\0${source}\0${askAgain}`;
     let catalog = standingCatalogs.get(key);
     if (catalog === undefined) {
         catalog = buildCatalog(measured, source, listed, askAgain);

@@ -6,8 +6,16 @@
 export interface MeasuredBuiltInTools {
     /** The runtime version (`status.get`'s `version`, e.g. `"1.0.85"`), the lookup key. */
     readonly runtimeVersion: string;
-    /** The `@github/copilot-sdk` version that bundles this runtime. */
+    /** The `@github/copilot-sdk` version that drove the runtime while it was measured. */
     readonly sdkVersion: string;
+    /**
+     * Which delivery of the runtime was measured, part of the lookup key: one version comes as
+     * the runtime an SDK release bundles (`"bundled"`, `@github/copilot-sdk-<platform>`) and as
+     * the `@github/copilot` CLI (`"cli"`: a release's `@github/copilot` dependency, or a CLI the
+     * client starts at `cliPath` or reaches through a connection), and the two may offer
+     * different built-ins (the CLI 1.0.85 offers `skill`, SDK 1.0.14's bundled 1.0.85 does not).
+     */
+    readonly delivery: RuntimeDelivery;
     /**
      * Every name the runtime has a built-in implementation for, as far as measured: the names a
      * custom tool without the override flag conflicts with, shadows, or may not use at all.
@@ -43,6 +51,9 @@ export interface MeasuredBuiltInTools {
         readonly includedWith: Readonly<Record<string, readonly string[]>>;
     };
 }
+
+/** Which delivery of a runtime version a measurement was taken on, or a client talks to. */
+export type RuntimeDelivery = "bundled" | "cli";
 
 /** The session options and modes that switch on extra built-ins. */
 export type BuiltInToolCondition =

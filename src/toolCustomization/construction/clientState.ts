@@ -3,7 +3,11 @@
 // and the SDK release its class was wrapped for (what the release can do travels with the client).
 
 import type { CopilotClientOptions } from "@github/copilot-sdk";
-import type { CatalogCache, RuntimeToolHost } from "../catalog/builtInToolCatalog.js";
+import {
+    deliveryOf,
+    type CatalogCache,
+    type RuntimeToolHost,
+} from "../catalog/builtInToolCatalog.js";
 import type { BuiltInToolCollisionPolicy, SessionToolClientOptions } from "../api/publicTypes.js";
 import { SessionToolError } from "../api/sessionToolError.js";
 import type { SessionToolWarning } from "../api/sessionToolWarning.js";
@@ -123,6 +127,7 @@ export function createSessionToolState(
         failClosed: failClosed === true,
         onWarning: onToolWarning ?? ((warning) => console.warn(warning.message)),
         bundledRuntimeVersion,
+        runtimeDelivery: deliveryOf(bundledRuntimeVersion),
         asksLocalRuntime: startsRuntime && bundledRuntimeVersion === undefined,
         reportedOverrides: new Set(),
         updates: new Map(),

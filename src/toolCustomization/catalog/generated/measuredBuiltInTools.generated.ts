@@ -345,6 +345,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.57",
         sdkVersion: "1.0.0",
+        delivery: "cli",
         builtIns: [
             "apply_patch",
             "ask_user",
@@ -400,6 +401,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.61",
         sdkVersion: "1.0.1",
+        delivery: "cli",
         builtIns: [
             "apply_patch",
             "ask_user",
@@ -454,6 +456,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.64-0",
         sdkVersion: "1.0.2",
+        delivery: "cli",
         builtIns: [
             "apply_patch",
             "ask_user",
@@ -506,6 +509,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.64-1",
         sdkVersion: "1.0.3",
+        delivery: "cli",
         builtIns: NAMES_11,
         unsupportedOverrides: [],
         keptOnlyWithToolSearch: [],
@@ -536,6 +540,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.65",
         sdkVersion: "1.0.4",
+        delivery: "cli",
         builtIns: NAMES_11,
         unsupportedOverrides: [],
         keptOnlyWithToolSearch: [],
@@ -566,6 +571,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.66-2",
         sdkVersion: "1.0.5-preview.0",
+        delivery: "cli",
         builtIns: NAMES_11,
         unsupportedOverrides: [],
         keptOnlyWithToolSearch: [],
@@ -596,6 +602,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.66-2",
         sdkVersion: "1.0.5-preview.1",
+        delivery: "cli",
         builtIns: NAMES_11,
         unsupportedOverrides: [],
         keptOnlyWithToolSearch: [],
@@ -626,6 +633,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.67",
         sdkVersion: "1.0.5",
+        delivery: "cli",
         builtIns: NAMES_11,
         unsupportedOverrides: [],
         keptOnlyWithToolSearch: [],
@@ -656,6 +664,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.69-0",
         sdkVersion: "1.0.6-preview.1",
+        delivery: "cli",
         builtIns: NAMES_11,
         unsupportedOverrides: [],
         keptOnlyWithToolSearch: [],
@@ -686,6 +695,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.69",
         sdkVersion: "1.0.6",
+        delivery: "cli",
         builtIns: NAMES_11,
         unsupportedOverrides: [],
         keptOnlyWithToolSearch: [],
@@ -716,6 +726,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.71",
         sdkVersion: "1.0.7",
+        delivery: "cli",
         builtIns: [
             "apply_patch",
             "ask_user",
@@ -770,6 +781,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.73",
         sdkVersion: "1.0.8",
+        delivery: "cli",
         builtIns: NAMES_14,
         unsupportedOverrides: [],
         keptOnlyWithToolSearch: ["session_store_sql", "tool_search_tool"],
@@ -800,6 +812,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.79",
         sdkVersion: "1.0.11",
+        delivery: "cli",
         builtIns: NAMES_14,
         unsupportedOverrides: NAMES_13,
         keptOnlyWithToolSearch: [],
@@ -830,6 +843,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.83-2",
         sdkVersion: "1.0.13-preview.4",
+        delivery: "cli",
         builtIns: NAMES_17,
         unsupportedOverrides: [
             "catalog_search",
@@ -883,6 +897,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.83",
         sdkVersion: "1.0.13",
+        delivery: "bundled",
         builtIns: NAMES_17,
         unsupportedOverrides: [
             "catalog_search",
@@ -935,6 +950,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.85",
         sdkVersion: "1.0.14",
+        delivery: "bundled",
         builtIns: [
             "apply_patch",
             "ask_user",
@@ -1055,6 +1071,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.102",
         sdkVersion: "1.0.14",
+        delivery: "cli",
         builtIns: [
             "apply_patch",
             "ask_user",
@@ -1153,6 +1170,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.87-0",
         sdkVersion: "1.0.15-preview.0",
+        delivery: "bundled",
         builtIns: [
             "apply_patch",
             "ask_user",
@@ -1275,6 +1293,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.89-7",
         sdkVersion: "1.0.15-preview.4",
+        delivery: "bundled",
         builtIns: [
             "apply_patch",
             "ask_user",
