@@ -143,8 +143,33 @@ const NAMES_11: readonly string[] = [
     "web_fetch",
 ];
 const NAMES_12: readonly string[] = ["session_store_sql"];
-const NAMES_13: readonly string[] = ["tool_search_tool"];
-const NAMES_14: readonly string[] = [
+const NAMES_13: readonly string[] = [
+    "apply_patch",
+    "ask_user",
+    "bash",
+    "create",
+    "edit",
+    "exit_plan_mode",
+    "glob",
+    "grep",
+    "list_agents",
+    "list_bash",
+    "manage_schedule",
+    "read_agent",
+    "read_bash",
+    "rg",
+    "session_store_sql",
+    "skill",
+    "sql",
+    "stop_bash",
+    "task",
+    "task_complete",
+    "tool_search_tool",
+    "view",
+    "web_fetch",
+];
+const NAMES_14: readonly string[] = ["tool_search_tool"];
+const NAMES_15: readonly string[] = [
     "apply_patch",
     "ask_user",
     "bash",
@@ -170,7 +195,7 @@ const NAMES_14: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_15: readonly string[] = [
+const NAMES_16: readonly string[] = [
     "bash",
     "create",
     "edit",
@@ -188,7 +213,7 @@ const NAMES_15: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_16: readonly string[] = [
+const NAMES_17: readonly string[] = [
     "apply_patch",
     "bash",
     "glob",
@@ -205,7 +230,7 @@ const NAMES_16: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_17: readonly string[] = [
+const NAMES_18: readonly string[] = [
     "apply_patch",
     "ask_user",
     "bash",
@@ -266,7 +291,7 @@ const NAMES_17: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_18: readonly string[] = [
+const NAMES_19: readonly string[] = [
     "bash",
     "create",
     "edit",
@@ -283,7 +308,7 @@ const NAMES_18: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_19: readonly string[] = [
+const NAMES_20: readonly string[] = [
     "apply_patch",
     "bash",
     "glob",
@@ -299,10 +324,10 @@ const NAMES_19: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_20: readonly string[] = ["skill"];
-const NAMES_21: readonly string[] = ["rg"];
-const NAMES_22: readonly string[] = ["grep"];
-const NAMES_23: readonly string[] = [
+const NAMES_21: readonly string[] = ["skill"];
+const NAMES_22: readonly string[] = ["rg"];
+const NAMES_23: readonly string[] = ["grep"];
+const NAMES_24: readonly string[] = [
     "bash",
     "create",
     "edit",
@@ -321,7 +346,7 @@ const NAMES_23: readonly string[] = [
     "web_fetch",
     "write_agent",
 ];
-const NAMES_24: readonly string[] = [
+const NAMES_25: readonly string[] = [
     "apply_patch",
     "bash",
     "glob",
@@ -656,8 +681,8 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.69-0",
         sdkVersion: "1.0.6-preview.1",
-        builtIns: NAMES_11,
-        unsupportedOverrides: [],
+        builtIns: NAMES_13,
+        unsupportedOverrides: NAMES_14,
         keptOnlyWithToolSearch: [],
         offeredByModel: {
             "*": NAMES_9,
@@ -686,8 +711,8 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.69",
         sdkVersion: "1.0.6",
-        builtIns: NAMES_11,
-        unsupportedOverrides: [],
+        builtIns: NAMES_13,
+        unsupportedOverrides: NAMES_14,
         keptOnlyWithToolSearch: [],
         offeredByModel: {
             "*": NAMES_9,
@@ -716,33 +741,9 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.71",
         sdkVersion: "1.0.7",
-        builtIns: [
-            "apply_patch",
-            "ask_user",
-            "bash",
-            "create",
-            "edit",
-            "exit_plan_mode",
-            "glob",
-            "grep",
-            "list_agents",
-            "list_bash",
-            "manage_schedule",
-            "read_agent",
-            "read_bash",
-            "rg",
-            "session_store_sql",
-            "skill",
-            "sql",
-            "stop_bash",
-            "task",
-            "task_complete",
-            "tool_search_tool",
-            "view",
-            "web_fetch",
-        ],
+        builtIns: NAMES_13,
         unsupportedOverrides: [],
-        keptOnlyWithToolSearch: NAMES_13,
+        keptOnlyWithToolSearch: NAMES_14,
         offeredByModel: {
             "*": NAMES_9,
             "claude-sonnet-4.5": NAMES_9,
@@ -760,7 +761,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
             skillDirectories: [],
-            toolSearch: NAMES_13,
+            toolSearch: NAMES_14,
         },
         filterAliases: {
             excludedWith: {},
@@ -770,18 +771,18 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.73",
         sdkVersion: "1.0.8",
-        builtIns: NAMES_14,
+        builtIns: NAMES_15,
         unsupportedOverrides: [],
         keptOnlyWithToolSearch: ["session_store_sql", "tool_search_tool"],
         offeredByModel: {
-            "*": NAMES_15,
-            "claude-sonnet-4.5": NAMES_15,
-            "gemini-2.5-pro": NAMES_15,
-            "gpt-4.1": NAMES_15,
-            "gpt-4o": NAMES_16,
-            "gpt-5": NAMES_15,
-            "gpt-5-codex": NAMES_16,
-            o3: NAMES_15,
+            "*": NAMES_16,
+            "claude-sonnet-4.5": NAMES_16,
+            "gemini-2.5-pro": NAMES_16,
+            "gpt-4.1": NAMES_16,
+            "gpt-4o": NAMES_17,
+            "gpt-5": NAMES_16,
+            "gpt-5-codex": NAMES_17,
+            o3: NAMES_16,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -790,7 +791,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
             skillDirectories: [],
-            toolSearch: NAMES_13,
+            toolSearch: NAMES_14,
         },
         filterAliases: {
             excludedWith: {},
@@ -800,18 +801,18 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.79",
         sdkVersion: "1.0.11",
-        builtIns: NAMES_14,
-        unsupportedOverrides: NAMES_13,
+        builtIns: NAMES_15,
+        unsupportedOverrides: NAMES_14,
         keptOnlyWithToolSearch: [],
         offeredByModel: {
-            "*": NAMES_15,
-            "claude-sonnet-4.5": NAMES_15,
-            "gemini-2.5-pro": NAMES_15,
-            "gpt-4.1": NAMES_15,
-            "gpt-4o": NAMES_16,
-            "gpt-5": NAMES_15,
-            "gpt-5-codex": NAMES_16,
-            o3: NAMES_15,
+            "*": NAMES_16,
+            "claude-sonnet-4.5": NAMES_16,
+            "gemini-2.5-pro": NAMES_16,
+            "gpt-4.1": NAMES_16,
+            "gpt-4o": NAMES_17,
+            "gpt-5": NAMES_16,
+            "gpt-5-codex": NAMES_17,
+            o3: NAMES_16,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -820,7 +821,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
             skillDirectories: [],
-            toolSearch: NAMES_13,
+            toolSearch: NAMES_14,
         },
         filterAliases: {
             excludedWith: {},
@@ -830,7 +831,7 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
     {
         runtimeVersion: "1.0.83-2",
         sdkVersion: "1.0.13-preview.4",
-        builtIns: NAMES_17,
+        builtIns: NAMES_18,
         unsupportedOverrides: [
             "catalog_search",
             "extensions_manage",
@@ -851,14 +852,14 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
         ],
         keptOnlyWithToolSearch: [],
         offeredByModel: {
-            "*": NAMES_18,
-            "claude-sonnet-4.5": NAMES_18,
-            "gemini-2.5-pro": NAMES_18,
-            "gpt-4.1": NAMES_18,
-            "gpt-4o": NAMES_19,
-            "gpt-5": NAMES_18,
-            "gpt-5-codex": NAMES_19,
-            o3: NAMES_18,
+            "*": NAMES_19,
+            "claude-sonnet-4.5": NAMES_19,
+            "gemini-2.5-pro": NAMES_19,
+            "gpt-4.1": NAMES_19,
+            "gpt-4o": NAMES_20,
+            "gpt-5": NAMES_19,
+            "gpt-5-codex": NAMES_20,
+            o3: NAMES_19,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -866,24 +867,24 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             manageScheduleEnabled: NAMES_4,
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
-            skillDirectories: NAMES_20,
+            skillDirectories: NAMES_21,
             toolSearch: [],
         },
         filterAliases: {
             excludedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
             includedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
         },
     },
     {
         runtimeVersion: "1.0.83",
         sdkVersion: "1.0.13",
-        builtIns: NAMES_17,
+        builtIns: NAMES_18,
         unsupportedOverrides: [
             "catalog_search",
             "extensions_manage",
@@ -901,16 +902,16 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             "store_memory",
             "vote_memory",
         ],
-        keptOnlyWithToolSearch: NAMES_13,
+        keptOnlyWithToolSearch: NAMES_14,
         offeredByModel: {
-            "*": NAMES_18,
-            "claude-sonnet-4.5": NAMES_18,
-            "gemini-2.5-pro": NAMES_18,
-            "gpt-4.1": NAMES_18,
-            "gpt-4o": NAMES_19,
-            "gpt-5": NAMES_18,
-            "gpt-5-codex": NAMES_19,
-            o3: NAMES_18,
+            "*": NAMES_19,
+            "claude-sonnet-4.5": NAMES_19,
+            "gemini-2.5-pro": NAMES_19,
+            "gpt-4.1": NAMES_19,
+            "gpt-4o": NAMES_20,
+            "gpt-5": NAMES_19,
+            "gpt-5-codex": NAMES_20,
+            o3: NAMES_19,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -918,17 +919,17 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             manageScheduleEnabled: NAMES_4,
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
-            skillDirectories: NAMES_20,
-            toolSearch: NAMES_13,
+            skillDirectories: NAMES_21,
+            toolSearch: NAMES_14,
         },
         filterAliases: {
             excludedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
             includedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
         },
     },
@@ -1021,16 +1022,16 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             "store_memory",
             "vote_memory",
         ],
-        keptOnlyWithToolSearch: NAMES_13,
+        keptOnlyWithToolSearch: NAMES_14,
         offeredByModel: {
-            "*": NAMES_18,
-            "claude-sonnet-4.5": NAMES_18,
-            "gemini-2.5-pro": NAMES_18,
-            "gpt-4.1": NAMES_18,
-            "gpt-4o": NAMES_19,
-            "gpt-5": NAMES_18,
-            "gpt-5-codex": NAMES_19,
-            o3: NAMES_18,
+            "*": NAMES_19,
+            "claude-sonnet-4.5": NAMES_19,
+            "gemini-2.5-pro": NAMES_19,
+            "gpt-4.1": NAMES_19,
+            "gpt-4o": NAMES_20,
+            "gpt-5": NAMES_19,
+            "gpt-5-codex": NAMES_20,
+            o3: NAMES_19,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -1038,17 +1039,17 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             manageScheduleEnabled: NAMES_4,
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
-            skillDirectories: NAMES_20,
-            toolSearch: NAMES_13,
+            skillDirectories: NAMES_21,
+            toolSearch: NAMES_14,
         },
         filterAliases: {
             excludedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
             includedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
         },
     },
@@ -1119,16 +1120,16 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             "write_agent",
         ],
         unsupportedOverrides: ["catalog_search", "catalog_select"],
-        keptOnlyWithToolSearch: NAMES_13,
+        keptOnlyWithToolSearch: NAMES_14,
         offeredByModel: {
-            "*": NAMES_23,
-            "claude-sonnet-4.5": NAMES_23,
-            "gemini-2.5-pro": NAMES_23,
-            "gpt-4.1": NAMES_23,
-            "gpt-4o": NAMES_24,
-            "gpt-5": NAMES_23,
-            "gpt-5-codex": NAMES_24,
-            o3: NAMES_23,
+            "*": NAMES_24,
+            "claude-sonnet-4.5": NAMES_24,
+            "gemini-2.5-pro": NAMES_24,
+            "gpt-4.1": NAMES_24,
+            "gpt-4o": NAMES_25,
+            "gpt-5": NAMES_24,
+            "gpt-5-codex": NAMES_25,
+            o3: NAMES_24,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -1137,16 +1138,16 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             onUserInputRequest: NAMES_5,
             planMode: ["exit_plan_mode", "task_complete"],
             skillDirectories: [],
-            toolSearch: NAMES_13,
+            toolSearch: NAMES_14,
         },
         filterAliases: {
             excludedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
             includedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
         },
     },
@@ -1241,16 +1242,16 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             "store_memory",
             "vote_memory",
         ],
-        keptOnlyWithToolSearch: NAMES_13,
+        keptOnlyWithToolSearch: NAMES_14,
         offeredByModel: {
-            "*": NAMES_18,
-            "claude-sonnet-4.5": NAMES_18,
-            "gemini-2.5-pro": NAMES_18,
-            "gpt-4.1": NAMES_18,
-            "gpt-4o": NAMES_19,
-            "gpt-5": NAMES_18,
-            "gpt-5-codex": NAMES_19,
-            o3: NAMES_18,
+            "*": NAMES_19,
+            "claude-sonnet-4.5": NAMES_19,
+            "gemini-2.5-pro": NAMES_19,
+            "gpt-4.1": NAMES_19,
+            "gpt-4o": NAMES_20,
+            "gpt-5": NAMES_19,
+            "gpt-5-codex": NAMES_20,
+            o3: NAMES_19,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -1258,17 +1259,17 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             manageScheduleEnabled: NAMES_4,
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
-            skillDirectories: NAMES_20,
-            toolSearch: NAMES_13,
+            skillDirectories: NAMES_21,
+            toolSearch: NAMES_14,
         },
         filterAliases: {
             excludedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
             includedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
         },
     },
@@ -1358,16 +1359,16 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             "store_memory",
             "vote_memory",
         ],
-        keptOnlyWithToolSearch: NAMES_13,
+        keptOnlyWithToolSearch: NAMES_14,
         offeredByModel: {
-            "*": NAMES_18,
-            "claude-sonnet-4.5": NAMES_18,
-            "gemini-2.5-pro": NAMES_18,
-            "gpt-4.1": NAMES_18,
-            "gpt-4o": NAMES_19,
-            "gpt-5": NAMES_18,
-            "gpt-5-codex": NAMES_19,
-            o3: NAMES_18,
+            "*": NAMES_19,
+            "claude-sonnet-4.5": NAMES_19,
+            "gemini-2.5-pro": NAMES_19,
+            "gpt-4.1": NAMES_19,
+            "gpt-4o": NAMES_20,
+            "gpt-5": NAMES_19,
+            "gpt-5-codex": NAMES_20,
+            o3: NAMES_19,
         },
         offeredByCondition: {
             autopilotMode: NAMES_3,
@@ -1375,17 +1376,17 @@ export const MEASURED_BUILT_IN_TOOLS: readonly MeasuredBuiltInTools[] = [
             manageScheduleEnabled: NAMES_4,
             onUserInputRequest: NAMES_5,
             planMode: NAMES_6,
-            skillDirectories: NAMES_20,
-            toolSearch: NAMES_13,
+            skillDirectories: NAMES_21,
+            toolSearch: NAMES_14,
         },
         filterAliases: {
             excludedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
             includedWith: {
-                grep: NAMES_21,
-                rg: NAMES_22,
+                grep: NAMES_22,
+                rg: NAMES_23,
             },
         },
     },
