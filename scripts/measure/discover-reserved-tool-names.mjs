@@ -57,7 +57,10 @@
  *    The names are probed many per session (the mock calls them all in one turn, as parallel
  *    tool calls); a name failing in a batch is probed again alone, and a batch that changes
  *    the other tools offered is redone name by name, so batching cannot change a verdict.
- *    Last, a free name with the flag must be accepted and run its custom handler.
+ *    Then a name another runtime keeps only with tool search (tool_search_tool) and not found
+ *    here is probed with the flag while tool search defers tools: a runtime can reserve it there
+ *    without offering it (1.0.69 drops the custom tool), and then it is a built-in whose override
+ *    is unsupported. Last, a free name with the flag must be accepted and run its custom handler.
  * 6. Filter aliases: which offered built-ins the runtime removes when another name is in
  *    excludedTools, or allows when another name is in availableTools (grep and rg, ...).
  *
@@ -96,10 +99,12 @@ import {
     offeredByCondition,
     probeConfigs,
     probeOverrides,
+    probeToolSearchReserved,
     rigOf,
     scanConflicts,
     scanShadowed,
     sorted,
+    toolSearchNamesElsewhere,
     writeMeasurement,
 } from "./lib/discovery.mjs";
 checkArguments(process.argv.slice(2), {
@@ -282,9 +287,19 @@ try {
     log(`shadowed: ${sorted(shadowed.keys()).join(" ")}`);
 
     // 5. overrides honoured? Anything short of a proven custom run is unsupported.
-    const builtIns = sorted([...conflicting.keys(), ...shadowed.keys(), ...rig.forbidden]);
+    const found = sorted([...conflicting.keys(), ...shadowed.keys(), ...rig.forbidden]);
     const t5 = performance.now();
-    const overrides = await probeOverrides(rig, { builtIns, sets, shadowed });
+    const overrides = await probeOverrides(rig, { builtIns: found, sets, shadowed });
+    // 5b. tool-search names reserved while tool search is on, found nowhere else
+    const reserved = await probeToolSearchReserved(rig, {
+        names: toolSearchNamesElsewhere(dataDir).filter(
+            (n) => only === undefined || only.includes(n)
+        ),
+        builtIns: found,
+        sets,
+    });
+    reserved.forEach((name) => overrides.unsupported.add(name));
+    const builtIns = sorted([...found, ...reserved]);
     log(`phase 5 (overrides) took ${((performance.now() - t5) / 1000).toFixed(1)} s`);
     log(
         `unsupported: ${sorted(overrides.unsupported).join(" ")}; only with tool search: ${sorted(overrides.keptOnlyWithToolSearch).join(" ")}`

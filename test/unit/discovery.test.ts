@@ -4,6 +4,9 @@
  * runtime refuses, and the measurement's assembly. Expected values are written from the rules of
  * the module's documentation, with made-up runtimes as oracles.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
     batchSearch,
@@ -15,6 +18,7 @@ import {
     narrowFailures,
     offeredByCondition,
     tokenRuns,
+    toolSearchNamesElsewhere,
     type BatchAnswer,
     type ProbeConfig,
 } from "../../scripts/measure/lib/discovery.mjs";
@@ -345,5 +349,30 @@ describe("the measurement", () => {
                 filterAliases: { excludedWith: { grep: ["rg"], rg: ["grep"] }, includedWith: {} },
             })
         );
+    });
+});
+
+describe("toolSearchNamesElsewhere", () => {
+    it("is every name some measurement keeps only with tool search, once, sorted", () => {
+        const dir = mkdtempSync(join(tmpdir(), "discovery-test-"));
+        try {
+            const write = (file: string, keptOnlyWithToolSearch?: string[]) =>
+                writeFileSync(
+                    join(dir, file),
+                    JSON.stringify({ builtIns: ["view"], keptOnlyWithToolSearch })
+                );
+            write("1.0.7.json", ["tool_search_tool"]);
+            write("1.0.8.json", ["tool_search_tool", "session_store_sql"]);
+            write("1.0.0.json", []);
+            write("old.json");
+            writeFileSync(join(dir, "notes.txt"), "not a measurement");
+            expect(toolSearchNamesElsewhere(dir)).toEqual([
+                "session_store_sql",
+                "tool_search_tool",
+            ]);
+            expect(toolSearchNamesElsewhere(join(dir, "missing"))).toEqual([]);
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
     });
 });

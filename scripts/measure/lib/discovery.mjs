@@ -196,6 +196,29 @@ export function measuredElsewhere(dataDir) {
 }
 
 /**
+ * The names another runtime's measurement keeps only while tool search defers tools (the
+ * tool-search tool, `tool_search_tool`), for phase 5b.
+ *
+ * @param {string} dataDir the measurements of other runtimes
+ * @returns {string[]} sorted, each once
+ */
+export function toolSearchNamesElsewhere(dataDir) {
+    if (!existsSync(dataDir)) return [];
+    return sorted(
+        new Set(
+            readdirSync(dataDir)
+                .filter((file) => file.endsWith(".json"))
+                .flatMap(
+                    (file) =>
+                        /** @type {{ keptOnlyWithToolSearch?: string[] }} */ (
+                            JSON.parse(readFileSync(join(dataDir, file), "utf8"))
+                        ).keptOnlyWithToolSearch ?? []
+                )
+        )
+    );
+}
+
+/**
  * Phase 1, from the files: the candidate names of a runtime by where they were found.
  *
  * @param {{ binary: string, packageDirs: string[] }} runtimeFiles
@@ -1148,6 +1171,37 @@ export async function probeOverrides(rig, { builtIns, sets, shadowed }) {
         rig.log(`  override ${name} [${tried}]: ${outcome}`);
     }
     return { unsupported, keptOnlyWithToolSearch };
+}
+
+/**
+ * Phase 5b: a runtime can reserve a tool-search name while tool search is on without offering a
+ * tool of that name or answering it anywhere else, so phases 2 to 4 never see it: runtimes
+ * 1.0.69-0 and 1.0.69 drop a custom `tool_search_tool` with the flag from a session with tool
+ * search. Each such name measured on another runtime ({@link toolSearchNamesElsewhere}) and not
+ * found here is probed with the flag where tool search defers tools; one whose custom handler
+ * does not run there is a built-in whose override is unsupported.
+ *
+ * @param {Rig} rig
+ * @param {{ names: string[], builtIns: string[], sets: OfferedSets }} found
+ * @returns {Promise<string[]>} the names reserved while tool search is on
+ */
+export async function probeToolSearchReserved(rig, { names, builtIns, sets }) {
+    const deferring = /** @type {ProbeConfig} */ (
+        rig.configs.find((c) => c.label === "toolSearch (deferral active)")
+    );
+    const unknown = names.filter((n) => !builtIns.includes(n) && !rig.forbidden.has(n));
+    if (unknown.length === 0) return [];
+    const results = await customViaModelMany(rig, sets, deferring, unknown, true);
+    const reserved = [];
+    for (const name of unknown) {
+        const result = /** @type {{ ran: boolean, why: string }} */ (results.get(name));
+        if (!result.ran) reserved.push(name);
+        rig.log(
+            `  tool search ${name} [${deferring.label} ${deferring.model}]: ` +
+                (result.ran ? "custom ran" : `reserved, unsupported (${result.why})`)
+        );
+    }
+    return reserved;
 }
 
 /**

@@ -30,6 +30,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ProbeResult } from "./conformanceProbe.js";
 import { HIDDEN_BUILT_INS } from "./hiddenBuiltIns.js";
+import { isPatchedGap, patchedGaps } from "./patchedGaps.js";
 import { readMeasurements } from "./measuredCatalog.js";
 import { patchedCopy } from "./patchedInstall.js";
 import { installSdkVersion, nodeFor, sdkRelease } from "./sdkVersions.js";
@@ -193,10 +194,9 @@ function count(
 function silentNames(patched: ProbeResult) {
     const names = probedNames(patched).filter((name) =>
         Object.values(patched.names).some((byName) =>
-            (["noFlag", "flag"] as ProbeKey[]).some((key) => {
-                const outcome = (byName[name] as { noFlag: string; flag: string })[key];
-                return outcome !== "custom-runs" && !outcome.startsWith("refused:");
-            })
+            (["noFlag", "flag"] as ProbeKey[]).some((key) =>
+                isPatchedGap((byName[name] as { noFlag: string; flag: string })[key])
+            )
         )
     );
     return names.length === 0 ? "" : ` (${names.map((name) => `\`${name}\``).join(", ")})`;
@@ -220,6 +220,8 @@ const headlines: {
     patchedRuns: number;
     patchedRefused: number;
     patchedSilent: number;
+    /** Every case of the section the patch let through (patchedGaps.ts), tool search included. */
+    gaps: string[];
 }[] = [];
 const versions = externalRuntime === undefined ? requestedVersions(args) : sdkForRuntime();
 /** The SDK that drives an external runtime: --sdk <version> (a supported one), else the pinned. */
@@ -257,11 +259,8 @@ for (const version of versions) {
         unpatchedFlagSilent: count(unpatched, "flag", silent),
         patchedRuns: count(patched, "noFlag", (o) => o === "custom-runs"),
         patchedRefused: count(patched, "noFlag", (o) => o.startsWith("refused:")),
-        patchedSilent: count(
-            patched,
-            ["noFlag", "flag"],
-            (o) => o !== "custom-runs" && !o.startsWith("refused:")
-        ),
+        patchedSilent: count(patched, ["noFlag", "flag"], isPatchedGap),
+        gaps: patchedGaps(patched),
     };
     headlines.push(headline);
     const models = Object.keys(patched.names);
@@ -493,9 +492,17 @@ for (const [version, { runtimeVersion, agentTypes, taskNote }] of subAgentsMeasu
             `; task-prompt note ${typeof taskNote === "boolean" ? taskNote : taskNote.notMeasured}`
     );
 }
-if (headlines.some((h) => h.patchedSilent > 0)) {
+// Every case of a section counts, not only the summary's per-name column: a custom
+// tool_search_tool dropped under tool search is in no name's row.
+const gaps = headlines.flatMap((h) =>
+    h.gaps.map(
+        (gap) => `${h.version} (runtime ${h.runtime}${h.external ? ", external" : ""}): ${gap}`
+    )
+);
+if (gaps.length > 0) {
     console.error(
-        `a built-in answered a custom tool's call through the PATCHED SDK: see ${written}`
+        `through the PATCHED SDK a built-in answered a custom tool's call, or the runtime dropped ` +
+            `the tool, in ${gaps.length} cases (see ${written}):\n  ${gaps.join("\n  ")}`
     );
     process.exitCode = 1;
 }
