@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { approveAll, type CopilotSession } from "@github/copilot-sdk";
-import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
+import { fakeRuntimeClients, runtimeTransform } from "../support/fakeRuntimeClient.js";
 import { NEWEST_MEASURED_RUNTIME } from "../support/rawMeasurements.js";
 
 const MODEL = "claude-sonnet-4.5";
@@ -26,19 +26,9 @@ const TOOLS_SECTION = [
     "<bash>\nRun commands.\n</bash>",
 ].join("\n");
 
-type Transformed = { sections: Record<string, { content: string }> };
-
 /** Hands the section to the SDK's own dispatcher, as the runtime's `systemMessage.transform`. */
-function transformTools(session: CopilotSession): Promise<Transformed> {
-    const handle = (
-        session as unknown as {
-            _handleSystemMessageTransform(
-                sections: Record<string, { content: string }>
-            ): Promise<Transformed>;
-        }
-    )._handleSystemMessageTransform.bind(session);
-    return handle({ tool_instructions: { content: TOOLS_SECTION } });
-}
+const transformTools = (session: CopilotSession) =>
+    runtimeTransform(session, { tool_instructions: TOOLS_SECTION });
 
 const config = { model: MODEL, onPermissionRequest: approveAll, excludedTools: ["glob"] };
 

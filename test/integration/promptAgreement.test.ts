@@ -6,8 +6,8 @@
  * runtime's `systemMessage.transform` request). Expected texts are written by hand.
  */
 import { describe, expect, it } from "vitest";
-import { SessionToolError, approveAll, type CopilotSession } from "@github/copilot-sdk";
-import { fakeRuntimeClients } from "../support/fakeRuntimeClient.js";
+import { SessionToolError, approveAll } from "@github/copilot-sdk";
+import { fakeRuntimeClients, runtimeTransform } from "../support/fakeRuntimeClient.js";
 
 const MODEL = "claude-sonnet-4.5";
 const handler = async (): Promise<string> => "custom result";
@@ -21,23 +21,7 @@ const SECTIONS = {
     last_instructions: "Finish the task.",
 };
 
-type Transformed = { sections: Record<string, { content: string }> };
-
-function transform(
-    session: CopilotSession,
-    sections: Record<string, string>
-): Promise<Transformed> {
-    const handle = (
-        session as unknown as {
-            _handleSystemMessageTransform(
-                sections: Record<string, { content: string }>
-            ): Promise<Transformed>;
-        }
-    )._handleSystemMessageTransform.bind(session);
-    return handle(
-        Object.fromEntries(Object.entries(sections).map(([id, content]) => [id, { content }]))
-    );
-}
+const transform = runtimeTransform;
 
 const wireSystemMessage = (
     runtime: { paramsOf(method: string): Record<string, unknown>[] },

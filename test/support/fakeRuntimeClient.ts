@@ -91,3 +91,29 @@ export async function exchanged(client: {
     await client.ping("exchanged");
     await client.ping("exchanged");
 }
+
+/** What the SDK's dispatcher answers a `systemMessage.transform` request with. */
+export type TransformedSections = { sections: Record<string, { content: string }> };
+
+/**
+ * Hands `sections` (id to text) to the session's own dispatcher as the runtime's
+ * `systemMessage.transform` request would (the fake runtime cannot call the client back).
+ *
+ * @param session - a session of a client connected to the fake runtime
+ * @param sections - the sections' texts by id
+ */
+export function runtimeTransform(
+    session: object,
+    sections: Record<string, string>
+): Promise<TransformedSections> {
+    const handle = (
+        session as {
+            _handleSystemMessageTransform(
+                sections: Record<string, { content: string }>
+            ): Promise<TransformedSections>;
+        }
+    )._handleSystemMessageTransform.bind(session);
+    return handle(
+        Object.fromEntries(Object.entries(sections).map(([id, content]) => [id, { content }]))
+    );
+}
