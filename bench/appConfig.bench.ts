@@ -4,7 +4,9 @@
  * the wire costs the runtime.
  *
  * Both builds share one real bundled runtime (offline; see support/sharedRuntime.ts); sends go to
- * the mock model on loopback. Every round runs each variant once, back to back, in a new shuffled
+ * the mock model on loopback. The package's client is told it is the bundled, measured runtime
+ * (as over stdio); two more variants run on a client that connects by URL as shipped, which
+ * cannot know the runtime's delivery and takes the unmeasured path. Every round runs each variant once, back to back, in a new shuffled
  * order; a ratio is the median of the rounds' ratios to the round's unwrapped sample, printed with
  * its 90% interval (bootstrap over the rounds) and, beside the issue's target, whether the
  * interval shows it met, not met, or cannot tell (printed, never enforced).
@@ -96,7 +98,9 @@ type Variant =
     | "+ section transforms"
     | "+ one section's transform"
     | "+ a preToolUse hook"
-    | "+ all the package's fields";
+    | "+ all the package's fields"
+    | "agreement on, runtime not known"
+    | "nothing to agree, runtime not known";
 const VARIANTS: readonly Variant[] = [
     "unwrapped, app config",
     "agreement on",
@@ -109,6 +113,8 @@ const VARIANTS: readonly Variant[] = [
     "+ one section's transform",
     "+ a preToolUse hook",
     "+ all the package's fields",
+    "agreement on, runtime not known",
+    "nothing to agree, runtime not known",
 ];
 const STDIO_VARIANTS: readonly Variant[] = [
     "unwrapped, app config",
@@ -120,7 +126,18 @@ const STDIO_VARIANTS: readonly Variant[] = [
     "+ one section's transform",
     "+ a preToolUse hook",
 ];
-const wrappedVariants = new Set<Variant>(["agreement on", "agreement off", "nothing to agree"]);
+const wrappedVariants = new Set<Variant>([
+    "agreement on",
+    "agreement off",
+    "nothing to agree",
+    "agreement on, runtime not known",
+    "nothing to agree, runtime not known",
+]);
+/** The variants of a wrapped client that connects by URL as shipped (sharedRuntime.ts, `known`). */
+const unknownRuntimeVariants = new Set<Variant>([
+    "agreement on, runtime not known",
+    "nothing to agree, runtime not known",
+]);
 
 /** What the package sent in `session.create`, by case (recorded once). */
 interface SentCreate {
@@ -196,7 +213,9 @@ function unwrappedConfig(
 }
 
 function wrappedConfig(variant: Variant): Record<string, unknown> {
-    if (variant === "nothing to agree") return appConfigs.nothingToAgree;
+    if (variant === "nothing to agree" || variant === "nothing to agree, runtime not known") {
+        return appConfigs.nothingToAgree;
+    }
     if (variant === "agreement off") return { ...appConfigs.agreeing, promptAgreement: "off" };
     return appConfigs.agreeing;
 }
@@ -282,6 +301,13 @@ const MAIN_ROWS = [
     { variant: "agreement off", base: "unwrapped, app config" },
     { variant: "nothing to agree", base: "unwrapped, app config (nothing to agree)" },
 ] as const;
+const UNKNOWN_RUNTIME_ROWS = [
+    { variant: "agreement on, runtime not known", base: "unwrapped, app config" },
+    {
+        variant: "nothing to agree, runtime not known",
+        base: "unwrapped, app config (nothing to agree)",
+    },
+] as const;
 const FIELD_ROWS = [
     { variant: "+ override flags", base: "unwrapped, app config" },
     { variant: "+ defer", base: "unwrapped, app config" },
@@ -345,7 +371,8 @@ async function main(): Promise<void> {
     try {
         const wrapped = await runtime.connect("wrapped");
         const unwrapped = await runtime.connect("unwrapped");
-        clients.push(wrapped, unwrapped);
+        const notKnowing = await runtime.connect("wrapped", true, false);
+        clients.push(wrapped, unwrapped, notKnowing);
         const base = { model: MODEL, provider: PROVIDER, onPermissionRequest: approveAll };
         const sent = await recordCreate(wrapped, { ...base, ...appConfigs.agreeing });
         const sentNone = await recordCreate(wrapped, { ...base, ...appConfigs.nothingToAgree });
@@ -363,7 +390,12 @@ async function main(): Promise<void> {
                 ? wrappedConfig(variant)
                 : unwrappedConfig(variant, sent)),
         });
-        const clientOf = (variant: Variant) => (wrappedVariants.has(variant) ? wrapped : unwrapped);
+        const clientOf = (variant: Variant) =>
+            unknownRuntimeVariants.has(variant)
+                ? notKnowing
+                : wrappedVariants.has(variant)
+                  ? wrapped
+                  : unwrapped;
         // Warm-up: the first sessions of a client pay for loading the runtime's modules.
         for (const variant of VARIANTS) {
             for (let i = 0; i < 5; i++) await timeSession(clientOf(variant), config(variant));
@@ -440,6 +472,11 @@ async function main(): Promise<void> {
             { ...MAIN_ROWS[1], target: 1.02 },
             { ...MAIN_ROWS[2], target: 1.0 },
         ]);
+        console.log(
+            `A client that connects by URL as shipped does not know the runtime's delivery: unmeasured, its stand-in catalog, transforms for every section, warn by default (no target: the issue's are for a measured runtime):`
+        );
+        printRatios(`  warm createSession`, created, UNKNOWN_RUNTIME_ROWS);
+        printRatios(`  first send`, firstSend, UNKNOWN_RUNTIME_ROWS);
         console.log(
             `What each field the package adds costs the runtime: the unwrapped SDK given the app's config plus that field alone:`
         );

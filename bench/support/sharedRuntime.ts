@@ -10,6 +10,13 @@
  * client's socket gets TCP_NODELAY, as the SDK's TCP transport writes a message's header and body
  * separately and would otherwise wait on delayed ACKs (about 40 ms a request, measured), the same
  * for all.
+ *
+ * Known runtime: a client that connects by URL cannot tell which delivery of a version it talks
+ * to, so the package treats such a runtime as unmeasured (its stand-in catalog, transforms for
+ * every section, `warn` by default). This runtime is the bundled one, measured; a wrapped client
+ * is told so (`known`, the default), and then takes the path it takes over stdio, where apps run
+ * by default, and where a URL client of a measured CLI server runs. `known: false` leaves the
+ * client as shipped, to measure the unmeasured path.
  */
 
 import { performance } from "node:perf_hooks";
@@ -44,8 +51,11 @@ export type Build = "wrapped" | "unwrapped";
 /** A runtime that clients connect to by URL; stop it after its clients. */
 export interface SharedRuntime {
     readonly url: string;
-    /** A started client of `build`; `noDelay: false` leaves an unwrapped socket as shipped. */
-    connect(build: Build, noDelay?: boolean): Promise<BenchClient>;
+    /**
+     * A started client of `build`; `noDelay: false` leaves an unwrapped socket as shipped, and
+     * `known: false` a wrapped client that does not know the runtime (see above).
+     */
+    connect(build: Build, noDelay?: boolean, known?: boolean): Promise<BenchClient>;
     stop(): Promise<void>;
 }
 
@@ -59,10 +69,11 @@ export async function startSharedRuntime(
         baseDirectory,
     });
     await server.start();
+    const { version } = await server.getStatus();
     const url = `127.0.0.1:${(server as unknown as { runtimePort: number }).runtimePort}`;
     return {
         url,
-        async connect(build, noDelay = true) {
+        async connect(build, noDelay = true, known = true) {
             const client = (build === "unwrapped"
                 ? new UnpatchedClient({
                       connection: UnpatchedConnection.forUri(url, { connectionToken: token }),
@@ -77,6 +88,13 @@ export async function startSharedRuntime(
                 (
                     client as unknown as { socket?: { setNoDelay(on: boolean): void } }
                 ).socket?.setNoDelay(true);
+            }
+            if (build === "wrapped" && known) {
+                // What the client's state says of a runtime it runs itself (clientState.ts).
+                Object.assign(
+                    (client as unknown as { sessionToolState: object }).sessionToolState,
+                    { bundledRuntimeVersion: version, runtimeDelivery: "bundled" }
+                );
             }
             return client;
         },
