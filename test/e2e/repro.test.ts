@@ -120,6 +120,21 @@ describe("npm run repro", () => {
         expect(exitCode).toBe(0);
     });
 
+    it("hook-points: a session with one onPreToolUse is asked at other hook points on a turn without tool calls, on both SDKs", async () => {
+        const { exitCode, stdout } = await repro("hook-points");
+
+        expect(exitCode).toBe(0);
+        // The runtime's behaviour: the published and the patched SDK alike.
+        const counts = [
+            ...stdout.matchAll(/onPreToolUse alone registered: (\d+) \(([^)]*)\)/g),
+        ].map((match) => ({ count: Number(match[1]), types: match[2] ?? "" }));
+        expect(counts).toHaveLength(2);
+        for (const { count, types } of counts) {
+            expect(count).toBeGreaterThan(0);
+            expect(types).toContain("userPromptSubmitted");
+        }
+    }, 120_000);
+
     it("rejects an unknown name with a usage error", async () => {
         const { exitCode, stderr } = await repro("no-such-repro");
 

@@ -453,6 +453,72 @@ export const REPRO_CASES = [
         },
     },
     {
+        name: "hook-points",
+        title: "[runtime] A session that registers one SDK hook is asked at every hook point",
+        report: "08-hook-points.md",
+        repository: "github/copilot-sdk, label runtime triage",
+        expected:
+            "a session whose only hook is onPreToolUse gets no hooks.invoke request on a turn without tool calls",
+        async run(rig) {
+            // Counted where the SDK's client answers the runtime's hooks.invoke requests.
+            const client = /** @type {any} */ (rig.client);
+            const answer = client.handleHooksInvoke;
+            /** @type {string[]} */
+            let asked = [];
+            client.handleHooksInvoke = function (/** @type {{ hookType: string }} */ params) {
+                asked.push(params?.hookType);
+                return answer.call(this, params);
+            };
+            /** @param {object} config */
+            const firstSend = async (config) => {
+                const { session, error } = await rig.createSession(CLAUDE, config);
+                if (error) throw error;
+                asked = [];
+                const started = performance.now();
+                await rig.turn(session);
+                const elapsed = performance.now() - started;
+                const inTurn = asked;
+                asked = [];
+                await session.disconnect();
+                return { asked: inTurn, onDisconnect: asked, elapsed };
+            };
+            try {
+                const hooks = { onPreToolUse: async () => undefined };
+                /** @type {number[]} */
+                const withHook = [];
+                /** @type {number[]} */
+                const without = [];
+                let seen = /** @type {string[]} */ ([]);
+                let onDisconnect = /** @type {string[]} */ ([]);
+                for (let round = 0; round < 5; round++) {
+                    const hooked = await firstSend({ hooks });
+                    seen = hooked.asked;
+                    onDisconnect = hooked.onDisconnect;
+                    withHook.push(hooked.elapsed);
+                    without.push((await firstSend({})).elapsed);
+                }
+                const median = (/** @type {number[]} */ values) =>
+                    (values.sort((a, b) => a - b)[2] ?? NaN).toFixed(1);
+                const unasked = [...seen, ...onDisconnect].filter(
+                    (hookType) => hookType !== "preToolUse"
+                );
+                return {
+                    steps: [
+                        `hooks.invoke on a first send without tool calls, onPreToolUse alone registered: ${seen.length} (${seen.join(", ") || "none"}); on the disconnect: ${onDisconnect.length} (${onDisconnect.join(", ") || "none"})`,
+                        `median first send over stdio (5 each): ${median(without)} ms without the hook, ${median(withHook)} ms with it`,
+                    ],
+                    defect: unasked.length > 0,
+                    actual:
+                        unasked.length > 0
+                            ? `asked at ${unasked.length} hook points the session registered no hook for`
+                            : "asked only at the hook points the session registered",
+                };
+            } finally {
+                client.handleHooksInvoke = answer;
+            }
+        },
+    },
+    {
         name: "hidden-built-in-clash",
         title: "[runtime] Hidden built-ins escape clash detection and answer calls meant for a custom tool",
         report: "runtime-hidden-built-ins.md",
