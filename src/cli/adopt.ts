@@ -203,7 +203,7 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
         "For production, construct each client with the fail-closed preset, " +
             "`new CopilotClient({ failClosed: true })`: it refuses unflagged overrides, filter " +
             "entries that name nothing and custom tools the runtime rejects " +
-            `(${USING_OPTIONS}).`
+            `(${usingOptions(identity.name)}).`
     );
     log("");
     log(
@@ -213,9 +213,10 @@ export function adopt(app: string, identity: PackageIdentity, options: AdoptOpti
     );
 }
 
-/** Where the preset is described, in the installed package. */
-const USING_OPTIONS =
-    "node_modules/copilot-sdk-tool-override/docs/using.md, Options, members and exports";
+/** Where the preset is described, in the package as `init` installed it (under its own name). */
+function usingOptions(name: string): string {
+    return `node_modules/${name}/docs/using.md, Options, members and exports`;
+}
 
 /** The files the thin patch appends to, as the check for a patched SDK reads them. */
 const PATCHED_FILES = [
