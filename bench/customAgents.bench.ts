@@ -158,9 +158,37 @@ async function main(): Promise<void> {
         for (const variant of VARIANTS) {
             for (let i = 0; i < 10; i++) await timeSession(clientOf(variant), config(variant));
         }
-        const times = await pairedRounds(ROUNDS, VARIANTS, (variant) =>
-            timeSession(clientOf(variant), config(variant))
-        );
+        // Each session.create's round trip, by client: the runtime's part of a createSession;
+        // the rest is the client's own work before the request and after the answer.
+        const answers = new Map<BenchClient, number>();
+        for (const client of [wrapped, unwrapped]) {
+            const connection = (
+                client as unknown as {
+                    connection: {
+                        sendRequest: (method: string, ...rest: unknown[]) => Promise<unknown>;
+                    };
+                }
+            ).connection;
+            const request = connection.sendRequest.bind(connection);
+            connection.sendRequest = (method: string, ...rest: unknown[]) => {
+                if (method !== "session.create") return request(method, ...rest);
+                const start = performance.now();
+                return request(method, ...rest).finally(() =>
+                    answers.set(client, performance.now() - start)
+                );
+            };
+        }
+        const runtimePart: Record<"package" | "unwrapped", number[]> = {
+            package: [],
+            unwrapped: [],
+        };
+        const times = await pairedRounds(ROUNDS, VARIANTS, async (variant) => {
+            const elapsed = await timeSession(clientOf(variant), config(variant));
+            if (variant !== "unwrapped, wire tools") {
+                runtimePart[variant].push(answers.get(clientOf(variant)) ?? Number.NaN);
+            }
+            return elapsed;
+        });
         const line = (values: readonly number[]) =>
             `median ${quantile(values, 0.5).toFixed(2)} ms (quartiles ${quantile(values, 0.25).toFixed(2)}-${quantile(values, 0.75).toFixed(2)})`;
         console.log(
@@ -175,6 +203,14 @@ async function main(): Promise<void> {
         );
         console.log(
             `  the unwrapped SDK given the package's wire tools too (flags, defer), to the same: ${ratioWithTarget(pairedRatios(times["unwrapped, wire tools"], times.unwrapped))}; the package to it: ${ratioWithTarget(pairedRatios(times.package, times["unwrapped, wire tools"]))}`
+        );
+        const own = (variant: "package" | "unwrapped") =>
+            quantile(
+                times[variant].map((total, round) => total - runtimePart[variant][round]!),
+                0.5
+            );
+        console.log(
+            `  where it goes (medians): the runtime's answer to session.create ${quantile(runtimePart.unwrapped, 0.5).toFixed(2)} ms unwrapped, ${quantile(runtimePart.package, 0.5).toFixed(2)} ms for the package's request; the client's own time around it ${own("unwrapped").toFixed(2)} ms unwrapped, ${own("package").toFixed(2)} ms with the package`
         );
         const step = await stepTime();
         const unwrappedMedian = quantile(times.unwrapped, 0.5);
