@@ -649,11 +649,15 @@ function build(scenario: Scenario): Built {
         define(first, "parameters", wrap("parameters", parameters.value));
     tools[0] = wrap("tool", first);
     const agents = Object.getOwnPropertyDescriptor(options, "customAgents");
-    if (
-        isObjectValue(agents) &&
-        agents.value !== null &&
-        (agents.value as unknown[])[0] === agent
-    ) {
+    // The list itself may be a hostile shape (a revoked proxy throws on any read).
+    const firstAgent = (list: unknown): unknown => {
+        try {
+            return (list as unknown[])[0];
+        } catch {
+            return undefined;
+        }
+    };
+    if (isObjectValue(agents) && agents.value !== null && firstAgent(agents.value) === agent) {
         (agents.value as unknown[])[0] = wrap("agent", agent);
     }
     for (const option of [
