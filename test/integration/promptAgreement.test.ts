@@ -84,21 +84,27 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
     });
 
     it("follows setTools: a custom view replaces the built-in, and the note says so", async () => {
-        const { client } = await fake.setUp();
+        // As an app's client connects: it cannot tell the runtime's delivery, so the runtime
+        // counts as unmeasured (the stand-in catalog).
+        const { client } = await fake.setUp({}, {}, "as-connected");
         const session = await client.createSession({
             model: MODEL,
             onPermissionRequest: approveAll,
-            // Set: unset, a session whose runtime was not asked gets 'warn' (below).
+            // Set: unset, an unmeasured runtime gets 'warn' (below).
             promptAgreement: "rewrite",
+            // The app's decision: with it, every section gets a transform.
+            excludedTools: ["glob"],
         });
         const before = await transform(session, SECTIONS);
-        expect(before.sections.tool_efficiency!.content).toBe(SECTIONS.tool_efficiency);
+        expect(before.sections.tool_efficiency!.content).toBe(
+            "* Use grep, view, edit yourself.\n* Make 3 view tool calls at once.\n* Keep going."
+        );
         expect(before.sections.tool_instructions!.content).toBe(SECTIONS.tool_instructions);
-        // A session with nothing to check did not ask the runtime its version: the stand-in
-        // catalog confirms no absence, and the note says which tools it could not confirm.
+        // The stand-in catalog confirms no absence but the app's: the note says which tools it
+        // could not confirm.
         expect(session.toolResolution!.runtime.catalog).toBe("fallback");
-        expect(before.sections.last_instructions!.content).toMatch(
-            /^Finish the task\.\n\n<tool_availability>\nThis session may not offer the tools /
+        expect(before.sections.last_instructions!.content).toContain(
+            "This session may not offer the tools "
         );
         await session.setTools({
             tools: [
@@ -107,13 +113,17 @@ describe("promptAgreement: 'rewrite' (the default)", () => {
         });
         const after = await transform(session, SECTIONS);
         expect(after.sections.tool_instructions!.content).toBe("<bash>\nRun commands.\n</bash>");
-        // When to call a tool named view, and its parallel calls, hold for the app's view too.
-        expect(after.sections.tool_efficiency!.content).toBe(SECTIONS.tool_efficiency);
+        // When to call a tool named view, and its parallel calls, hold for the app's view too;
+        // glob stays excluded.
+        expect(after.sections.tool_efficiency!.content).toBe(
+            before.sections.tool_efficiency!.content
+        );
         expect(after.sections.last_instructions!.content).toContain(
             "The tool view is this application's own: follow its description"
         );
         const { mentions } = session.toolResolution!.prompt!;
         expect(mentions.before.map((m) => [m.section, m.name, m.reason])).toEqual([
+            ["tool_efficiency", "glob", "not-offered"],
             ["tool_instructions", "view", "replaced"],
             ["tool_instructions", "view", "replaced"],
         ]);
@@ -135,13 +145,38 @@ describe("promptAgreement unset: the default follows the evidence", () => {
         expect(session.toolResolution!.prompt!.mode).toBe("rewrite");
     });
 
-    it("is 'warn' with the note where the runtime is not known: the text stays, a warning says so", async () => {
-        const { client, warnings } = await fake.setUp();
+    it("sends the SDK's own prompt where the runtime is not known and the app removes and replaces nothing; a later override warns that the instructions may name it", async () => {
+        const { runtime, client, warnings } = await fake.setUp({}, {}, "as-connected");
         const session = await client.createSession({
             model: MODEL,
             onPermissionRequest: approveAll,
+            tools: [{ name: "lookup", description: "Look up a record", handler }],
         });
-        // A session with nothing to check did not ask the runtime its version.
+        expect(session.toolResolution!.runtime.catalog).toBe("fallback");
+        // No customize mode, no transforms: the runtime's prompt and tools are the runtime's own.
+        expect(wireSystemMessage(runtime)).toBeUndefined();
+        expect(session.toolResolution!.prompt).toBeUndefined();
+        expect(warnings.filter((w) => w.code === "RUNTIME_PROMPT_NAMES_MISSING_TOOL")).toEqual([]);
+
+        await session.setTools({
+            tools: [
+                { name: "view", description: "Show a record", handler, overridesBuiltInTool: true },
+            ],
+        });
+        const warned = warnings.filter((w) => w.code === "RUNTIME_PROMPT_NAMES_MISSING_TOOL");
+        expect(warned.map((w) => w.identifiers)).toEqual([["view"]]);
+        expect(warned[0]!.message).toContain(
+            "The runtime's instructions may name (this runtime's texts were not measured)"
+        );
+    });
+
+    it("is 'warn' with the note where the runtime is not known: the text stays, a warning says so", async () => {
+        const { client, warnings } = await fake.setUp({}, {}, "as-connected");
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            excludedTools: ["glob"],
+        });
         expect(session.toolResolution!.runtime.catalog).toBe("fallback");
         await session.setTools({
             tools: [
@@ -156,10 +191,12 @@ describe("promptAgreement unset: the default follows the evidence", () => {
         const report = session.toolResolution!.prompt!;
         expect(report.mode).toBe("warn");
         expect(report.edits.map((e) => [e.section, e.action, e.names])).toEqual([
+            ["tool_efficiency", "rewritten", ["glob"]],
             ["tool_instructions", "removed", ["view"]],
         ]);
         const warned = warnings.filter((w) => w.code === "RUNTIME_PROMPT_NAMES_MISSING_TOOL");
-        expect(warned.map((w) => w.identifiers)).toEqual([["view"]]);
+        // glob at the first build, view after the change.
+        expect(warned.map((w) => w.identifiers)).toEqual([["glob"], ["view"]]);
         expect(warned[0]!.message).toContain("'warn' is the default on this runtime");
     });
 });
@@ -218,6 +255,7 @@ describe("promptAgreement with the app's systemMessage", () => {
         await client.createSession({
             model: MODEL,
             onPermissionRequest: approveAll,
+            excludedTools: ["view"],
             systemMessage: { mode: "append", content: "Be brief." },
         });
         const wire = wireSystemMessage(runtime)!;

@@ -9,7 +9,10 @@ import { describe, expect, it } from "vitest";
 import { CLAUDE_MODEL, GPT_MODEL, testCleanups } from "../support/e2eHarness.js";
 import { captureRuntimePrompt } from "../support/runtimeSections.js";
 import { toolMentions } from "../../src/toolCustomization/prompt/toolMentions.js";
-import { sectionsToAgree } from "../../src/toolCustomization/prompt/promptSections.js";
+import {
+    namesOutsideAgreement,
+    sectionsToAgree,
+} from "../../src/toolCustomization/prompt/promptSections.js";
 import type { PromptTools } from "../../src/toolCustomization/prompt/promptAgreement.js";
 import { MEASURED_PROMPT_SECTIONS } from "../../src/toolCustomization/catalog/generated/promptSectionNames.generated.js";
 import { MEASURED_BUILT_IN_TOOLS } from "../../src/toolCustomization/catalog/generated/measuredBuiltInTools.generated.js";
@@ -64,13 +67,54 @@ describe("sectionsToAgree", () => {
         expect(sectionsToAgree(runtime, CLAUDE_MODEL, tools([], ["skill"]))).toEqual(sections);
     });
 
-    it("registers all where the runtime or the model id was not measured", () => {
-        expect(sectionsToAgree({ ...runtime, catalog: "fallback" }, CLAUDE_MODEL, tools([]))).toBe(
+    it("registers all where the runtime or the model id was not measured and the session lacks a tool", () => {
+        const lacking = tools(["grep"]);
+        expect(sectionsToAgree({ ...runtime, catalog: "fallback" }, CLAUDE_MODEL, lacking)).toBe(
             undefined
         );
-        expect(sectionsToAgree(runtime, "some-new-model", tools([]))).toBe(undefined);
-        expect(sectionsToAgree(runtime, "constructor", tools([]))).toBe(undefined);
-        expect(sectionsToAgree(runtime, undefined, tools([]))).toBe(undefined);
+        expect(sectionsToAgree(runtime, "some-new-model", lacking)).toBe(undefined);
+        expect(sectionsToAgree(runtime, "constructor", lacking)).toBe(undefined);
+        expect(sectionsToAgree(runtime, undefined, lacking)).toBe(undefined);
+    });
+
+    it("registers none with the stand-in catalog where the session lacks and replaces nothing, unconfirmed names or not", () => {
+        const nothing = tools([], ["skill", "apply_patch"]);
+        expect(sectionsToAgree({ ...runtime, catalog: "fallback" }, CLAUDE_MODEL, nothing)).toEqual(
+            []
+        );
+        // A measured catalog's absences are the runtime's, not the app's: all, texts unmeasured.
+        expect(sectionsToAgree(runtime, "some-new-model", nothing)).toBe(undefined);
+        expect(
+            sectionsToAgree({ version: "9.9.9", catalog: "measured" }, CLAUDE_MODEL, nothing)
+        ).toBe(undefined);
+    });
+});
+
+describe("namesOutsideAgreement", () => {
+    const [measured] = MEASURED_PROMPT_SECTIONS;
+    const lacking: PromptTools = {
+        names: NAMES,
+        dropped: new Set(["grep", "view"]),
+        missing: ["grep"],
+        replaced: ["view"],
+        unconfirmed: [],
+    };
+
+    it("names the built-ins the session lacks or replaces, not certain, where the runtime's texts were not measured", () => {
+        for (const runtime of [
+            { version: measured!.runtimeVersion, catalog: "fallback" as const },
+            { version: "9.9.9", catalog: "measured" as const },
+        ]) {
+            expect(namesOutsideAgreement([], runtime, CLAUDE_MODEL, lacking)).toEqual({
+                names: ["grep", "view"],
+                certain: false,
+            });
+        }
+    });
+
+    it("names nothing where every section has a transform", () => {
+        const runtime = { version: "9.9.9", catalog: "fallback" as const };
+        expect(namesOutsideAgreement(undefined, runtime, CLAUDE_MODEL, lacking).names).toEqual([]);
     });
 });
 

@@ -177,7 +177,9 @@ function withAgreement<C extends ToolSessionConfig>(
         state.promptRewrites,
         agreed,
         (tools, model) =>
-            runtime === undefined ? [] : namesOutsideAgreement(agreed, runtime, model, tools),
+            runtime === undefined
+                ? { names: [], certain: true }
+                : namesOutsideAgreement(agreed, runtime, model, tools),
         setting === undefined
     );
     if (agreement === undefined) return prepared;

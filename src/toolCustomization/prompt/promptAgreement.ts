@@ -260,7 +260,7 @@ type SystemMessage = { mode?: unknown; content?: unknown; sections?: unknown };
  * @param agreed - the sections to transform (`sectionsToAgree`): undefined for all; none for
  *   nothing to agree, where the app's `systemMessage` goes as given and the report says so
  * @param outside - the names sections without a transform name that the session lacks, for its
- *   model and tools (`namesOutsideAgreement`)
+ *   model and tools, and whether measured texts name them (`namesOutsideAgreement`)
  * @param defaulted - the app set no `promptAgreement`; `mode` is the runtime's default
  */
 export function agreeingSystemMessage(
@@ -270,7 +270,13 @@ export function agreeingSystemMessage(
     onWarning: (warning: SessionToolWarning) => void,
     rewrite: PromptRewriter = agreedText,
     agreed?: readonly string[],
-    outside: (tools: PromptTools, model: unknown) => readonly string[] = () => [],
+    outside: (
+        tools: PromptTools,
+        model: unknown
+    ) => { readonly names: readonly string[]; readonly certain: boolean } = () => ({
+        names: [],
+        certain: true,
+    }),
     defaulted = false
 ): { systemMessage: unknown; agreement: PromptAgreement | undefined } {
     const app = (given ?? {}) as SystemMessage;
@@ -284,13 +290,14 @@ export function agreeingSystemMessage(
         tools,
         report: undefined,
         changed: (model) => {
-            const names = outside(agreement.tools(), model);
+            const { names, certain } = outside(agreement.tools(), model);
             warnNamesOnce(
                 onWarning,
                 warnedOutside,
                 names,
                 () =>
-                    `The runtime's instructions name ${formatList(names)}, which this session ` +
+                    `The runtime's instructions ${certain ? "name" : UNMEASURED_NAMING} ` +
+                    `${formatList(names)}, which this session ` +
                     "no longer offers (or now replaces) after setTools or setModel: " +
                     "the session had nothing to agree on when it was created, " +
                     "so it got the SDK's own prompt and no transforms, and the runtime takes none later. " +
@@ -644,6 +651,9 @@ function warnOnce(
                 : "promptAgreement: 'warn' keeps the text; 'rewrite' removes it.")
     );
 }
+
+/** How the warning after a change says what unmeasured instructions name. */
+const UNMEASURED_NAMING = "may name (this runtime's texts were not measured)";
 
 /** `RUNTIME_PROMPT_NAMES_MISSING_TOOL` for `names`, unless `warned` (one set's scope) has them. */
 function warnNamesOnce(

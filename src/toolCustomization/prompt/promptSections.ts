@@ -4,10 +4,16 @@ import type { PromptTools } from "./promptAgreement.js";
 /**
  * The sections of the runtime's prompt the agreement registers transforms for:
  * - undefined (all of them): the runtime, or the model id on it, was not measured
- *   (`scripts/measure/measure-prompt-sections.mjs`), so any section may name any tool;
+ *   (`scripts/measure/measure-prompt-sections.mjs`), so any section may name any tool; with the
+ *   stand-in catalog, only where the session lacks or replaces a tool by the app's decision (its
+ *   filter, a custom tool);
  * - none: on the session's model, no section names a tool the session lacks or replaces, and
- *   nothing is unconfirmed: the session gets the SDK's own prompt, untouched (no customize mode,
- *   no transforms, no extra requests);
+ *   nothing is unconfirmed; or, with the stand-in catalog (a runtime whose built-ins were not
+ *   measured on its delivery), the app's decisions remove and replace nothing, so that the
+ *   runtime's prompt and its tools come from the runtime alone, as without the package (a note
+ *   about the stand-in's unconfirmed names would be a guess: runtime 1.0.102 offers `skill`,
+ *   which the stand-in of its day lacked). The session gets the SDK's own prompt, untouched (no
+ *   customize mode, no transforms, no extra requests);
  * - otherwise, every section that names a tool on some model of this runtime: the ones that
  *   disagree now, and those a later `setTools` or `setModel` could make disagree (the runtime
  *   calls the transforms registered at creation again after each; it takes no new ones).
@@ -22,7 +28,8 @@ export function sectionsToAgree(
     model: unknown,
     tools: PromptTools
 ): readonly string[] | undefined {
-    if (runtime.catalog !== "measured") return undefined;
+    // With the stand-in catalog, every name the session lacks is the app's decision.
+    if (runtime.catalog !== "measured") return tools.dropped.size === 0 ? NONE : undefined;
     const measured = MEASURED_PROMPT_SECTIONS.find(
         (entry) => entry.runtimeVersion === runtime.version
     );
@@ -66,30 +73,49 @@ export function defaultPromptAgreement(runtime: {
     return proven ? "rewrite" : "warn";
 }
 
+/** The names {@link namesOutsideAgreement} finds, and whether measured texts name them. */
+export interface NamesOutside {
+    readonly names: readonly string[];
+    /**
+     * True where the runtime's measured section texts name them; false where nothing was
+     * measured, and the names are the built-ins the session lacks or replaces, which its
+     * instructions may name.
+     */
+    readonly certain: boolean;
+}
+
+const NOTHING_OUTSIDE: NamesOutside = Object.freeze({ names: NONE, certain: true });
+
 /**
  * The tools a session lacks or replaces that sections without a transform name on its model:
  * after a `setTools` or `setModel` of a session that had nothing to agree on at its creation (so
  * none was registered, and the runtime takes none later), what the runtime's instructions now
- * say wrongly. Empty where the transforms cover every section (`agreed` undefined) or the
- * runtime was not measured.
+ * say wrongly. Empty where the transforms cover every section (`agreed` undefined). Where the
+ * runtime's texts were not measured (its version, or its catalog a stand-in), the built-ins the
+ * session lacks or replaces, not certain.
  *
  * @param agreed - the sections registered ({@link sectionsToAgree}'s answer at creation)
  * @param runtime - `toolResolution.runtime` of the session
  * @param model - the session's model id now
  * @param tools - the session's tools now
- * @returns tool names, sorted
+ * @returns tool names, sorted, and whether measured texts name them
  */
 export function namesOutsideAgreement(
     agreed: readonly string[] | undefined,
     runtime: { readonly version: string; readonly catalog: "measured" | "fallback" },
     model: unknown,
     tools: PromptTools
-): readonly string[] {
-    if (agreed === undefined) return NONE;
-    const measured = MEASURED_PROMPT_SECTIONS.find(
-        (entry) => entry.runtimeVersion === runtime.version
-    );
-    if (measured === undefined) return NONE;
+): NamesOutside {
+    if (agreed === undefined) return NOTHING_OUTSIDE;
+    const measured =
+        runtime.catalog === "measured"
+            ? MEASURED_PROMPT_SECTIONS.find((entry) => entry.runtimeVersion === runtime.version)
+            : undefined;
+    if (measured === undefined) {
+        // Whether such a runtime leaves a replaced built-in's own block out is not known either.
+        const names = new Set([...tools.missing, ...tools.replaced]);
+        return Object.freeze({ names: Object.freeze([...names].sort()), certain: false });
+    }
     // An unmeasured model id may be given any model's text.
     const models =
         typeof model === "string" && Object.hasOwn(measured.byModel, model)
@@ -107,5 +133,5 @@ export function namesOutsideAgreement(
             }
         }
     }
-    return Object.freeze([...names].sort());
+    return Object.freeze({ names: Object.freeze([...names].sort()), certain: true });
 }
