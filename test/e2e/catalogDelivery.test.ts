@@ -71,6 +71,43 @@ describe.skipIf(cli === undefined || !existsSync(cli))(
             expect(session.toolResolution!.prompt!.mode).toBe("warn");
             await session.disconnect();
         }, 120_000);
+
+        it("leaves a session that removes and replaces nothing to the runtime: no transform runs, no note", async ({
+            onTestFinished,
+        }) => {
+            const defer = testCleanups(onTestFinished);
+            const rig = await e2eRig(
+                defer,
+                (baseDirectory) =>
+                    new CopilotClient({
+                        baseDirectory,
+                        onToolWarning: () => {},
+                        connection: RuntimeConnection.forStdio({
+                            path: cli!,
+                            env: { ...process.env, COPILOT_AUTO_UPDATE: "false" } as Record<
+                                string,
+                                string
+                            >,
+                        }),
+                    })
+            );
+            const session = await rig.client.createSession({
+                ...rig.base(CLAUDE_MODEL),
+                tools: [{ name: "lookup", description: "Look up a record", handler: () => "ok" }],
+            });
+            const from = rig.model.requests.length;
+            await session.sendAndWait({ prompt: "hello" });
+            const request = rig.model.requests[from]!;
+            const system = request.messages.find((message) => message.role === "system")?.content;
+            const prompt = contentText((system ?? "") as never);
+
+            expect(session.toolResolution!.runtime.catalog).toBe("fallback");
+            // No transform was registered, so none ran: no report, and the runtime's text as is.
+            expect(session.toolResolution!.prompt).toBe(undefined);
+            expect(prompt).toContain("<skill>");
+            expect(prompt).not.toContain("<tool_availability>");
+            await session.disconnect();
+        }, 120_000);
     }
 );
 
