@@ -170,6 +170,38 @@ describe("promptAgreement unset: the default follows the evidence", () => {
         );
     });
 
+    it("warns after a later exclusion of a built-in the stand-in does not offer the model, on a runtime not known", async () => {
+        const { client, warnings } = await fake.setUp({}, {}, "as-connected");
+        const session = await client.createSession({
+            model: MODEL,
+            onPermissionRequest: approveAll,
+            tools: [{ name: "lookup", description: "Look up a record", handler }],
+        });
+        expect(session.toolResolution!.runtime.catalog).toBe("fallback");
+        // The stand-in offers skill only with skillDirectories; the runtime may offer it anyway.
+        expect(session.toolResolution!.enabledTools).not.toContain("skill");
+        await session.setTools({ excludedTools: ["skill", "lookup"] });
+        const warned = warnings.filter((w) => w.code === "RUNTIME_PROMPT_NAMES_MISSING_TOOL");
+        // The custom tool is the app's own: no runtime text names it.
+        expect(warned.map((w) => w.identifiers)).toEqual([["skill"]]);
+    });
+
+    it("adds no task-prompt hook with the stand-in catalog, even in rewrite mode", async () => {
+        const { runtime, client } = await fake.setUp({}, {}, "as-connected");
+        for (const excludedTools of [undefined, ["glob"]]) {
+            const session = await client.createSession({
+                model: MODEL,
+                onPermissionRequest: approveAll,
+                promptAgreement: "rewrite",
+                tools: [{ name: "lookup", description: "Look up a record", handler }],
+                ...(excludedTools === undefined ? {} : { excludedTools }),
+            });
+            expect(session.toolResolution!.runtime.catalog).toBe("fallback");
+            // Its version is the stand-in's, whose task prompt was measured; this runtime's was not.
+            expect(runtime.paramsOf("session.create").at(-1)?.hooks).toBeFalsy();
+        }
+    });
+
     it("is 'warn' with the note where the runtime is not known: the text stays, a warning says so", async () => {
         const { client, warnings } = await fake.setUp({}, {}, "as-connected");
         const session = await client.createSession({

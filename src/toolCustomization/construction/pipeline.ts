@@ -185,8 +185,13 @@ function withAgreement<C extends ToolSessionConfig>(
     if (agreement === undefined) return prepared;
     const sent = { ...config, systemMessage: systemMessage as C["systemMessage"] };
     // The built-in sub-agents' half: the note goes into each task call's prompt (taskPromptNote.ts),
-    // on the runtimes where that is measured to work (elsewhere it can break the task call).
-    if (agreement.mode === "rewrite" && TASK_PROMPT_NOTE_RUNTIMES.has(runtime?.version ?? "")) {
+    // on the runtimes where that is measured to work (elsewhere it can break the task call). With
+    // the stand-in catalog the version is the stand-in's, not the runtime's: no hook.
+    if (
+        agreement.mode === "rewrite" &&
+        runtime?.catalog === "measured" &&
+        TASK_PROMPT_NOTE_RUNTIMES.has(runtime.version)
+    ) {
         const hooks = hooksWithTaskNote(config.hooks, () => agreement.tools());
         if (hooks !== config.hooks) sent.hooks = hooks as C["hooks"];
     }

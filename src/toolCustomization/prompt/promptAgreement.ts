@@ -67,6 +67,11 @@ export interface PromptTools {
     /** The built-ins a custom tool replaces. */
     readonly replaced: readonly string[];
     /**
+     * The built-ins among `dropped` (the custom tools' names aside), whether the model is
+     * normally offered them or not; absent where the maker did not tell.
+     */
+    readonly droppedBuiltIns?: readonly string[];
+    /**
      * Built-ins the session may lack but the package cannot confirm absent (a runtime or a model
      * it has no measurements of): kept in the text, named in the note.
      */

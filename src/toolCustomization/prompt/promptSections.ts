@@ -112,8 +112,10 @@ export function namesOutsideAgreement(
             ? MEASURED_PROMPT_SECTIONS.find((entry) => entry.runtimeVersion === runtime.version)
             : undefined;
     if (measured === undefined) {
-        // Whether such a runtime leaves a replaced built-in's own block out is not known either.
-        const names = new Set([...tools.missing, ...tools.replaced]);
+        // Every built-in the session lacks, offered to the model by the stand-in or not (the
+        // runtime may offer what the stand-in lacks), and the replaced ones: whether such a
+        // runtime leaves a replaced built-in's own block out is not known either.
+        const names = new Set([...(tools.droppedBuiltIns ?? tools.missing), ...tools.replaced]);
         return Object.freeze({ names: Object.freeze([...names].sort()), certain: false });
     }
     // An unmeasured model id may be given any model's text.

@@ -58,6 +58,7 @@ export function promptToolsOf(facts: PromptToolFacts): PromptTools {
         dropped,
         missing: Object.freeze(missing),
         replaced: Object.freeze([...replaced]),
+        droppedBuiltIns: Object.freeze([...dropped].filter((name) => catalog.builtIns.has(name))),
         unconfirmed: Object.freeze(unconfirmed),
     });
 }
