@@ -473,7 +473,7 @@ async function main(): Promise<void> {
             { ...MAIN_ROWS[2], target: 1.0 },
         ]);
         console.log(
-            `A client that connects by URL as shipped does not know the runtime's delivery: unmeasured, its stand-in catalog, transforms for every section, warn by default (no target: the issue's are for a measured runtime):`
+            `A client that connects by URL as shipped does not know the runtime's delivery: unmeasured, its stand-in catalog, warn by default, transforms for every section where the app removes or replaces a tool, none where it removes and replaces nothing (no target: the issue's are for a measured runtime):`
         );
         printRatios(`  warm createSession`, created, UNKNOWN_RUNTIME_ROWS);
         printRatios(`  first send`, firstSend, UNKNOWN_RUNTIME_ROWS);

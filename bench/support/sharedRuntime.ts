@@ -12,8 +12,8 @@
  * for all.
  *
  * Known runtime: a client that connects by URL cannot tell which delivery of a version it talks
- * to, so the package treats such a runtime as unmeasured (its stand-in catalog, transforms for
- * every section, `warn` by default). This runtime is the bundled one, measured; a wrapped client
+ * to, so the package treats such a runtime as unmeasured (its stand-in catalog, `warn` by
+ * default, transforms for every section where the app removes or replaces a tool). This runtime is the bundled one, measured; a wrapped client
  * is told so (`known`, the default), and then takes the path it takes over stdio, where apps run
  * by default, and where a URL client of a measured CLI server runs. `known: false` leaves the
  * client as shipped, to measure the unmeasured path.

@@ -260,7 +260,9 @@ describe("the patch form, adopted from the packed package", () => {
             join(app, "node_modules", "copilot-sdk-tool-override", "docs", "using.md"),
             "utf8"
         );
-        expect(init).toContain("docs/using.md, Options, members and exports");
+        expect(init).toContain(
+            "node_modules/copilot-sdk-tool-override/docs/using.md, Options, members and exports"
+        );
         expect(using).toContain("## Options, members and exports");
         expect(using).toContain("- `failClosed: boolean`");
         const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8"));

@@ -133,6 +133,8 @@ describe("npm run repro", () => {
             expect(count).toBeGreaterThan(0);
             expect(types).toContain("userPromptSubmitted");
         }
+        expect(stdout).toMatch(/unpatched: DEFECT: asked at \d+ hook points/);
+        expect(stdout).toMatch(/ {2}patched: DEFECT: asked at \d+ hook points/);
     }, 120_000);
 
     it("rejects an unknown name with a usage error", async () => {
