@@ -30,6 +30,7 @@ function tools(dropped: string[]): PromptTools {
         dropped: new Set(dropped),
         missing: dropped,
         replaced: [],
+        droppedBuiltIns: dropped,
         unconfirmed: [],
     };
 }
@@ -121,7 +122,14 @@ describe("createPromptRewrites", () => {
 
 describe("noteFor: the note reads as English for one or many tools", () => {
     const note = (missing: string[], replaced: string[], unconfirmed: string[] = []) =>
-        noteFor({ names: new Set(NAMES), dropped: new Set(), missing, replaced, unconfirmed });
+        noteFor({
+            names: new Set(NAMES),
+            dropped: new Set(),
+            missing,
+            replaced,
+            droppedBuiltIns: [],
+            unconfirmed,
+        });
 
     it("says 'the tool X ... it' for one and 'the tools X and Y ... them' for many", () => {
         expect(note(["view"], ["bash"])).toBe(

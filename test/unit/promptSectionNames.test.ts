@@ -51,6 +51,7 @@ describe("sectionsToAgree", () => {
         dropped: new Set(dropped),
         missing: dropped,
         replaced: [],
+        droppedBuiltIns: dropped,
         unconfirmed,
     });
 
@@ -97,6 +98,7 @@ describe("namesOutsideAgreement", () => {
         dropped: new Set(["grep", "view"]),
         missing: ["grep"],
         replaced: ["view"],
+        droppedBuiltIns: ["grep", "view"],
         unconfirmed: [],
     };
 

@@ -23,6 +23,7 @@ function tools(missing: string[]): PromptTools {
         dropped: new Set(missing),
         missing,
         replaced: [],
+        droppedBuiltIns: missing,
         unconfirmed: [],
     };
 }

@@ -10,6 +10,7 @@ import type { PromptAgreementMode, SessionToolResolution, ToolAnswer } from "../
 import { promptToolWarnings } from "../prompt/appPromptCheck.js";
 import {
     agreeingSystemMessage,
+    NOTHING_OUTSIDE,
     type PromptAgreement,
     type PromptTools,
 } from "../prompt/promptAgreement.js";
@@ -178,7 +179,7 @@ function withAgreement<C extends ToolSessionConfig>(
         agreed,
         (tools, model) =>
             runtime === undefined
-                ? { names: [], certain: true }
+                ? NOTHING_OUTSIDE
                 : namesOutsideAgreement(agreed, runtime, model, tools),
         setting === undefined
     );

@@ -68,15 +68,35 @@ export interface PromptTools {
     readonly replaced: readonly string[];
     /**
      * The built-ins among `dropped` (the custom tools' names aside), whether the model is
-     * normally offered them or not; absent where the maker did not tell.
+     * normally offered them or not.
      */
-    readonly droppedBuiltIns?: readonly string[];
+    readonly droppedBuiltIns: readonly string[];
     /**
      * Built-ins the session may lack but the package cannot confirm absent (a runtime or a model
      * it has no measurements of): kept in the text, named in the note.
      */
     readonly unconfirmed: readonly string[];
 }
+
+/**
+ * The names sections without a transform name that the session lacks or replaces, after a change
+ * (`namesOutsideAgreement`), and whether measured texts name them.
+ */
+export interface NamesOutside {
+    readonly names: readonly string[];
+    /**
+     * True where the runtime's measured section texts name them; false where nothing was
+     * measured, and the names are the built-ins the session lacks or replaces, which its
+     * instructions may name.
+     */
+    readonly certain: boolean;
+}
+
+/** No name outside the agreement. */
+export const NOTHING_OUTSIDE: NamesOutside = Object.freeze({
+    names: Object.freeze([]),
+    certain: true,
+});
 
 /** One session's agreement: what its transforms read and write. */
 export interface PromptAgreement {
@@ -275,13 +295,7 @@ export function agreeingSystemMessage(
     onWarning: (warning: SessionToolWarning) => void,
     rewrite: PromptRewriter = agreedText,
     agreed?: readonly string[],
-    outside: (
-        tools: PromptTools,
-        model: unknown
-    ) => { readonly names: readonly string[]; readonly certain: boolean } = () => ({
-        names: [],
-        certain: true,
-    }),
+    outside: (tools: PromptTools, model: unknown) => NamesOutside = () => NOTHING_OUTSIDE,
     defaulted = false
 ): { systemMessage: unknown; agreement: PromptAgreement | undefined } {
     const app = (given ?? {}) as SystemMessage;

@@ -1,5 +1,5 @@
 import { MEASURED_PROMPT_SECTIONS } from "../catalog/generated/promptSectionNames.generated.js";
-import type { PromptTools } from "./promptAgreement.js";
+import { NOTHING_OUTSIDE, type NamesOutside, type PromptTools } from "./promptAgreement.js";
 
 /**
  * The sections of the runtime's prompt the agreement registers transforms for:
@@ -73,19 +73,6 @@ export function defaultPromptAgreement(runtime: {
     return proven ? "rewrite" : "warn";
 }
 
-/** The names {@link namesOutsideAgreement} finds, and whether measured texts name them. */
-export interface NamesOutside {
-    readonly names: readonly string[];
-    /**
-     * True where the runtime's measured section texts name them; false where nothing was
-     * measured, and the names are the built-ins the session lacks or replaces, which its
-     * instructions may name.
-     */
-    readonly certain: boolean;
-}
-
-const NOTHING_OUTSIDE: NamesOutside = Object.freeze({ names: NONE, certain: true });
-
 /**
  * The tools a session lacks or replaces that sections without a transform name on its model:
  * after a `setTools` or `setModel` of a session that had nothing to agree on at its creation (so
@@ -113,10 +100,12 @@ export function namesOutsideAgreement(
             : undefined;
     if (measured === undefined) {
         // Every built-in the session lacks, offered to the model by the stand-in or not (the
-        // runtime may offer what the stand-in lacks), and the replaced ones: whether such a
-        // runtime leaves a replaced built-in's own block out is not known either.
-        const names = new Set([...(tools.droppedBuiltIns ?? tools.missing), ...tools.replaced]);
-        return Object.freeze({ names: Object.freeze([...names].sort()), certain: false });
+        // runtime may offer what the stand-in lacks), and the replaced ones (dropped too): whether
+        // such a runtime leaves a replaced built-in's own block out is not known either.
+        return Object.freeze({
+            names: Object.freeze([...tools.droppedBuiltIns].sort()),
+            certain: false,
+        });
     }
     // An unmeasured model id may be given any model's text.
     const models =
