@@ -13,12 +13,28 @@
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CopilotClient, RuntimeConnection, type SessionToolWarning } from "@github/copilot-sdk";
-import { CLAUDE_MODEL, e2eRig, testCleanups } from "../support/e2eHarness.js";
+import { CLAUDE_MODEL, e2eRig, testCleanups, type Defer } from "../support/e2eHarness.js";
 import { contentText, toolNameOf } from "../support/mockModel.js";
 import { describeNoLeftovers } from "../support/noLeftovers.js";
 import { runtimeOfReleaseUnderTest } from "../support/rawMeasurements.js";
 
 const cli = process.env.COPILOT_SAME_VERSION_CLI;
+
+/** A rig whose client runs the CLI at `cli`, its own update to a newer cached version off. */
+function cliRig(defer: Defer, onToolWarning: (warning: SessionToolWarning) => void) {
+    return e2eRig(
+        defer,
+        (baseDirectory) =>
+            new CopilotClient({
+                baseDirectory,
+                onToolWarning,
+                connection: RuntimeConnection.forStdio({
+                    path: cli!,
+                    env: { ...process.env, COPILOT_AUTO_UPDATE: "false" } as Record<string, string>,
+                }),
+            })
+    );
+}
 
 describe.skipIf(cli === undefined || !existsSync(cli))(
     "built-in catalog: the CLI of the bundled runtime's version",
@@ -28,21 +44,7 @@ describe.skipIf(cli === undefined || !existsSync(cli))(
         }) => {
             const defer = testCleanups(onTestFinished);
             const warnings: SessionToolWarning[] = [];
-            const rig = await e2eRig(
-                defer,
-                (baseDirectory) =>
-                    new CopilotClient({
-                        baseDirectory,
-                        onToolWarning: (warning: SessionToolWarning) => warnings.push(warning),
-                        connection: RuntimeConnection.forStdio({
-                            path: cli!,
-                            env: { ...process.env, COPILOT_AUTO_UPDATE: "false" } as Record<
-                                string,
-                                string
-                            >,
-                        }),
-                    })
-            );
+            const rig = await cliRig(defer, (warning) => warnings.push(warning));
             const session = await rig.client.createSession({
                 ...rig.base(CLAUDE_MODEL),
                 excludedTools: ["glob"],
@@ -76,21 +78,7 @@ describe.skipIf(cli === undefined || !existsSync(cli))(
             onTestFinished,
         }) => {
             const defer = testCleanups(onTestFinished);
-            const rig = await e2eRig(
-                defer,
-                (baseDirectory) =>
-                    new CopilotClient({
-                        baseDirectory,
-                        onToolWarning: () => {},
-                        connection: RuntimeConnection.forStdio({
-                            path: cli!,
-                            env: { ...process.env, COPILOT_AUTO_UPDATE: "false" } as Record<
-                                string,
-                                string
-                            >,
-                        }),
-                    })
-            );
+            const rig = await cliRig(defer, () => {});
             const session = await rig.client.createSession({
                 ...rig.base(CLAUDE_MODEL),
                 tools: [{ name: "lookup", description: "Look up a record", handler: () => "ok" }],
