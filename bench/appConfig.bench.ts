@@ -51,6 +51,7 @@ import {
     pairedRatios,
     pairedRounds,
     quantile,
+    recordCreate,
     startSharedRuntime,
     timeSession,
     ratioWithTarget,
@@ -220,31 +221,6 @@ function wrappedConfig(variant: Variant): Record<string, unknown> {
     return appConfigs.agreeing;
 }
 
-interface Connection {
-    sendRequest: (method: unknown, ...rest: unknown[]) => Promise<unknown>;
-}
-
-/** The params of the next `session.create` the client sends for `config`. */
-async function recordCreate(
-    client: BenchClient,
-    config: Record<string, unknown>
-): Promise<SentCreate> {
-    const connection = (client as unknown as { connection: Connection }).connection;
-    const send = connection.sendRequest;
-    let sent: SentCreate | undefined;
-    connection.sendRequest = function (this: unknown, method: unknown, ...rest: unknown[]) {
-        if (method === "session.create") sent = rest[0] as SentCreate;
-        return send.call(this, method, ...rest);
-    };
-    try {
-        await (await client.createSession(config)).disconnect();
-    } finally {
-        connection.sendRequest = send;
-    }
-    if (sent === undefined) throw new Error("the session.create request was not recorded");
-    return sent;
-}
-
 type TransformHandler = (sections: Record<string, { content: string }>) => Promise<unknown>;
 
 /**
@@ -374,8 +350,14 @@ async function main(): Promise<void> {
         const notKnowing = await runtime.connect("wrapped", true, false);
         clients.push(wrapped, unwrapped, notKnowing);
         const base = { model: MODEL, provider: PROVIDER, onPermissionRequest: approveAll };
-        const sent = await recordCreate(wrapped, { ...base, ...appConfigs.agreeing });
-        const sentNone = await recordCreate(wrapped, { ...base, ...appConfigs.nothingToAgree });
+        const sent = (await recordCreate(wrapped, {
+            ...base,
+            ...appConfigs.agreeing,
+        })) as SentCreate;
+        const sentNone = (await recordCreate(wrapped, {
+            ...base,
+            ...appConfigs.nothingToAgree,
+        })) as SentCreate;
         const sections = Object.keys(sent.systemMessage?.sections ?? {});
         console.log(
             `What the package adds to the app's session.create (agreement on): overridesBuiltInTool on ${sent.tools.filter((tool) => tool.overridesBuiltInTool === true).length} of ${sent.tools.length} tools (the app set it on 1), defer "${sent.tools.find((tool) => tool.defer !== undefined)?.defer}" on ${sent.tools.filter((tool) => tool.defer !== undefined).length}, ${sections.length} section transforms (${sections.join(", ")}), excludedTools ${JSON.stringify(sent.excludedTools)}, availableTools ${JSON.stringify(sent.availableTools)}`

@@ -26,6 +26,7 @@ import {
     pairedRounds,
     quantile,
     ratioWithTarget,
+    recordCreate,
     startSharedRuntime,
     timeSession,
     type BenchClient,
@@ -120,37 +121,19 @@ async function main(): Promise<void> {
         clients.push(wrapped, unwrapped);
         const clientOf = (variant: Variant) => (variant === "package" ? wrapped : unwrapped);
         // What the package sends, recorded from its own connection once.
-        const live = (
-            wrapped as unknown as {
-                connection: { sendRequest: (method: string, params: unknown) => unknown };
-            }
-        ).connection;
-        const send = live.sendRequest.bind(live);
-        live.sendRequest = (method: string, params: unknown) => {
-            if (method === "session.create") {
-                const sent = params as { customAgents: unknown[]; tools: unknown[] };
-                agents.sent = sent.customAgents;
-                const wire = new Map(
-                    (
-                        sent.tools as {
-                            name: string;
-                            overridesBuiltInTool?: boolean;
-                            defer?: string;
-                        }[]
-                    ).map((tool) => [tool.name, tool])
-                );
-                sentTools = tools.map((tool) => ({
-                    ...tool,
-                    overridesBuiltInTool: wire.get(tool.name)?.overridesBuiltInTool,
-                    ...(wire.get(tool.name)?.defer === undefined
-                        ? {}
-                        : { defer: wire.get(tool.name)?.defer }),
-                }));
-            }
-            return send(method, params);
+        const sent = (await recordCreate(wrapped, config("package"))) as {
+            customAgents: unknown[];
+            tools: { name: string; overridesBuiltInTool?: boolean; defer?: string }[];
         };
-        await (await wrapped.createSession(config("package"))).disconnect();
-        live.sendRequest = send;
+        agents.sent = sent.customAgents;
+        const wire = new Map(sent.tools.map((tool) => [tool.name, tool]));
+        sentTools = tools.map((tool) => ({
+            ...tool,
+            overridesBuiltInTool: wire.get(tool.name)?.overridesBuiltInTool,
+            ...(wire.get(tool.name)?.defer === undefined
+                ? {}
+                : { defer: wire.get(tool.name)?.defer }),
+        }));
         if (agents.sent.length !== agents.given.length) {
             throw new Error("the package's session.create was not recorded");
         }

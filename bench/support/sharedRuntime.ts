@@ -221,3 +221,31 @@ export function ratioWithTarget(ratios: readonly number[], target?: number): str
     const figure = `${interval.median.toFixed(3)} (90% interval ${interval.low.toFixed(3)}-${interval.high.toFixed(3)})`;
     return target === undefined ? figure : `${figure}   ${targetVerdict(interval, target)}`;
 }
+
+/**
+ * The params of the `session.create` request the client sends for `config` (the session is
+ * disconnected after; the client's connection is left as it was).
+ */
+export async function recordCreate(
+    client: BenchClient,
+    config: Record<string, unknown>
+): Promise<unknown> {
+    const connection = (
+        client as unknown as {
+            connection: { sendRequest: (method: unknown, ...rest: unknown[]) => Promise<unknown> };
+        }
+    ).connection;
+    const send = connection.sendRequest;
+    let sent: unknown;
+    connection.sendRequest = function (this: unknown, method: unknown, ...rest: unknown[]) {
+        if (method === "session.create") sent = rest[0];
+        return send.call(this, method, ...rest);
+    };
+    try {
+        await (await client.createSession(config)).disconnect();
+    } finally {
+        connection.sendRequest = send;
+    }
+    if (sent === undefined) throw new Error("the session.create request was not recorded");
+    return sent;
+}
